@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: MIT
+# simlib.sh — run a test against a simulated InfiniBand fabric (ibsim +
+# umad2sim + one opensm sweep). Sourced by the tests in tests/sim (bash).
+#
+#   sim_isolate "$@"   re-exec the test in a private network namespace
+#   sim_start TOPO     start ibsim on TOPO, assign LIDs with opensm -o
+#   sim_ctl CMD        send one console command to ibsim, wait for it
+#   sim_run CMD...     run CMD under the umad2sim preload as $SIM_HOST
+#   sim_stop           kill what sim_start started, remove the temp dir
+#                      (installed as EXIT trap; INT/TERM exit through it)
+#
+# ibsim binds a fixed abstract socket name; a test gets its own through a
+# network namespace (unshare -n) and, belt and braces, its own
+# IBSIM_SOCKNAME, which both ibsim and umad2sim honour.
+
+SIM_UMAD2SIM=${SIM_UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+SIM_DIR=
+SIM_PID=
+SIM_WRITER_PID=
+SIM_EXTRA_PIDS=
+SIM_FAILS=0
+
+sim_fail()
+{
+	echo "FAIL: $*" >&2
+	SIM_FAILS=$((SIM_FAILS + 1))
+}
+
+# A hard error (99): the test could not run at all.
+sim_die()
+{
+	echo "ERROR: $*" >&2
+	exit 99
+}
+
+sim_need()
+{
+	local c
+	for c in ibsim ibstat smpquery perfquery ibportstate ibnetdiscover; do
+		command -v "$c" >/dev/null 2>&1 ||
+			sim_die "$c not found — apt-get install ibsim-utils infiniband-diags"
+	done
+	command -v opensm >/dev/null 2>&1 || [ -x /usr/sbin/opensm ] ||
+		sim_die "opensm not found — apt-get install opensm"
+	[ -r "$SIM_UMAD2SIM" ] ||
+		sim_die "$SIM_UMAD2SIM not found — apt-get install ibsim-utils"
+	command -v python3 >/dev/null 2>&1 ||
+		sim_die "python3 not found — apt-get install python3"
+	command -v unshare >/dev/null 2>&1 ||
+		sim_die "unshare not found — apt-get install util-linux"
+}
+
+# Re-exec the calling test under `unshare -n` (as root) or `unshare -rn`
+# (unprivileged user namespace) so its ibsim cannot meet anyone else's.
+sim_isolate()
+{
+	PATH=$PATH:/usr/sbin:/sbin
+	export PATH
+	sim_need
+	if [ -z "${SIM_IN_NETNS:-}" ]; then
+		export SIM_IN_NETNS=1
+		if unshare -n true 2>/dev/null; then
+			exec unshare -n -- bash "$0" "$@"
+		elif unshare -rn true 2>/dev/null; then
+			exec unshare -rn -- bash "$0" "$@"
+		fi
+		echo "note: no network namespace available; relying on IBSIM_SOCKNAME" >&2
+	fi
+	IBSIM_SOCKNAME=ibcsim$$
+	export IBSIM_SOCKNAME
+}
+
+sim_first_hca()
+{
+	sed -n 's/^[[:space:]]*Hca[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}"\([^"]*\)".*/\1/p' "$1" | head -n 1
+}
+
+sim_stop()
+{
+	local p
+	for p in $SIM_EXTRA_PIDS $SIM_PID $SIM_WRITER_PID; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $SIM_EXTRA_PIDS $SIM_PID $SIM_WRITER_PID; do
+		wait "$p" 2>/dev/null
+	done
+	SIM_EXTRA_PIDS= SIM_PID= SIM_WRITER_PID=
+	if [ -n "$SIM_DIR" ] && [ -d "$SIM_DIR" ]; then
+		rm -rf "$SIM_DIR"
+	fi
+	SIM_DIR=
+}
+
+sim_trap()
+{
+	trap 'sim_rc=$?; sim_stop; exit $sim_rc' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# Track a background process so sim_stop kills it too.
+sim_track()
+{
+	SIM_EXTRA_PIDS="$SIM_EXTRA_PIDS $1"
+}
+
+sim_log()
+{
+	cat "$SIM_DIR/ibsim.log" 2>/dev/null
+}
+
+# Number of console prompts ibsim has printed: one per command handled.
+sim_prompts()
+{
+	grep -o 'sim> ' "$SIM_DIR/ibsim.log" 2>/dev/null | wc -l
+}
+
+sim_start()
+{
+	local topo=$1 i rc line
+	[ -r "$topo" ] || sim_die "topology $topo not readable"
+	[ -n "$SIM_DIR" ] && sim_stop
+	sim_trap
+	SIM_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ibc-sim.XXXXXX") ||
+		sim_die "mktemp failed"
+	SIM_TOPO=$topo
+	mkfifo "$SIM_DIR/ctl" || sim_die "mkfifo failed"
+	# The writer keeps the console FIFO open: without it ibsim sees EOF.
+	sleep 1e6 >"$SIM_DIR/ctl" &
+	SIM_WRITER_PID=$!
+	ibsim -s "$topo" <"$SIM_DIR/ctl" >"$SIM_DIR/ibsim.log" 2>&1 &
+	SIM_PID=$!
+	for i in $(seq 1 100); do
+		grep -q 'Network simulator ready' "$SIM_DIR/ibsim.log" && break
+		kill -0 "$SIM_PID" 2>/dev/null || {
+			sim_log >&2
+			sim_die "ibsim exited while loading $topo"
+		}
+		sleep 0.1
+	done
+	grep -q 'Network simulator ready' "$SIM_DIR/ibsim.log" ||
+		sim_die "ibsim not ready after 10 s on $topo"
+	SIM_HOST=${SIM_HOST:-$(sim_first_hca "$topo")}
+	export SIM_HOST
+	mkdir -p "$SIM_DIR/osm"
+	(cd "$SIM_DIR" && OSM_CACHE_DIR="$SIM_DIR/osm" LD_PRELOAD="$SIM_UMAD2SIM" \
+		timeout -k 2 30 opensm -f "$SIM_DIR/opensm.log" -o \
+		>"$SIM_DIR/opensm.out" 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || {
+		tail -n 20 "$SIM_DIR/opensm.out" "$SIM_DIR/opensm.log" >&2
+		sim_die "opensm -o failed (rc $rc) on $topo"
+	}
+	# Faults that must be applied after the SM (see degraded.net).
+	while IFS= read -r line; do
+		sim_post_sm "$line"
+	done <<POST
+$(sed -n 's/^#@post-sm[[:space:]]\{1,\}//p' "$topo")
+POST
+	return 0
+}
+
+# LID of a node by name, from ibnetdiscover (switches: port 0's LID).
+sim_lid_of()
+{
+	sim_run ibnetdiscover 2>/dev/null |
+		sed -n "s/.*# \"$1\".* lid \([0-9]\{1,\}\).*/\1/p" | head -n 1
+}
+
+sim_post_sm()
+{
+	local verb node port val lid
+	[ -n "$1" ] || return 0
+	eval "set -- $1"
+	verb=$1 node=$2 port=$3 val=$4
+	lid=$(sim_lid_of "$node")
+	[ -n "$lid" ] || sim_die "post-sm: no LID for \"$node\""
+	case $verb in
+	speed | espeed | width)
+		sim_run ibportstate "$lid" "$port" "$verb" "$val" >/dev/null 2>&1 ||
+			sim_die "post-sm: ibportstate $lid $port $verb $val failed"
+		;;
+	*) sim_die "post-sm: unknown verb $verb" ;;
+	esac
+}
+
+sim_ctl()
+{
+	local before i
+	[ -n "$SIM_DIR" ] || sim_die "sim_ctl before sim_start"
+	before=$(sim_prompts)
+	printf '%s\n' "$1" >"$SIM_DIR/ctl"
+	for i in $(seq 1 50); do
+		[ "$(sim_prompts)" -gt "$before" ] && return 0
+		sleep 0.05
+	done
+	echo "warning: ibsim did not acknowledge: $1" >&2
+	return 1
+}
+
+sim_run()
+{
+	[ -n "$SIM_DIR" ] || sim_die "sim_run before sim_start"
+	(cd "$SIM_DIR" && LD_PRELOAD="$SIM_UMAD2SIM" "$@")
+}
+
+# Exit status for the test: 0 when nothing failed.
+sim_result()
+{
+	if [ "$SIM_FAILS" -gt 0 ]; then
+		echo "$SIM_FAILS check(s) failed" >&2
+		exit 1
+	fi
+	echo "all checks passed"
+	exit 0
+}
