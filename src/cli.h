@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Command line: one table of options and one of commands, from which
+ * parsing, --help text and the man page's option list all come. */
+#ifndef IBC_CLI_H
+#define IBC_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT };
+
+struct cli {
+	enum cli_cmd cmd;
+	const char *device;
+	int port;
+	const char *sysfs_root;
+	bool json;
+	bool demo;
+	bool no_color;
+	bool no_smp;
+	double interval;
+	bool help, version;
+};
+
+/* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message
+ * in err. Never prints, never exits. */
+int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen);
+void cli_usage(FILE *f);
+
+#endif

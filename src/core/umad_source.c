@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/* The libibumad / libibmad sources: CAs and ports as libibumad reports them
+ * (what ibstat prints), and SMP PortInfo for widths, speeds and MTUs. */
+#include "config.h"
+#include "sources.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
+			  char *err, size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n, added = 0;
+
+	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	if (n < 0) {
+		snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(-n));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		umad_ca_t ca;
+
+		if (o->device && strcmp(o->device, names[i]))
+			continue;
+		if (umad_get_ca(names[i], &ca) < 0)
+			continue;
+		for (int pn = 1; pn <= ca.numports && pn < UMAD_CA_MAX_PORTS; pn++) {
+			umad_port_t *up = ca.ports[pn];
+			struct port_info *p;
+
+			if (!up || !snapshot_wants(o, ca.ca_name, pn))
+				continue;
+			p = snapshot_add_port(s);
+			if (!p)
+				break;
+			snprintf(p->dev, sizeof(p->dev), "%s", ca.ca_name);
+			snprintf(p->ca_type, sizeof(p->ca_type), "%s", ca.ca_type);
+			snprintf(p->fw_ver, sizeof(p->fw_ver), "%s", ca.fw_ver);
+			snprintf(p->hw_ver, sizeof(p->hw_ver), "%s", ca.hw_ver);
+			p->node_guid = be64toh(ca.node_guid);
+			p->sys_guid = be64toh(ca.system_guid);
+			p->port = pn;
+			p->state = (int)up->state;
+			p->phys_state = (int)up->phys_state;
+			p->umad_rate = up->rate;
+			p->lid = up->base_lid;
+			p->lmc = up->lmc;
+			p->sm_lid = up->sm_lid;
+			p->sm_sl = up->sm_sl;
+			p->cap_mask = be32toh(up->capmask);
+			p->port_guid = be64toh(up->port_guid);
+			p->gid_prefix = be64toh(up->gid_prefix);
+			p->addr_v.valid = true;
+			/* libibumad says "IB" when sysfs has no link_layer */
+			snprintf(p->link_layer, sizeof(p->link_layer), "%s",
+				 strcmp(up->link_layer, "IB") ? up->link_layer : "InfiniBand");
+			added++;
+		}
+		umad_release_ca(&ca);
+	}
+	return added;
+}
+
+const struct source source_umad = {
+	.name = "umad",
+	.enumerate = umad_enumerate,
+};
+
+/* --- SMP PortInfo through libibmad --- */
+
+#define PI_CAP_EXT_SPEEDS 0x4000u	/* IsExtendedSpeedsSupported */
+#define PI_CAP_CAPMASK2 0x8000u		/* CapabilityMask2 present */
+#define PI_CAP2_XDR 0x0800u		/* LinkSpeedExt2 fields valid */
+#define SMP_TIMEOUT_MS 300
+
+static int smp_refine(struct port_info *p, const struct snap_opts *o,
+		      char *why, size_t whylen)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
+	struct ibmad_port *mp;
+	ib_portid_t self;
+	int fd;
+
+	if (o->no_smp || strcmp(p->link_layer, "InfiniBand"))
+		return 0;	/* RoCE ports have no SMA: verbs fills these */
+
+	/* libibmad warns on stderr when the open fails; probe quietly
+	 * first so the reason (e.g. permission) reaches the user intact. */
+	fd = umad_open_port(p->dev, p->port);
+	if (fd < 0) {
+		int e = errno ? errno : -fd;
+
+		snprintf(why, whylen,
+			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
+			 p->dev, p->port, strerror(e));
+		return -1;
+	}
+	umad_close_port(fd);
+	mp = mad_rpc_open_port(p->dev, p->port, classes, 2);
+	if (!mp) {
+		snprintf(why, whylen, "libibmad cannot open %s/%d", p->dev, p->port);
+		return -1;
+	}
+	mad_rpc_set_timeout(mp, SMP_TIMEOUT_MS);
+	memset(&self, 0, sizeof(self));	/* directed route, zero hops: us */
+	if (!smp_query_via(pi, &self, IB_ATTR_PORT_INFO, p->port, 0, mp)) {
+		snprintf(why, whylen, "SMP PortInfo query on %s/%d timed out", p->dev, p->port);
+		mad_rpc_close_port(mp);
+		return -1;
+	}
+	mad_rpc_close_port(mp);
+
+	uint32_t cap = mad_get_field(pi, 0, IB_PORT_CAPMASK_F);
+
+	p->width_active = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F);
+	p->width_enabled = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F);
+	p->width_supported = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F);
+	p->speed_active = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
+	p->speed_enabled = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F);
+	p->speed_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_SUPPORTED_F);
+	p->ext_valid = cap & PI_CAP_EXT_SPEEDS;
+	if (p->ext_valid) {
+		p->ext_active = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
+		p->ext_enabled = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+		p->ext_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F);
+		/* 30 (0x1e) in Enabled means "extended speeds disabled" */
+		if (p->ext_enabled == 30)
+			p->ext_enabled = 0;
+	}
+	/* rdma-core 44 has no field ids for LinkSpeedExt2: byte 56 by hand */
+	if ((cap & PI_CAP_CAPMASK2) &&
+	    (mad_get_field(pi, 0, IB_PORT_CAPMASK2_F) & PI_CAP2_XDR)) {
+		p->ext2_valid = true;
+		p->ext2_active = (pi[56] >> 5) & 3;
+		p->ext2_supported = (pi[56] >> 3) & 3;
+		p->ext2_enabled = pi[56] & 7;
+	}
+	p->mtu_active = port_mtu_bytes(mad_get_field(pi, 0, IB_PORT_NEIGHBOR_MTU_F));
+	p->mtu_max = port_mtu_bytes(mad_get_field(pi, 0, IB_PORT_MTU_CAP_F));
+	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
+	p->mtu_v.valid = p->mtu_active > 0;
+	p->link_v.valid = true;
+	if (!p->state)
+		p->state = mad_get_field(pi, 0, IB_PORT_STATE_F);
+	if (!p->phys_state)
+		p->phys_state = mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
+	return 0;
+}
+
+const struct source source_smp = {
+	.name = "smp",
+	.refine = smp_refine,
+};
