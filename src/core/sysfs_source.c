@@ -242,6 +242,46 @@ static void count_counter(const char *name, void *arg)
 		(*(int *)arg)++;
 }
 
+/*
+ * The kernel's rate string, "200 Gb/sec (4X HDR)", names the active width
+ * and speed; SMP (IB) or verbs may refine it later. umad2sim writes wrong
+ * strings ("10 Gb/sec (4X)" for SDR), which SMP then overrides.
+ */
+static void parse_rate(struct port_info *p)
+{
+	/* classic speeds first, then LinkSpeedExt, then LinkSpeedExt2 */
+	static const struct { const char *name; unsigned bit; } sp[] = {
+		{ "SDR", 1 }, { "DDR", 2 }, { "QDR", 4 }, { "FDR10", 4 },
+		{ "FDR", 1 }, { "EDR", 2 }, { "HDR", 4 }, { "NDR", 8 },
+		{ "XDR", 1 },
+	};
+	const char *par = strchr(p->rate_sysfs, '(');
+	char speed[16] = "";
+	int lanes;
+
+	if (!par || sscanf(par, "(%dX %15[A-Z0-9])", &lanes, speed) != 2)
+		return;
+	switch (lanes) {
+	case 1: p->width_active = 0x01; break;
+	case 2: p->width_active = 0x10; break;
+	case 4: p->width_active = 0x02; break;
+	case 8: p->width_active = 0x04; break;
+	case 12: p->width_active = 0x08; break;
+	default: return;
+	}
+	for (size_t i = 0; i < sizeof(sp) / sizeof(*sp); i++) {
+		if (strcmp(speed, sp[i].name))
+			continue;
+		p->speed_active = i < 4 ? sp[i].bit : 0;
+		p->ext_active = i >= 4 && i < 8 ? sp[i].bit : 0;
+		p->ext_valid = i >= 4 && i < 8;
+		p->ext2_active = i == 8 ? sp[i].bit : 0;
+		p->ext2_valid = i == 8;
+		p->link_v.valid = true;
+		return;
+	}
+}
+
 static int sysfs_refine(struct port_info *p, const struct snap_opts *o,
 			char *why, size_t whylen)
 {
@@ -255,6 +295,7 @@ static int sysfs_refine(struct port_info *p, const struct snap_opts *o,
 	sysfs_read(p->rate_sysfs, sizeof(p->rate_sysfs), IBDIR "/%s/ports/%d/rate",
 		   p->dev, p->port);
 	p->fdr10 = strstr(p->rate_sysfs, "FDR10") != NULL;
+	parse_rate(p);
 	rc = sysfs_read(p->board_id, sizeof(p->board_id), IBDIR "/%s/board_id", p->dev);
 	p->board_id_v.valid = !rc;
 	if (rc)

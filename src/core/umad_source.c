@@ -11,6 +11,8 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "sysfs.h"
+
 static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 			  char *err, size_t errlen)
 {
@@ -87,7 +89,7 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 	ib_portid_t self;
 	int fd;
 
-	if (o->no_smp || strcmp(p->link_layer, "InfiniBand"))
+	if (o->no_smp || !sysfs_is_real_root() || strcmp(p->link_layer, "InfiniBand"))
 		return 0;	/* RoCE ports have no SMA: verbs fills these */
 
 	/* libibmad warns on stderr when the open fails; probe quietly
@@ -133,6 +135,8 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		if (p->ext_enabled == 30)
 			p->ext_enabled = 0;
 	}
+	p->ext2_valid = false;
+	p->ext2_active = p->ext2_enabled = p->ext2_supported = 0;
 	/* rdma-core 44 has no field ids for LinkSpeedExt2: byte 56 by hand */
 	if ((cap & PI_CAP_CAPMASK2) &&
 	    (mad_get_field(pi, 0, IB_PORT_CAPMASK2_F) & PI_CAP2_XDR)) {

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests for the port decoders: every generation's rate, the
+ * below-capability rule, MTU codes and ibstat's rate wording. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/port.h"
+
+static const struct rate_row {
+	unsigned width, speed, ext, ext2;
+	bool ext_valid, ext2_valid, fdr10;
+	const char *name;
+	double lane, rate;
+} rate_rows[] = {
+	{ 0x02, 1, 0, 0, false, false, false, "SDR", 2.5, 10 },
+	{ 0x01, 1, 0, 0, false, false, false, "SDR", 2.5, 2.5 },
+	{ 0x02, 2, 0, 0, false, false, false, "DDR", 5.0, 20 },
+	{ 0x02, 4, 0, 0, false, false, false, "QDR", 10.0, 40 },
+	{ 0x02, 4, 0, 0, true, false, true, "FDR10", 10.3125, 40 },
+	{ 0x02, 0, 1, 0, true, false, false, "FDR", 14.0625, 56 },
+	{ 0x02, 0, 2, 0, true, false, false, "EDR", 25.78125, 100 },
+	{ 0x02, 0, 4, 0, true, false, false, "HDR", 53.125, 200 },
+	{ 0x02, 0, 8, 0, true, false, false, "NDR", 106.25, 400 },
+	{ 0x02, 0, 0, 1, true, true, false, "XDR", 212.5, 800 },
+	{ 0x10, 0, 4, 0, true, false, false, "HDR", 53.125, 100 },	/* 2X HDR */
+	{ 0x08, 4, 0, 0, false, false, false, "QDR", 10.0, 120 },	/* 12X QDR */
+	/* ext speeds not valid (CapMask bit 14 clear): classic speed wins */
+	{ 0x02, 4, 2, 0, false, false, false, "QDR", 10.0, 40 },
+};
+
+static void test_rates(void **state)
+{
+	for (size_t i = 0; i < sizeof(rate_rows) / sizeof(*rate_rows); i++) {
+		const struct rate_row *r = &rate_rows[i];
+		struct port_info p = { 0 };
+
+		p.width_active = r->width;
+		p.speed_active = r->speed;
+		p.ext_active = r->ext;
+		p.ext2_active = r->ext2;
+		p.ext_valid = r->ext_valid;
+		p.ext2_valid = r->ext2_valid;
+		p.fdr10 = r->fdr10;
+		port_decode_rate(&p);
+		assert_string_equal(p.speed_name, r->name);
+		assert_float_equal(p.lane_gbps, r->lane, 1e-9);
+		assert_float_equal(p.rate_gbps, r->rate, 1e-9);
+		/* no capability masks: nothing to compare against */
+		assert_false(p.below_capability);
+		assert_float_equal(p.max_rate_gbps, 0, 0);
+	}
+}
+
+static void test_unknown_rate(void **state)
+{
+	struct port_info p = { 0 };
+
+	port_decode_rate(&p);
+	assert_string_equal(p.speed_name, "");
+	assert_float_equal(p.rate_gbps, 0, 0);
+}
+
+static void test_below_capability(void **state)
+{
+	struct port_info p = { 0 };
+
+	/* ibsim's healthy 4X SDR link: supported 31 must not mean "could be 12X" */
+	p.width_active = p.width_enabled = 0x02;
+	p.width_supported = 31;
+	p.speed_active = p.speed_enabled = p.speed_supported = 1;
+	port_decode_rate(&p);
+	assert_false(p.below_capability);
+	assert_float_equal(p.max_rate_gbps, 10, 0);
+
+	/* a 4X-capable port that trained 1X */
+	p.width_active = 0x01;
+	p.width_enabled = 0x03;
+	p.width_supported = 0x03;
+	port_decode_rate(&p);
+	assert_true(p.below_capability);
+	assert_non_null(strstr(p.below_why, "trained 1X, port supports 4X"));
+	assert_float_equal(p.rate_gbps, 2.5, 0);
+	assert_float_equal(p.max_rate_gbps, 10, 0);
+
+	/* HDR-capable port running EDR */
+	memset(&p, 0, sizeof(p));
+	p.width_active = p.width_enabled = p.width_supported = 0x02;
+	p.speed_supported = 7;
+	p.ext_valid = true;
+	p.ext_active = 2;
+	p.ext_supported = 7;
+	port_decode_rate(&p);
+	assert_true(p.below_capability);
+	assert_string_equal(p.below_why, "running EDR, port supports HDR");
+	assert_float_equal(p.max_rate_gbps, 200, 0);
+
+	/* 12X enabled and supported, trained 4X: flagged */
+	memset(&p, 0, sizeof(p));
+	p.width_active = 0x02;
+	p.width_enabled = 0x0b;
+	p.width_supported = 0x0b;
+	p.speed_active = p.speed_supported = 4;
+	port_decode_rate(&p);
+	assert_true(p.below_capability);
+	assert_non_null(strstr(p.below_why, "port supports 12X"));
+}
+
+static void test_names(void **state)
+{
+	char buf[64];
+
+	assert_string_equal(port_state_name(4), "Active");
+	assert_string_equal(port_state_name(1), "Down");
+	assert_string_equal(port_state_name(99), "Unknown");
+	assert_string_equal(port_phys_state_name(5), "LinkUp");
+	assert_string_equal(port_phys_state_name(2), "Polling");
+	assert_string_equal(port_phys_state_name(-1), "Unknown");
+	assert_string_equal(port_width_name(0x02), "4X");
+	assert_string_equal(port_width_name(0x10), "2X");
+	assert_string_equal(port_width_name(0), "?");
+	assert_int_equal(port_width_lanes(31), 12);
+	assert_string_equal(port_width_list(31, buf, sizeof(buf)), "1X or 4X or 8X or 12X or 2X");
+	assert_string_equal(port_width_list(0, buf, sizeof(buf)), "none");
+	for (int c = 0; c <= 6; c++)
+		assert_int_equal(port_mtu_bytes(c), c >= 1 && c <= 5 ? 128 << c : 0);
+	assert_int_equal(port_mtu_bytes(5), 4096);
+	/* ibstat: libibumad truncates "2.5 Gb/sec (1X SDR)" to 2 */
+	assert_string_equal(port_ibstat_rate(2, buf, sizeof(buf)), "2.5");
+	assert_string_equal(port_ibstat_rate(200, buf, sizeof(buf)), "200");
+}
+
+static void test_speed_list(void **state)
+{
+	struct port_info p = { 0 };
+	char buf[64];
+
+	p.speed_supported = 7;
+	p.ext_valid = true;
+	p.ext_supported = 7;
+	assert_string_equal(port_speed_list(&p, false, buf, sizeof(buf)), "SDR DDR QDR FDR EDR HDR");
+	p.ext_valid = false;
+	assert_string_equal(port_speed_list(&p, false, buf, sizeof(buf)), "SDR DDR QDR");
+	assert_string_equal(port_speed_list(&p, true, buf, sizeof(buf)), "none");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_unknown_rate),
+		cmocka_unit_test(test_below_capability),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_speed_list),
+	};
+
+	return cmocka_run_group_tests_name("port", tests, NULL, NULL);
+}
