@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/* Console main loop: takes the newest snapshot from the sampler, draws
+ * when something changed and waits for keys or data until the next tick. */
+#include "config.h"
+#include "ui.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sampler.h"
+#include "layout.h"
+#include "screen.h"
+#include "widgets.h"
+
+static volatile sig_atomic_t ui_signal;
+
+static void ui_on_signal(int sig)
+{
+	ui_signal = sig;
+}
+
+struct ui_app {
+	struct sampler *sm;
+	struct snapshot *snap;
+	struct sampler_state st;
+	bool have;		/* a good snapshot is in snap */
+	double interval_s;
+	const char *source;
+	const struct screen *screen;
+	char host[64];
+	time_t drawn_sec;	/* header clock shown */
+	bool dirty, clear;
+};
+
+static const int ui_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define UI_NSIG ((int)(sizeof(ui_signals) / sizeof(ui_signals[0])))
+
+static void ui_signals_install(struct sigaction *old)
+{
+	struct sigaction sa;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ui_on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: poll() must return so the loop sees the flag */
+	for (i = 0; i < UI_NSIG; i++)
+		sigaction(ui_signals[i], &sa, &old[i]);
+}
+
+static void ui_signals_restore(const struct sigaction *old)
+{
+	int i;
+
+	for (i = 0; i < UI_NSIG; i++)
+		sigaction(ui_signals[i], &old[i], NULL);
+}
+
+static const char *ui_source(const struct ui_opts *u)
+{
+	const char *demo = getenv("IBCONSOLE_DEMO");
+
+	if (u->source_label && u->source_label[0])
+		return u->source_label;
+	if (demo && strcmp(demo, "1") == 0)
+		return "ibsim (demo)";
+	return NULL;	/* the snapshot's sources string */
+}
+
+static void ui_draw_header(struct ui_app *a, int w, time_t now)
+{
+	char buf[320], clock[16], iv[16];
+	struct tm tm;
+	const char *src = a->source;
+
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	if (!src)
+		src = a->have && a->snap->sources[0] ? a->snap->sources :
+						       "n/a";
+	snprintf(buf, sizeof(buf),
+		 " ibconsole  %s  %s  refresh %s  source: %s",
+		 a->have && a->snap->host[0] ? a->snap->host : a->host, clock,
+		 layout_fmt_interval(a->interval_s, iv, sizeof(iv)), src);
+	widgets_bar(stdscr, 0, w, UI_HEADER);
+	widgets_text(stdscr, 0, 0, w, buf, UI_HEADER, false, false);
+	if ((int)strlen(buf) + 12 < w)
+		widgets_text(stdscr, 0, w - 10, 9, "F1/? help", UI_HEADER,
+			     true, false);
+}
+
+/* The one place that writes to the terminal. */
+static void ui_draw(struct ui_app *a, time_t now)
+{
+	int w = getmaxx(stdscr), h = getmaxy(stdscr);
+	char l1[64];
+
+	if (a->clear)
+		clearok(stdscr, TRUE);
+	a->clear = false;
+	werase(stdscr);
+	if (w < LAYOUT_MIN_W || h < LAYOUT_MIN_H) {
+		const char *msg[3];
+
+		snprintf(l1, sizeof(l1), "Terminal too small: %dx%d", w, h);
+		msg[0] = l1;
+		msg[1] = "Need at least 40x10";
+		msg[2] = "q quits";
+		widgets_message(stdscr, msg, 3, UI_WARN);
+	} else {
+		struct ui_ctx c = {
+			.snap = a->snap,
+			.st = &a->st,
+			.interval_s = a->interval_s,
+			.source = a->source,
+		};
+
+		ui_draw_header(a, w, now);
+		if (a->have) {
+			a->screen->draw(stdscr, &c);
+		} else {
+			const char *msg[1] = { "Reading ports ..." };
+
+			widgets_message(stdscr, msg, 1, UI_NORMAL);
+		}
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+	a->drawn_sec = now;
+	a->dirty = false;
+}
+
+/* Returns false when the loop should stop. */
+static bool ui_key(struct ui_app *a, int key)
+{
+	enum ui_action act = keymap_lookup(key);
+	struct ui_ctx c = {
+		.snap = a->snap, .st = &a->st, .interval_s = a->interval_s,
+		.source = a->source,
+	};
+	int fl;
+
+	if (key == KEY_RESIZE) {
+		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_help.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		a->dirty = a->clear = true;
+		return true;
+	}
+	/* The current screen sees the key first (help closes on any). */
+	if (a->have) {
+		fl = a->screen->on_key(key, act, &c);
+		if (fl & SCREEN_CLOSE)
+			a->screen = &screen_ports;
+		if (fl & SCREEN_REDRAW)
+			a->dirty = true;
+		if (fl & SCREEN_QUIT)
+			return false;
+		if (fl & SCREEN_HANDLED)
+			return true;
+	}
+	switch (act) {
+	case UI_ACT_QUIT:
+		return false;
+	case UI_ACT_HELP:
+		a->screen = &screen_help;
+		break;
+	case UI_ACT_SLOWER:
+	case UI_ACT_FASTER:
+		a->interval_s = sampler_set_interval(a->sm,
+			layout_interval_step(a->interval_s,
+					     act == UI_ACT_SLOWER ? 1 : -1));
+		break;
+	case UI_ACT_REDRAW:
+		a->clear = true;
+		break;
+	default:
+		return true;
+	}
+	a->dirty = true;
+	return true;
+}
+
+/* Milliseconds until the header clock next changes. */
+static int ui_ms_to_next_second(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int)((1000000000L - ts.tv_nsec) / 1000000L) + 1;
+}
+
+static void ui_curses_start(const struct ui_opts *u)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	setlocale(LC_CTYPE, "");
+	initscr();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	widgets_palette_init(!u->no_color && !(nc && nc[0]));
+}
+
+/* Strips a trailing " — what to do" from a collector message: the
+ * console adds its own advice. */
+static void ui_why(const char *err, char *buf, size_t len)
+{
+	const char *dash = strstr(err, " \xe2\x80\x94 ");
+
+	snprintf(buf, len, "%.*s", dash ? (int)(dash - err) : (int)strlen(err),
+		 err);
+}
+
+int ui_run(const struct snap_opts *o, const struct ui_opts *u)
+{
+	struct sigaction old[UI_NSIG];
+	struct ui_app a;
+	char err[256], why[256];
+	int rc = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.snap = calloc(1, sizeof(*a.snap));
+	if (!a.snap) {
+		fprintf(stderr, "ibconsole: cannot start the console: out of memory\n");
+		return 5;
+	}
+	a.interval_s = u->interval_s > 0 ? u->interval_s : 1.0;
+	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
+	if (!a.sm) {
+		free(a.snap);
+		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
+			err);
+		return 5;
+	}
+	a.interval_s = sampler_interval(a.sm);
+	a.source = ui_source(u);
+	a.screen = &screen_ports;
+	a.dirty = true;
+	if (gethostname(a.host, sizeof(a.host) - 1) < 0)
+		snprintf(a.host, sizeof(a.host), "?");
+
+	ui_signal = 0;
+	ui_signals_install(old);
+	ui_curses_start(u);
+
+	for (;;) {
+		struct pollfd pfd[2];
+		time_t now;
+		int key, n;
+
+		if (ui_signal)
+			break;
+		if (sampler_get(a.sm, a.snap, &a.st)) {
+			a.dirty = true;
+			if (a.st.good_gen)
+				a.have = true;
+		}
+		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
+			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
+			break;
+		}
+		now = time(NULL);
+		if (now != a.drawn_sec)
+			a.dirty = true;
+		if (a.dirty)
+			ui_draw(&a, now);
+
+		pfd[0].fd = STDIN_FILENO;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sampler_fd(a.sm);
+		pfd[1].events = POLLIN;
+		n = poll(pfd, 2, ui_ms_to_next_second());
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
+		    !(pfd[0].revents & POLLIN))
+			break;		/* terminal gone */
+		if (n > 0 && (pfd[1].revents & POLLIN))
+			sampler_drain(a.sm);
+		/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
+		while ((key = getch()) != ERR)
+			if (!ui_key(&a, key))
+				goto out;
+	}
+out:
+	endwin();
+	ui_signals_restore(old);
+	sampler_stop(a.sm);
+	if (rc == 3) {
+		ui_why(a.st.err, why, sizeof(why));
+		fprintf(stderr,
+			"ibconsole: no RDMA port found: %s \xe2\x80\x94 load the HCA driver, check /dev/infiniband permissions, or try ibconsole --demo\n",
+			why);
+	} else if (rc == 5) {
+		fprintf(stderr, "ibconsole: reading the ports failed: %s\n",
+			a.st.err);
+	}
+	free(a.snap);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Screen interface: every screen is one const struct of functions that
+ * draw the shared model and react to keys; app.c owns the loop. */
+#ifndef IBC_SCREEN_H
+#define IBC_SCREEN_H
+
+#include <curses.h>
+#include "core/sampler.h"
+#include "core/snapshot.h"
+#include "keymap.h"
+
+/* What the app hands every screen: the newest snapshot and how fresh. */
+struct ui_ctx {
+	const struct snapshot *snap;
+	const struct sampler_state *st;
+	double interval_s;
+	const char *source;	/* header's data-source label */
+};
+
+enum screen_flags {
+	SCREEN_HANDLED = 1 << 0,
+	SCREEN_REDRAW = 1 << 1,
+	SCREEN_QUIT = 1 << 2,
+	SCREEN_CLOSE = 1 << 3,	/* back to the previous screen */
+};
+
+struct screen {
+	const char *name;
+	/* Draws below the header line (row 0 belongs to the app). */
+	void (*draw)(WINDOW *win, const struct ui_ctx *c);
+	int (*on_key)(int key, enum ui_action a, const struct ui_ctx *c);
+	void (*on_resize)(int w, int h);
+};
+
+extern const struct screen screen_ports;
+extern const struct screen screen_help;
+
+#endif

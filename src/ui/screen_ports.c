@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: MIT
+/* Ports screen: a live table of the local HCA ports and a detail pane
+ * with every field of the selected port, unknowns shown as "n/a (why)". */
+#include "config.h"
+#include "screen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "layout.h"
+#include "widgets.h"
+
+enum {
+	COL_PORT, COL_STATE, COL_PHYS, COL_LAYER, COL_LINK, COL_RATE,
+	COL_MTU, COL_LID, COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
+	COL_N
+};
+
+/* drop: higher ranks go first when the terminal is narrow */
+static const struct layout_col ports_cols[COL_N] = {
+	[COL_PORT] = { "PORT", 10, 22, 0, false },
+	[COL_STATE] = { "STATE", 6, 6, 0, false },
+	[COL_PHYS] = { "PHYS", 8, 12, 3, false },
+	[COL_LAYER] = { "LAYER", 5, 5, 4, false },
+	[COL_LINK] = { "LINK", 9, 9, 1, false },
+	[COL_RATE] = { "RATE", 9, 9, 0, true },
+	[COL_MTU] = { "MTU act/max", 11, 11, 2, false },
+	[COL_LID] = { "LID", 5, 5, 5, true },
+	[COL_NETDEV] = { "NETDEV", 8, 14, 7, false },
+	[COL_NUMA] = { "NUMA", 4, 4, 8, true },
+	[COL_PCIE] = { "PCIe", 9, 9, 6, false },
+	[COL_FLAGS] = { "FLAGS", 5, 5, 0, false },
+};
+
+#define DETAIL_LABEL_W 17
+#define DETAIL_MAX_ITEMS (64 + PORT_MAX_GIDS)
+#define DETAIL_MAX_LINES 512
+
+struct ports_item {
+	char label[24];
+	char value[200];
+	enum ui_role role;
+	bool wide;	/* full width, after the two-column part */
+};
+
+struct ports_line {
+	const struct ports_item *item;
+	bool first;			/* shows the label */
+	int off, len;			/* slice of item->value */
+};
+
+/* Screen state: the selection follows the port (dev, port) across
+ * snapshots, not the row number. */
+static struct {
+	int sel, top;
+	int detail_top, detail_rows, detail_h;
+	char sel_dev[PORT_STR];
+	int sel_port;
+	struct ports_item items[DETAIL_MAX_ITEMS];
+	struct ports_line left[DETAIL_MAX_LINES], right[DETAIL_MAX_LINES];
+	struct ports_line wide[DETAIL_MAX_LINES];
+} ports;
+
+static const char *ports_state_short(int st)
+{
+	const char *n = st ? port_state_name(st) : NULL;
+
+	return n && *n ? n : "n/a";
+}
+
+static const char *ports_layer_short(const struct port_info *p)
+{
+	if (strcmp(p->link_layer, "InfiniBand") == 0)
+		return "IB";
+	if (strcmp(p->link_layer, "Ethernet") == 0)
+		return "RoCE";
+	return p->link_layer[0] ? p->link_layer : "n/a";
+}
+
+static bool ports_is_ib(const struct port_info *p)
+{
+	return strcmp(p->link_layer, "Ethernet") != 0;
+}
+
+static char *ports_flags(const struct port_info *p, char *buf, int len)
+{
+	snprintf(buf, len, "%c%c%c", p->below_capability ? 'R' : '-',
+		 (p->pcie_limits || (p->pcie.v.valid && p->pcie.degraded)) ?
+			 'P' : '-',
+		 p->state != 4 ? 'D' : '-');
+	return buf;
+}
+
+static bool ports_flagged(const struct port_info *p)
+{
+	return p->below_capability || p->pcie_limits ||
+	       (p->pcie.v.valid && p->pcie.degraded) || p->state != 4;
+}
+
+/* One table cell's text and role. */
+static enum ui_role ports_cell(const struct port_info *p, int col, char *b,
+			       int len)
+{
+	switch (col) {
+	case COL_PORT:
+		snprintf(b, len, "%s/%d", p->dev, p->port);
+		return UI_NORMAL;
+	case COL_STATE:
+		snprintf(b, len, "%s", ports_state_short(p->state));
+		return p->state == 4 ? UI_GOOD : UI_BAD;
+	case COL_PHYS:
+		snprintf(b, len, "%s",
+			 p->phys_state ? port_phys_state_name(p->phys_state) :
+					 "n/a");
+		return p->phys_state == 5 ? UI_NORMAL : UI_WARN;
+	case COL_LAYER:
+		snprintf(b, len, "%s", ports_layer_short(p));
+		return UI_NORMAL;
+	case COL_LINK:
+		if (!p->link_v.valid || !p->width_active) {
+			snprintf(b, len, "n/a");
+			return UI_DIM;
+		}
+		snprintf(b, len, "%s %s", port_width_name(p->width_active),
+			 p->speed_name[0] ? p->speed_name : "?");
+		return p->below_capability ? UI_WARN : UI_NORMAL;
+	case COL_RATE:
+		layout_fmt_gbps(p->rate_gbps, b, len);
+		if (!(p->rate_gbps > 0))
+			return UI_DIM;
+		return p->below_capability ? UI_WARN : UI_NORMAL;
+	case COL_MTU:
+		if (!p->mtu_v.valid) {
+			snprintf(b, len, "n/a");
+			return UI_DIM;
+		}
+		snprintf(b, len, "%d/%d", p->mtu_active, p->mtu_max);
+		return UI_NORMAL;
+	case COL_LID:
+		if (!ports_is_ib(p)) {
+			snprintf(b, len, "-");
+			return UI_DIM;
+		}
+		if (!p->addr_v.valid) {
+			snprintf(b, len, "n/a");
+			return UI_DIM;
+		}
+		snprintf(b, len, "%u", p->lid);
+		return UI_NORMAL;
+	case COL_NETDEV:
+		snprintf(b, len, "%s", p->netdev[0] ? p->netdev : "-");
+		return p->netdev[0] ? UI_NORMAL : UI_DIM;
+	case COL_NUMA:
+		if (!p->numa.v.valid) {
+			snprintf(b, len, "n/a");
+			return UI_DIM;
+		}
+		if (p->numa.node < 0)
+			snprintf(b, len, "-");
+		else
+			snprintf(b, len, "%d", p->numa.node);
+		return UI_NORMAL;
+	case COL_PCIE:
+		if (!p->pcie.v.valid || !p->pcie.cur_width) {
+			snprintf(b, len, "n/a");
+			return UI_DIM;
+		}
+		snprintf(b, len, "Gen%d x%d%s", layout_pcie_gen(p->pcie.cur_gts),
+			 p->pcie.cur_width, p->pcie.degraded ? "!" : "");
+		return p->pcie.degraded || p->pcie_limits ? UI_WARN : UI_NORMAL;
+	case COL_FLAGS:
+		ports_flags(p, b, len);
+		return ports_flagged(p) ? UI_WARN : UI_DIM;
+	}
+	b[0] = '\0';
+	return UI_NORMAL;
+}
+
+/* ---- detail pane ---- */
+
+static int ports_nitems;
+
+static struct ports_item *ports_add(const char *label, enum ui_role r,
+				    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static struct ports_item *ports_add(const char *label, enum ui_role r,
+				    const char *fmt, ...)
+{
+	struct ports_item *it;
+	va_list ap;
+
+	if (ports_nitems >= DETAIL_MAX_ITEMS)
+		return NULL;
+	it = &ports.items[ports_nitems++];
+	snprintf(it->label, sizeof(it->label), "%s", label);
+	va_start(ap, fmt);
+	vsnprintf(it->value, sizeof(it->value), fmt, ap);
+	va_end(ap);
+	it->role = r;
+	it->wide = false;
+	return it;
+}
+
+static void ports_add_na(const char *label, const struct port_field_err *e)
+{
+	ports_add(label, UI_DIM, "n/a (%s)", e->why[0] ? e->why : "unknown");
+}
+
+static void ports_items_ids(const struct port_info *p)
+{
+	ports_add("Device", UI_NORMAL, "%s, port %d", p->dev, p->port);
+	ports_add("CA type", p->ca_type[0] ? UI_NORMAL : UI_DIM, "%s",
+		  p->ca_type[0] ? p->ca_type : "n/a (not reported)");
+	ports_add("Firmware", p->fw_ver[0] ? UI_NORMAL : UI_DIM, "%s",
+		  p->fw_ver[0] ? p->fw_ver : "n/a (not reported)");
+	ports_add("Hardware ver", p->hw_ver[0] ? UI_NORMAL : UI_DIM, "%s",
+		  p->hw_ver[0] ? p->hw_ver : "n/a (not reported)");
+	if (p->board_id_v.valid)
+		ports_add("Board ID", UI_NORMAL, "%s", p->board_id);
+	else
+		ports_add_na("Board ID", &p->board_id_v);
+
+	if (!p->addr_v.valid) {
+		ports_add_na("GUIDs, LID, SM", &p->addr_v);
+		return;
+	}
+	ports_add("Node GUID", UI_NORMAL, "0x%016llx",
+		  (unsigned long long)p->node_guid);
+	ports_add("Sys image GUID", UI_NORMAL, "0x%016llx",
+		  (unsigned long long)p->sys_guid);
+	ports_add("Port GUID", UI_NORMAL, "0x%016llx",
+		  (unsigned long long)p->port_guid);
+	ports_add("GID prefix", UI_NORMAL, "0x%016llx",
+		  (unsigned long long)p->gid_prefix);
+	if (ports_is_ib(p)) {
+		ports_add("LID / LMC", p->lid ? UI_NORMAL : UI_WARN,
+			  "%u (0x%x) / %u%s", p->lid, p->lid, p->lmc,
+			  p->lid ? "" : "  no LID assigned (no SM?)");
+		ports_add("SM LID / SL", p->sm_lid ? UI_NORMAL : UI_WARN,
+			  "%u (0x%x) / %u", p->sm_lid, p->sm_lid, p->sm_sl);
+	} else {
+		ports_add("LID / SM LID", UI_DIM,
+			  "n/a (Ethernet link layer: no LIDs)");
+	}
+	ports_add("Capability mask", UI_NORMAL, "0x%08x", p->cap_mask);
+}
+
+static void ports_items_link(const struct port_info *p)
+{
+	char a[96], b[96];
+
+	ports_add("State", p->state == 4 ? UI_GOOD : UI_BAD, "%s (%d)",
+		  ports_state_short(p->state), p->state);
+	ports_add("Phys state", p->phys_state == 5 ? UI_GOOD : UI_BAD,
+		  "%s (%d)",
+		  p->phys_state ? port_phys_state_name(p->phys_state) : "n/a",
+		  p->phys_state);
+	ports_add("Link layer", p->link_layer[0] ? UI_NORMAL : UI_DIM, "%s%s",
+		  p->link_layer[0] ? p->link_layer : "n/a (not reported)",
+		  ports_is_ib(p) ? "" : " (RoCE)");
+
+	if (!p->link_v.valid) {
+		ports_add_na("Width / speed", &p->link_v);
+	} else {
+		ports_add("Width active", UI_NORMAL, "%s",
+			  port_width_name(p->width_active));
+		ports_add("Width enabled", UI_NORMAL, "%s",
+			  port_width_list(p->width_enabled, a, sizeof(a)));
+		ports_add("Width supported", UI_NORMAL, "%s",
+			  port_width_list(p->width_supported, a, sizeof(a)));
+		if (p->lane_gbps > 0)
+			ports_add("Speed active", UI_NORMAL,
+				  "%s, %g Gb/s per lane",
+				  p->speed_name[0] ? p->speed_name : "?",
+				  p->lane_gbps);
+		else
+			ports_add("Speed active", UI_DIM, "n/a (undecoded)");
+		ports_add("Speed enabled", UI_NORMAL, "%s",
+			  port_speed_list(p, true, a, sizeof(a)));
+		ports_add("Speed supported", UI_NORMAL, "%s",
+			  port_speed_list(p, false, a, sizeof(a)));
+	}
+
+	if (p->rate_gbps > 0)
+		ports_add("Rate", p->below_capability ? UI_WARN : UI_NORMAL,
+			  "%s (%s %s)",
+			  layout_fmt_gbps(p->rate_gbps, a, sizeof(a)),
+			  p->width_active ? port_width_name(p->width_active) :
+					    "?",
+			  p->speed_name[0] ? p->speed_name : "?");
+	else
+		ports_add("Rate", UI_DIM, "n/a (%s)",
+			  p->link_v.valid ? "speed not decoded" :
+			  p->link_v.why[0] ? p->link_v.why : "unknown");
+	ports_add("Max rate", p->max_rate_gbps > 0 ? UI_NORMAL : UI_DIM, "%s",
+		  p->max_rate_gbps > 0 ?
+			  layout_fmt_gbps(p->max_rate_gbps, b, sizeof(b)) :
+			  "n/a (enabled/supported unknown)");
+	if (p->below_capability)
+		ports_add("Below capability", UI_WARN, "yes: %s",
+			  p->below_why[0] ? p->below_why : "reason unknown");
+	else if (p->link_v.valid)
+		ports_add("Below capability", UI_GOOD,
+			  "no (running at its best rate)");
+	else
+		ports_add_na("Below capability", &p->link_v);
+	ports_add("Kernel rate", p->rate_sysfs[0] ? UI_NORMAL : UI_DIM, "%s",
+		  p->rate_sysfs[0] ? p->rate_sysfs : "n/a (no sysfs rate)");
+	if (p->umad_rate)
+		ports_add("ibstat Rate", UI_NORMAL, "%s",
+			  port_ibstat_rate(p->umad_rate, a, sizeof(a)));
+	else
+		ports_add("ibstat Rate", UI_DIM, "n/a (umad gave no rate)");
+
+	if (p->mtu_v.valid)
+		ports_add("MTU", UI_NORMAL,
+			  "active %d bytes, max %d bytes (%s)", p->mtu_active,
+			  p->mtu_max, p->mtu_source[0] ? p->mtu_source : "?");
+	else
+		ports_add_na("MTU", &p->mtu_v);
+}
+
+static void ports_items_host(const struct port_info *p)
+{
+	char a[64], b[64];
+
+	if (p->netdev[0]) {
+		ports_add("Netdev", UI_NORMAL, "%s", p->netdev);
+		if (p->netdev_mtu)
+			ports_add("Netdev MTU", UI_NORMAL, "%d bytes",
+				  p->netdev_mtu);
+		else
+			ports_add("Netdev MTU", UI_DIM, "n/a (unreadable)");
+		if (p->netdev_speed_mbps > 0)
+			ports_add("Netdev speed", UI_NORMAL, "%d Mb/s",
+				  p->netdev_speed_mbps);
+		else
+			ports_add("Netdev speed", UI_DIM,
+				  "n/a (not reported by the driver)");
+	} else {
+		ports_add("Netdev", UI_DIM, "none (no network interface)");
+	}
+	if (!ports_is_ib(p) && p->roce_v2_ipv4_index >= 0)
+		ports_add("RoCE v2 GID idx", UI_GOOD, "%d (use -x %d)",
+			  p->roce_v2_ipv4_index, p->roce_v2_ipv4_index);
+	else if (!ports_is_ib(p))
+		ports_add("RoCE v2 GID idx", UI_WARN,
+			  "none (no RoCE v2 GID with an IPv4 address)");
+	else
+		ports_add("RoCE v2 GID idx", UI_DIM,
+			  "n/a (InfiniBand port: no GID choice)");
+
+	if (!p->pcie.v.valid) {
+		ports_add_na("PCIe", &p->pcie.v);
+	} else {
+		ports_add("PCIe address", UI_NORMAL, "%s", p->pcie.address);
+		ports_add("PCIe current",
+			  p->pcie.degraded ? UI_WARN : UI_NORMAL,
+			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.cur_gts,
+			  p->pcie.cur_width, layout_pcie_gen(p->pcie.cur_gts),
+			  layout_fmt_gbps(p->pcie.cur_gbps, a, sizeof(a)));
+		ports_add("PCIe max", UI_NORMAL,
+			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.max_gts,
+			  p->pcie.max_width, layout_pcie_gen(p->pcie.max_gts),
+			  layout_fmt_gbps(p->pcie.max_gbps, a, sizeof(a)));
+		if (p->pcie.degraded)
+			ports_add("PCIe link", UI_WARN,
+				  "running below its capability");
+		else
+			ports_add("PCIe link", UI_GOOD, "at capability");
+		if (p->pcie_limits)
+			ports_add("PCIe vs line", UI_WARN,
+				  "limits the port: %s short of %s line rate",
+				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
+						  sizeof(a)),
+				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
+		else if (p->rate_gbps > 0)
+			ports_add("PCIe vs line", UI_GOOD,
+				  "enough for the %s line rate",
+				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
+		else
+			ports_add("PCIe vs line", UI_DIM,
+				  "n/a (line rate unknown)");
+	}
+
+	if (!p->numa.v.valid) {
+		ports_add_na("NUMA", &p->numa.v);
+	} else {
+		if (p->numa.node >= 0)
+			ports_add("NUMA node", UI_NORMAL, "%d", p->numa.node);
+		else
+			ports_add("NUMA node", UI_DIM,
+				  "none (single-node system or firmware)");
+		ports_add("Local CPUs", p->numa.local_cpus[0] ? UI_NORMAL : UI_DIM,
+			  "%s", p->numa.local_cpus[0] ? p->numa.local_cpus :
+							"n/a (not reported)");
+		ports_add("NUMA relation",
+			  strcmp(p->numa.relation, "local") == 0 ? UI_GOOD :
+			  strcmp(p->numa.relation, "unknown") == 0 ? UI_DIM :
+								      UI_WARN,
+			  "%s (this process vs the HCA)",
+			  p->numa.relation[0] ? p->numa.relation : "unknown");
+		if (p->numa.node_mem_mb >= 0)
+			ports_add("Node memory", UI_NORMAL, "%lld MB",
+				  p->numa.node_mem_mb);
+		else
+			ports_add("Node memory", UI_DIM, "n/a (unknown)");
+	}
+
+	if (p->hw_counters_dir[0])
+		ports_add("hw_counters", UI_NORMAL, "%s (%d counters)",
+			  p->hw_counters_dir, p->n_hw_counters);
+	else
+		ports_add("hw_counters", UI_DIM, "none (driver exposes none)");
+	ports_add("Sources", UI_NORMAL, "%s",
+		  p->sources[0] ? p->sources : "n/a");
+}
+
+static void ports_items_gids(const struct port_info *p)
+{
+	struct ports_item *it;
+	int i;
+
+	if (!p->ngids) {
+		it = ports_add("GID table", UI_DIM, "empty (no GIDs in sysfs)");
+		if (it)
+			it->wide = true;
+		return;
+	}
+	it = ports_add("GID table", UI_TITLE, "%-3s  %-39s  %-10s  %-10s  %s",
+		       "idx", "gid", "type", "netdev", "IPv4");
+	if (it)
+		it->wide = true;
+	for (i = 0; i < p->ngids && i < PORT_MAX_GIDS; i++) {
+		const struct port_gid *g = &p->gids[i];
+		bool pick = g->index == p->roce_v2_ipv4_index;
+
+		it = ports_add("", pick ? UI_GOOD : UI_NORMAL,
+			       "%-3d  %-39s  %-10s  %-10s  %s", g->index,
+			       g->gid, g->type[0] ? g->type : "n/a",
+			       g->netdev[0] ? g->netdev : "-",
+			       g->ipv4[0] ? g->ipv4 : "-");
+		if (it)
+			it->wide = true;
+	}
+}
+
+/* Wrapped lines of the items with wide == want_wide among [from, to),
+ * values wrapped at vw columns. */
+static int ports_wrap(int from, int to, int vw, struct ports_line *out,
+		      bool want_wide)
+{
+	int i, n = 0;
+
+	for (i = from; i < to; i++) {
+		const struct ports_item *it = &ports.items[i];
+		int off = 0, total = (int)strlen(it->value);
+
+		if (it->wide != want_wide)
+			continue;
+		do {
+			int next, len = layout_wrap(it->value + off, vw, &next);
+
+			if (n < DETAIL_MAX_LINES) {
+				out[n].item = it;
+				out[n].first = off == 0;
+				out[n].off = off;
+				out[n].len = len;
+				n++;
+			}
+			if (next <= 0)
+				break;
+			off += next;
+		} while (off < total);
+	}
+	return n;
+}
+
+static int ports_lines_of(int from, int to, int vw)
+{
+	static struct ports_line scratch[DETAIL_MAX_LINES];
+
+	return ports_wrap(from, to, vw, scratch, false);
+}
+
+/* Builds the detail lines for p at width w; returns the row count and
+ * leaves the columns in ports.left / ports.right / ports.wide. */
+static int ports_detail_build(const struct port_info *p,
+			      const struct snapshot *s, int w, int cols,
+			      int *nleft, int *nright, int *nwide)
+{
+	int colw, vw, split, total, best, best_rows, k;
+	struct ports_item *it;
+
+	/* Link facts first: they answer "is the port right?" at 80x24. */
+	ports_nitems = 0;
+	ports_items_link(p);
+	ports_items_host(p);
+	ports_items_ids(p);
+	if (s->warning[0]) {
+		it = ports_add("Warning", UI_WARN, "%s", s->warning);
+		if (it)
+			it->wide = true;
+	}
+	ports_items_gids(p);
+
+	colw = cols == 2 ? (w - 3) / 2 : w - 2;
+	vw = colw - DETAIL_LABEL_W - 1;
+	if (vw < 8)
+		vw = 8;
+	total = ports_nitems;
+
+	if (cols == 2) {
+		/* Split the narrow items where the taller column is lowest,
+		 * never inside an item. */
+		best = total;
+		best_rows = DETAIL_MAX_LINES;
+		for (k = 0; k <= total; k++) {
+			int l = ports_lines_of(0, k, vw);
+			int r = ports_lines_of(k, total, vw);
+			int rows = l > r ? l : r;
+
+			if (rows < best_rows) {
+				best_rows = rows;
+				best = k;
+			}
+		}
+		split = best;
+	} else {
+		split = total;
+	}
+	*nleft = ports_wrap(0, split, vw, ports.left, false);
+	*nright = ports_wrap(split, total, vw, ports.right, false);
+	/* Wide lines take the whole pane width less the label. */
+	*nwide = ports_wrap(0, total, w - 2 - DETAIL_LABEL_W - 1, ports.wide,
+			    true);
+	return (*nleft > *nright ? *nleft : *nright) + *nwide;
+}
+
+static void ports_draw_line(WINDOW *win, int y, int x, int w,
+			    const struct ports_line *l)
+{
+	char buf[256];
+	int n = l->len < (int)sizeof(buf) - 1 ? l->len : (int)sizeof(buf) - 1;
+
+	if (!l->item)
+		return;
+	if (l->first && l->item->label[0])
+		widgets_text(win, y, x, DETAIL_LABEL_W, l->item->label,
+			     UI_LABEL, false, false);
+	memcpy(buf, l->item->value + l->off, n);
+	buf[n] = '\0';
+	widgets_text(win, y, x + DETAIL_LABEL_W + 1,
+		     w - DETAIL_LABEL_W - 1, buf, l->item->role, false, false);
+}
+
+static void ports_draw_detail(WINDOW *win, const struct layout_frame *f,
+			      const struct snapshot *s)
+{
+	const struct port_info *p = &s->ports[ports.sel];
+	int nl, nr, nw, rows, r, y, colw;
+	char title[160];
+
+	rows = ports_detail_build(p, s, f->w, f->detail_cols, &nl, &nr, &nw);
+	ports.detail_rows = rows;
+	ports.detail_h = f->detail_h;
+	ports.detail_top = layout_clamp(ports.detail_top, 0,
+					rows > f->detail_h ? rows - f->detail_h :
+							     0);
+
+	snprintf(title, sizeof(title), " %s/%d details%s ", p->dev, p->port,
+		 rows > f->detail_h ? " (PgUp/PgDn scroll)" : "");
+	wattron(win, widgets_attr(UI_TITLE));
+	mvwhline(win, f->detail_y, 0, ACS_HLINE, f->w);
+	wattroff(win, widgets_attr(UI_TITLE));
+	widgets_text(win, f->detail_y, 2, f->w - 2, title, UI_TITLE, false,
+		     false);
+	if (rows > f->detail_h) {
+		snprintf(title, sizeof(title), " %d-%d of %d ",
+			 ports.detail_top + 1,
+			 layout_clamp(ports.detail_top + f->detail_h, 0, rows),
+			 rows);
+		widgets_text(win, f->detail_y, f->w - 2 - (int)strlen(title),
+			     (int)strlen(title), title, UI_TITLE, false, false);
+	}
+
+	colw = f->detail_cols == 2 ? (f->w - 3) / 2 : f->w - 2;
+	for (r = 0; r < f->detail_h; r++) {
+		int row = ports.detail_top + r, twocol = nl > nr ? nl : nr;
+
+		y = f->detail_y + 1 + r;
+		if (row < twocol) {
+			if (row < nl)
+				ports_draw_line(win, y, 1, colw,
+						&ports.left[row]);
+			if (row < nr)
+				ports_draw_line(win, y, 2 + colw, colw,
+						&ports.right[row]);
+		} else if (row - twocol < nw) {
+			ports_draw_line(win, y, 1, f->w - 2,
+					&ports.wide[row - twocol]);
+		}
+	}
+}
+
+/* ---- table ---- */
+
+static void ports_find_sel(const struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->nports; i++)
+		if (strcmp(s->ports[i].dev, ports.sel_dev) == 0 &&
+		    s->ports[i].port == ports.sel_port) {
+			ports.sel = i;
+			return;
+		}
+	ports.sel = layout_clamp(ports.sel, 0, s->nports - 1);
+}
+
+static void ports_remember_sel(const struct snapshot *s)
+{
+	snprintf(ports.sel_dev, sizeof(ports.sel_dev), "%s",
+		 s->ports[ports.sel].dev);
+	ports.sel_port = s->ports[ports.sel].port;
+}
+
+static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
+			     const struct snapshot *s)
+{
+	int x[COL_N], w[COL_N], c, r;
+	char cell[128];
+
+	layout_columns(ports_cols, COL_N, f->w - 1, 1, x, w);
+	widgets_bar(win, f->table_y, f->w, UI_TITLE);
+	for (c = 0; c < COL_N; c++)
+		if (w[c])
+			widgets_text(win, f->table_y, 1 + x[c], w[c],
+				     ports_cols[c].title, UI_TITLE,
+				     ports_cols[c].right, true);
+
+	ports.top = layout_scroll(ports.sel, ports.top, f->table_h, s->nports);
+	for (r = 0; r < f->table_h; r++) {
+		int i = ports.top + r, y = f->table_y + 1 + r;
+		bool sel = i == ports.sel;
+
+		if (i >= s->nports)
+			break;
+		if (sel)
+			widgets_bar(win, y, f->w, UI_SELECTED);
+		for (c = 0; c < COL_N; c++) {
+			enum ui_role role;
+
+			if (!w[c])
+				continue;
+			role = ports_cell(&s->ports[i], c, cell, sizeof(cell));
+			widgets_text(win, y, 1 + x[c], w[c], cell,
+				     sel ? UI_SELECTED : role,
+				     ports_cols[c].right, false);
+		}
+	}
+	if (s->nports > f->table_h) {
+		snprintf(cell, sizeof(cell), "%d/%d", ports.sel + 1,
+			 s->nports);
+		widgets_text(win, f->table_y, f->w - (int)strlen(cell) - 1,
+			     (int)strlen(cell), cell, UI_TITLE, false, false);
+	}
+}
+
+static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
+			      const struct ui_ctx *c)
+{
+	char buf[320];
+
+	widgets_bar(win, f->footer_y, f->w, UI_FOOTER);
+	if (c->st->status != SNAP_OK) {
+		snprintf(buf, sizeof(buf),
+			 " refresh failed, showing the last good data: %s",
+			 c->st->err);
+		widgets_text(win, f->footer_y, 0, f->w, buf, UI_FOOTER, false,
+			     false);
+		return;
+	}
+	if (f->w >= 100)
+		snprintf(buf, sizeof(buf),
+			 " Up/Down select  PgUp/PgDn details  +/- interval"
+			 "  ? help  q quit   FLAGS: R rate<max P PCIe D down");
+	else
+		snprintf(buf, sizeof(buf),
+			 " Up/Down select  +/- interval  ? help  q quit"
+			 "  R rate<max P PCIe D down");
+	widgets_text(win, f->footer_y, 0, f->w, buf, UI_FOOTER, false, false);
+}
+
+static void ports_draw(WINDOW *win, const struct ui_ctx *c)
+{
+	const struct snapshot *s = c->snap;
+	struct layout_frame f;
+
+	layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
+	if (f.too_small)
+		return;		/* the app shows the message */
+	ports_find_sel(s);
+	ports_remember_sel(s);
+	ports_draw_table(win, &f, s);
+	ports_draw_detail(win, &f, s);
+	ports_draw_footer(win, &f, c);
+}
+
+static int ports_on_key(int key, enum ui_action a, const struct ui_ctx *c)
+{
+	int n = c->snap->nports, page = ports.detail_h > 1 ?
+						ports.detail_h - 1 : 1;
+	int old = ports.sel;
+
+	switch (a) {
+	case UI_ACT_UP:
+		ports.sel--;
+		break;
+	case UI_ACT_DOWN:
+		ports.sel++;
+		break;
+	case UI_ACT_FIRST:
+		ports.sel = 0;
+		break;
+	case UI_ACT_LAST:
+		ports.sel = n - 1;
+		break;
+	case UI_ACT_DETAIL_UP:
+		ports.detail_top -= page;
+		if (ports.detail_top < 0)
+			ports.detail_top = 0;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_DETAIL_DOWN:
+		ports.detail_top += page;	/* clamped when drawn */
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	default:
+		return 0;
+	}
+	ports.sel = layout_clamp(ports.sel, 0, n - 1);
+	if (ports.sel != old) {
+		ports.detail_top = 0;
+		ports_remember_sel(c->snap);
+	}
+	return SCREEN_HANDLED | SCREEN_REDRAW;
+}
+
+static void ports_on_resize(int w, int h)
+{
+	ports.detail_top = 0;
+}
+
+const struct screen screen_ports = {
+	.name = "ports",
+	.draw = ports_draw,
+	.on_key = ports_on_key,
+	.on_resize = ports_on_resize,
+};

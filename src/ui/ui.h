@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Interactive console: entry point main() calls for the default mode.
+ * Owns the terminal from initscr to endwin and nothing else. */
+#ifndef IBC_UI_H
+#define IBC_UI_H
+
+#include <stdbool.h>
+#include "core/snapshot.h"
+
+struct ui_opts {
+	double interval_s;		/* refresh, clamped to 0.5 … 60 s */
+	bool no_color;			/* --no-color (NO_COLOR also works) */
+	const char *source_label;	/* header's data source; NULL: the
+					 * snapshot's sources, or "ibsim
+					 * (demo)" when IBCONSOLE_DEMO=1 */
+};
+
+/* Runs the console until the user quits or a signal (INT, TERM, HUP)
+ * arrives; the terminal is restored in every case. Returns 0 on quit, 3
+ * when no port could be read at start (message on stderr after endwin),
+ * 5 on an internal failure. */
+int ui_run(const struct snap_opts *o, const struct ui_opts *u);
+
+#endif

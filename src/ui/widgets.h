@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Widgets: the colour palette (with monochrome fallback) and the small
+ * drawing helpers every screen shares: clipped text, bars, messages. */
+#ifndef IBC_WIDGETS_H
+#define IBC_WIDGETS_H
+
+#include <stdbool.h>
+#include <curses.h>
+
+enum ui_role {
+	UI_NORMAL = 0,
+	UI_HEADER,	/* top line */
+	UI_TITLE,	/* column titles, pane titles */
+	UI_SELECTED,	/* selected table row */
+	UI_LABEL,	/* field labels in the detail pane */
+	UI_GOOD,
+	UI_WARN,
+	UI_BAD,
+	UI_DIM,		/* n/a and other unknowns */
+	UI_FOOTER,
+	UI_ROLE_COUNT
+};
+
+/* Colour when the terminal has it and want_color; otherwise monochrome
+ * attributes (bold / reverse / underline). Call after initscr(). */
+void widgets_palette_init(bool want_color);
+bool widgets_palette_color(void);
+attr_t widgets_attr(enum ui_role r);
+
+/* Text at (y, x) clipped to w columns, padded with spaces to w when pad;
+ * right-aligned when right. Returns columns written. */
+int widgets_text(WINDOW *win, int y, int x, int w, const char *s,
+		 enum ui_role r, bool right, bool pad);
+
+/* A whole line filled with the role's attribute. */
+void widgets_bar(WINDOW *win, int y, int w, enum ui_role r);
+
+/* Lines centred in the window (for "too small" and start-up messages). */
+void widgets_message(WINDOW *win, const char *const *lines, int n,
+		     enum ui_role r);
+
+#endif
