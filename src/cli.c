@@ -7,11 +7,18 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
 	OPT_JSON = 256, OPT_SYSFS_ROOT, OPT_DEMO, OPT_NO_COLOR, OPT_INTERVAL,
 	OPT_NO_SMP,
+	/* test / serve (issue 4); perftest's letters */
+	OPT_SIZE = 's', OPT_ALL = 'a', OPT_QPS = 'q', OPT_BIDIR = 'b', OPT_ITERS = 'n',
+	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
+	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
+	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_SAVE, OPT_NO_RECORD,
+	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
 };
 
 static const struct cli_option {
@@ -29,6 +36,30 @@ static const struct cli_option {
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
+	/* test / serve (issue 4) */
+	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M suffixes (bw 65536, lat 2, rate 4)" },
+	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
+	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
+	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test: iterations per QP (write bw 5000, else 1000)" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters" },
+	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
+	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
+	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
+	{ "cq-mod", NULL, OPT_CQMOD, required_argument, "N", "test: signal one WR in N (100; 1 above 8 KiB)" },
+	{ "connection", NULL, OPT_CONN, required_argument, "RC|UD", "test: transport (UD: send only)" },
+	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve: agent TCP port (18516)" },
+	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
+	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve: shared secret (first line of F)" },
+	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
+	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "test: write the record to FILE" },
+	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
+	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
+	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
+	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this rate, not the port's" },
+	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -41,6 +72,8 @@ static const struct cli_command {
 } commands[] = {
 	{ "console", CMD_CONSOLE, "interactive console (the default)" },
 	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
+	{ "test", CMD_TEST, "test bw|lat|rate [options] PEER: run a test against an agent" },
+	{ "serve", CMD_SERVE, "the peer agent that 'test' talks to" },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -76,6 +109,127 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/* "65536", "64K", "8M" → bytes */
+static int parse_size(const char *s, long long *out)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+
+	if (end == s || v < 0)
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* The test and serve options; 0, or 2 with err filled. */
+static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
+{
+	struct cli_test *t = &c->t;
+	double d;
+
+#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return 2; } while (0)
+	switch (ch) {
+	case OPT_OP:
+		if (!strcmp(optarg, "write"))
+			t->op = 0;
+		else if (!strcmp(optarg, "read"))
+			t->op = 1;
+		else if (!strcmp(optarg, "send"))
+			t->op = 2;
+		else
+			BAD("bad --op '%s' — give write, read or send", optarg);
+		break;
+	case OPT_SIZE:
+		if (parse_size(optarg, &t->size) || t->size < 2 || t->size > (8 << 20))
+			BAD("bad --size '%s' — give 2 .. 8M bytes", optarg);
+		break;
+	case OPT_ALL: t->sweep = true; break;
+	case OPT_BIDIR: t->bidir = true; break;
+	case OPT_QPS:
+		if (parse_int(optarg, 1, 64, &t->qps))
+			BAD("bad --qps '%s' — give 1..64", optarg);
+		break;
+	case OPT_ITERS:
+		if (parse_num(optarg, 5, 1e8, &d))
+			BAD("bad --iters '%s' — give 5..100000000", optarg);
+		t->iters = (long long)d;
+		break;
+	case OPT_DURATION:
+		if (parse_num(optarg, 0.1, 3600, &t->duration_s))
+			BAD("bad --duration '%s' — give 0.1..3600 seconds", optarg);
+		break;
+	case OPT_GID:
+		if (parse_int(optarg, 0, 4095, &t->gid_index))
+			BAD("bad --gid-index '%s' — give 0..4095", optarg);
+		break;
+	case OPT_TXDEPTH:
+		if (parse_int(optarg, 1, 8192, &t->tx_depth))
+			BAD("bad --tx-depth '%s' — give 1..8192", optarg);
+		break;
+	case OPT_INLINE:
+		if (parse_int(optarg, 0, 1024, &t->inline_size))
+			BAD("bad --inline-size '%s' — give 0..1024", optarg);
+		break;
+	case OPT_CQMOD:
+		if (parse_int(optarg, 1, 8192, &t->cq_mod))
+			BAD("bad --cq-mod '%s' — give 1..8192", optarg);
+		break;
+	case OPT_CONN:
+		if (!strcasecmp(optarg, "RC"))
+			t->conn = 0;
+		else if (!strcasecmp(optarg, "UD"))
+			t->conn = 1;
+		else
+			BAD("bad --connection '%s' — give RC or UD", optarg);
+		break;
+	case OPT_TCPPORT:
+		if (parse_int(optarg, 1, 65535, &t->tcp_port))
+			BAD("bad --port '%s' — give 1..65535", optarg);
+		break;
+	case OPT_BIND: t->bind = optarg; break;
+	case OPT_SECRET: t->secret_file = optarg; break;
+	case OPT_COMPARE: t->compare = optarg; break;
+	case OPT_SAVE: t->save = optarg; break;
+	case OPT_NO_RECORD: t->no_record = true; break;
+	case OPT_TIMEOUT:
+		if (parse_num(optarg, 0.5, 3600, &t->timeout_s))
+			BAD("bad --timeout '%s' — give 0.5..3600 seconds", optarg);
+		break;
+	case OPT_MAXMEM:
+		if (parse_num(optarg, 1, 1 << 20, &d))
+			BAD("bad --max-mem '%s' — give MiB, 1..1048576", optarg);
+		t->max_mem_mb = (long long)d;
+		break;
+	case OPT_ONCE: t->sessions = 1; break;
+	case OPT_LINERATE:
+		if (parse_num(optarg, 0.001, 100000, &t->line_rate))
+			BAD("bad --line-rate '%s' — give Gb/s", optarg);
+		break;
+	case OPT_GBITS: break;
+	default:
+		return -1;
+	}
+	return 0;
+#undef BAD
+}
+
 int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longs[2 * NOPTS + 1];
@@ -84,6 +238,10 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 
 	memset(c, 0, sizeof(*c));
 	c->interval = 1.0;
+	c->t.op = -1;
+	c->t.size = -1;
+	c->t.gid_index = -1;
+	c->t.tx_depth = c->t.inline_size = c->t.cq_mod = -1;
 	c->sysfs_root = getenv("IBCONSOLE_SYSFS_ROOT");
 	shorts[ns++] = ':';
 	for (int i = 0; i < NOPTS; i++) {
@@ -130,9 +288,16 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case ':':
 			snprintf(err, errlen, "option %s needs a value — see ibconsole --help", argv[optind - 1]);
 			return 2;
-		default:
+		default: {
+			int rc = parse_test_opt(c, ch, err, errlen);
+
+			if (rc > 0)
+				return rc;
+			if (rc == 0)
+				break;
 			snprintf(err, errlen, "unknown option %s — see ibconsole --help", argv[optind - 1]);
 			return 2;
+		}
 		}
 	}
 	if (optind < argc) {
@@ -146,6 +311,27 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			return 2;
 		}
 		c->cmd = commands[i].cmd;
+		/* test takes two positionals: the kind and the peer */
+		if (c->cmd == CMD_TEST) {
+			const char *k = optind + 1 < argc ? argv[optind + 1] : "";
+
+			if (!strcmp(k, "bw"))
+				c->t.kind = 0;
+			else if (!strcmp(k, "lat"))
+				c->t.kind = 1;
+			else if (!strcmp(k, "rate"))
+				c->t.kind = 2;
+			else {
+				snprintf(err, errlen, "test needs a kind: bw, lat or rate — e.g. ibconsole test bw PEER");
+				return 2;
+			}
+			c->t.peer = optind + 2 < argc ? argv[optind + 2] : NULL;
+			if (!c->t.peer && !c->t.compare) {
+				snprintf(err, errlen, "test needs the PEER running 'ibconsole serve' — e.g. ibconsole test %s 10.0.0.2", k);
+				return 2;
+			}
+			optind += c->t.peer ? 2 : 1;
+		}
 		if (optind + 1 < argc) {
 			snprintf(err, errlen, "unexpected argument '%s' — see ibconsole --help", argv[optind + 1]);
 			return 2;

@@ -7,7 +7,28 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT };
+enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT, CMD_TEST, CMD_SERVE };
+
+/* ---- test / serve options (issue 4); -1 / 0 / NULL: not given ---- */
+struct cli_test {
+	int kind;		/* KIND_BW / KIND_LAT / KIND_RATE (core/proto.h) */
+	int op;			/* -1: the kind's default */
+	int conn;		/* CONN_RC / CONN_UD */
+	long long size;		/* -1 */
+	bool sweep, bidir;
+	int qps;		/* 0 */
+	long long iters;	/* 0 */
+	double duration_s;	/* 0 */
+	int gid_index;		/* -1 */
+	int tx_depth, inline_size, cq_mod;	/* -1 */
+	int tcp_port;		/* 0 */
+	const char *bind, *secret_file, *compare, *save, *peer;
+	bool no_record;
+	double timeout_s;	/* 0: 10 s */
+	long long max_mem_mb;	/* 0: 1024 */
+	int sessions;		/* serve --once: 1 */
+	double line_rate;	/* 0: the port's */
+};
 
 struct cli {
 	enum cli_cmd cmd;
@@ -20,6 +41,7 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
+	struct cli_test t;
 };
 
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/* `ibconsole test` and `ibconsole serve`: the command-line faces of the
+ * test engine and the peer agent (tables, JSON, records, verdicts). */
+#include "config.h"
+#include "cmd_test.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "core/agent.h"
+#include "core/record.h"
+#include "core/testrun.h"
+#include "diag/testverdict.h"
+
+static void fail(const char *msg)
+{
+	fprintf(stderr, "ibconsole: %s\n", msg);
+}
+
+/* The first line of a file, for --secret-file. */
+static int read_secret(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char msg[512];
+
+	if (!f || !fgets(buf, (int)len, f)) {
+		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
+			 path, f ? "empty" : strerror(errno));
+		if (f)
+			fclose(f);
+		fail(msg);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (!buf[0]) {
+		snprintf(msg, sizeof(msg), "the secret file %s has an empty first line — put the secret there", path);
+		fail(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- test ---- */
+
+static void params_from_cli(const struct cli_test *t, struct proto_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = (uint8_t)t->kind;
+	p->op = (uint8_t)(t->op >= 0 ? t->op : t->kind == KIND_RATE ? OP_SEND : OP_WRITE);
+	p->conn = (uint8_t)t->conn;
+	p->flags = (t->bidir ? PARAM_BIDIR : 0) | (t->sweep ? PARAM_SWEEP : 0);
+	p->qps = (uint32_t)(t->qps ? t->qps : t->kind == KIND_RATE ? 4 : 1);
+	/* perftest's defaults, so numbers compare */
+	if (t->size > 0)
+		p->size = (uint64_t)t->size;
+	else if (t->sweep)
+		p->size = 8u << 20;
+	else
+		p->size = t->kind == KIND_BW ? 65536 : t->kind == KIND_LAT ? 2 : 4;
+	p->iters = t->iters ? (uint64_t)t->iters :
+		   t->kind == KIND_BW && p->op == OP_WRITE ? 5000 : 1000;
+	p->duration_ms = (uint32_t)(t->duration_s * 1000 + 0.5);
+	p->tx_depth = (uint32_t)(t->tx_depth > 0 ? t->tx_depth : t->kind == KIND_LAT ? 1 : 128);
+	p->inline_size = (uint32_t)(t->inline_size >= 0 ? t->inline_size : p->op == OP_READ ? 0 : 220);
+	if (t->cq_mod > 0)
+		p->cq_mod = (uint32_t)t->cq_mod;
+	else
+		p->cq_mod = t->kind == KIND_LAT || p->size > 8192 ? 1 : 100;
+	if (p->cq_mod > p->tx_depth)
+		p->cq_mod = p->tx_depth;
+	p->counter_ms = 1000;
+}
+
+static void progress(void *arg, const struct eng_progress *p)
+{
+	(void)arg;
+	fprintf(stderr, "\r  %6.1f s  %10llu B  %10.4f Gb/s  %10.6f Mpps   ",
+		p->t_s, (unsigned long long)p->size, p->interval_gbps, p->interval_mpps);
+}
+
+static const char *title(const struct proto_params *p)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s %s Test",
+		 p->op == OP_WRITE ? "RDMA_Write" : p->op == OP_READ ? "RDMA_Read" : "Send",
+		 p->kind == KIND_LAT ? "Latency" : p->kind == KIND_RATE ? "Message Rate" : "BW");
+	return buf;
+}
+
+static void print_counters(const char *what, const struct testctr *t)
+{
+	int shown = 0;
+
+	printf(" %s:", what);
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->c[i].delta) {
+			printf("%s %s +%llu", shown++ ? "," : "", t->c[i].name, (unsigned long long)t->c[i].delta);
+		}
+	printf("%s\n", shown ? "" : " no change");
+}
+
+static void print_table(const struct testrun_opts *o, const struct testrun_result *r,
+			const struct record_verdict *v, const struct record_diff *d)
+{
+	const struct proto_params *p = &o->p;
+	const char *line = "---------------------------------------------------------------------------------------";
+
+	printf("%s\n                    %s\n", line, title(p));
+	printf(" Dual-port       : OFF\t\tDevice         : %s\n", r->info.device);
+	printf(" Number of qps   : %u\t\tTransport type : %s\n", p->qps,
+	       !strcmp(r->info.link_layer, "Ethernet") ? "IB (RoCE)" : "IB");
+	printf(" Connection type : %s\t\tUsing SRQ      : OFF\n", p->conn == CONN_UD ? "UD" : "RC");
+	printf(" TX depth        : %u\t\tCQ Moderation  : %u\n", p->tx_depth, p->cq_mod);
+	printf(" Mtu             : %u[B]\tLink type      : %s\n", r->info.mtu, r->info.link_layer);
+	if (r->info.gid_index >= 0)
+		printf(" GID index       : %d (%s)\tGID : %s\n", r->info.gid_index,
+		       r->info.gid_auto ? "RoCE v2 IPv4, automatic" : "given", r->info.gid);
+	printf(" Max inline data : %u[B]\tBidirectional  : %s\n", p->inline_size,
+	       p->flags & PARAM_BIDIR ? "ON" : "OFF");
+	printf(" NUMA            : %s\n", r->info.numa_note);
+	printf(" Peer            : %s (%s, %s, fw %s)\n", o->peer, r->peer.host, r->peer.device,
+	       r->peer.fw_ver[0] ? r->peer.fw_ver : "?");
+	printf("%s\n", line);
+	if (p->kind == KIND_LAT) {
+		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec]\n");
+		for (int i = 0; i < r->nphases; i++) {
+			const struct eng_result *e = &r->ph[i].local;
+
+			if (!e->lat_valid) {
+				printf(" %-7llu %-10llu  (too few samples)\n", (unsigned long long)e->size,
+				       (unsigned long long)e->msgs);
+				continue;
+			}
+			printf(" %-7llu %-10llu     %-7.2f        %-7.2f      %-7.2f            %-7.2f        %-7.2f          %-7.2f                %-7.2f\n",
+			       (unsigned long long)e->size, (unsigned long long)e->msgs, e->lat_min, e->lat_max,
+			       e->lat_median, e->lat_avg, e->lat_stdev, e->lat_p99, e->lat_p999);
+		}
+		printf("%s\n", line);
+		printf(" latency: %s\n", r->nphases && r->ph[0].local.lat_halved ?
+		       "half the round trip (ping-pong), as perftest reports send and write" :
+		       "the full round trip, as perftest reports read");
+	} else {
+		printf(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n");
+		for (int i = 0; i < r->nphases; i++) {
+			const struct testrun_phase *ph = &r->ph[i];
+
+			printf(" %-10llu %-10llu     %-14.4f     %-14.4f       %-.6f\n",
+			       (unsigned long long)ph->local.size, (unsigned long long)ph->local.msgs,
+			       ph->total_peak_gbps, ph->total_avg_gbps, ph->total_mpps);
+		}
+		printf("%s\n", line);
+		if (p->flags & PARAM_BIDIR)
+			printf(" bidirectional: both directions summed, as perftest\n");
+	}
+	print_counters("local counters", &r->local_ctr);
+	print_counters("peer counters ", &r->peer_ctr);
+	if (d) {
+		printf(" compared with %s:\n", d->path);
+		for (int i = 0; i < d->n; i++)
+			printf("   %-9llu %-14s %12.4f -> %12.4f  (%+.1f %%)\n", (unsigned long long)d->c[i].size,
+			       d->c[i].metric, d->c[i].before, d->c[i].after, d->c[i].change_pct);
+		if (!d->n)
+			printf("   no common sizes to compare\n");
+	}
+	printf(" verdict: %s%s%s%s — %s\n", v->state, v->rule[0] ? " (rule " : "", v->rule,
+	       v->rule[0] ? ")" : "", v->text);
+}
+
+static int mkdirs(char *path)
+{
+	for (char *s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*s = '/';
+			return -1;
+		}
+		*s = '/';
+	}
+	return 0;
+}
+
+/* Where a record goes: --save, else $IBCONSOLE_RECORD_DIR or
+ * $XDG_STATE_HOME/ibconsole/records (~/.local/state/…). */
+static int record_path(const struct cli_test *t, const struct proto_params *p, char *out, size_t len)
+{
+	const char *dir = getenv("IBCONSOLE_RECORD_DIR"), *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char base[400], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (t->save) {
+		snprintf(out, len, "%s", t->save);
+		return 0;
+	}
+	if (dir && *dir)
+		snprintf(base, sizeof(base), "%s/", dir);
+	else if (st && *st)
+		snprintf(base, sizeof(base), "%s/ibconsole/records/", st);
+	else if (home && *home)
+		snprintf(base, sizeof(base), "%s/.local/state/ibconsole/records/", home);
+	else
+		return -1;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, len, "%stest-%s-%s-%s-%d.json", base, eng_kind_name(p->kind), eng_op_name(p->op),
+		 stamp, (int)getpid());
+	return mkdirs(out);
+}
+
+static int load_record(const char *path, struct record_saved *s)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, why[200], msg[600];
+	long n;
+	int rc = -1;
+
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && n < (4 << 20) && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		rc = record_parse(buf, (size_t)n, s, why, sizeof(why));
+		if (rc) {
+			snprintf(msg, sizeof(msg), "cannot use the record %s: %s — give a file written by 'ibconsole test'", path, why);
+			fail(msg);
+		}
+	} else {
+		snprintf(msg, sizeof(msg), "cannot read the record %s: %s — give the path of a saved record",
+			 path, f ? "unreadable or too large" : strerror(errno));
+		fail(msg);
+	}
+	if (f)
+		fclose(f);
+	free(buf);
+	return rc;
+}
+
+int cmd_test(const struct cli *c)
+{
+	const struct cli_test *t = &c->t;
+	struct testrun_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
+				  .ib_port = c->port, .gid_index = t->gid_index,
+				  .timeout_ms = (int)((t->timeout_s > 0 ? t->timeout_s : 10) * 1000),
+				  .stall_ms = 5000 };
+	struct testrun_result *r = calloc(1, sizeof(*r));
+	struct record_saved *saved = NULL;
+	struct record_diff *diff = NULL;
+	struct record_verdict rv = { .state = "none", .rule = "", .text = "" };
+	struct tv_verdict v = { 0 };
+	char secret[256], err[ENG_ERR], path[512] = "";
+	int st, rc;
+
+	if (!r) {
+		fail("out of memory");
+		return 5;
+	}
+	params_from_cli(t, &o.p);
+	if (t->compare) {
+		saved = calloc(1, sizeof(*saved));
+		diff = calloc(1, sizeof(*diff));
+		if (!saved || !diff || load_record(t->compare, saved)) {
+			free(saved);
+			free(diff);
+			free(r);
+			return saved && diff ? 2 : 5;
+		}
+		/* the same test as the record, against the given peer or its own */
+		o.p = saved->p;
+		if (!o.peer)
+			o.peer = saved->peer;
+		diff->path = t->compare;
+	}
+	if (o.p.kind == KIND_LAT && o.p.qps != 1) {
+		fail("latency tests use one QP — drop --qps");
+		rc = 2;
+		goto done;
+	}
+	if (o.p.duration_ms && (o.p.flags & PARAM_BIDIR) && o.p.op == OP_SEND) {
+		fail("a bidirectional send test runs by --iters, not --duration — give --iters");
+		rc = 2;
+		goto done;
+	}
+	if (o.p.conn == CONN_UD && o.p.op != OP_SEND) {
+		fail("UD carries send only — give --op send (or drop --connection UD)");
+		rc = 2;
+		goto done;
+	}
+	if (proto_check_params(&o.p, err, sizeof(err))) {
+		char msg[400];
+
+		snprintf(msg, sizeof(msg), "bad test parameters: %s — see ibconsole --help", err);
+		fail(msg);
+		rc = 2;
+		goto done;
+	}
+	if (t->secret_file) {
+		if (read_secret(t->secret_file, secret, sizeof(secret))) {
+			rc = 2;
+			goto done;
+		}
+		o.secret = secret;
+	}
+	if (!c->json && isatty(2)) {
+		o.progress = progress;
+	}
+	st = testrun(&o, r, err, sizeof(err));
+	if (o.progress)
+		fputc('\n', stderr);
+	if (st) {
+		fail(err);
+		if (c->json)	/* still one JSON object, with the error */
+			record_write(stdout, &o, r, &rv, NULL, err);
+		rc = st;
+		goto done;
+	}
+	{
+		const struct testrun_phase *ph = &r->ph[r->nphases - 1];
+		struct tv_input in = {
+			.kind = o.p.kind, .op = o.p.op, .bidir = o.p.flags & PARAM_BIDIR,
+			.size = ph->local.size,
+			.line_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
+			.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
+			.mpps = ph->total_mpps,
+		};
+
+		if (o.p.kind == KIND_LAT) {	/* the smallest size is the latency one */
+			in.lat_valid = r->ph[0].local.lat_valid;
+			in.lat_p99_us = r->ph[0].local.lat_p99;
+			in.size = r->ph[0].local.size;
+		}
+		tv_eval(&in, &v);
+		rv.state = tv_state_name(v.state);
+		rv.rule = v.rule;
+		rv.text = v.text;
+		rv.line_gbps = in.line_gbps;
+	}
+	if (diff)
+		record_compare(saved, r, diff);
+	if (c->json)
+		record_write(stdout, &o, r, &rv, diff, NULL);
+	else
+		print_table(&o, r, &rv, diff);
+	if (!t->no_record) {
+		FILE *f = record_path(t, &o.p, path, sizeof(path)) ? NULL : fopen(path, "w");
+
+		if (f) {
+			record_write(f, &o, r, &rv, diff, NULL);
+			if (fclose(f))
+				f = NULL;
+		}
+		if (!f) {
+			char msg[700];
+
+			snprintf(msg, sizeof(msg), "cannot save the record%s%s: %s — give --save FILE or --no-record",
+				 path[0] ? " to " : "", path, path[0] ? strerror(errno) : "no HOME");
+			fail(msg);
+		} else if (!c->json) {
+			printf(" record: %s\n", path);
+		}
+	}
+	rc = v.state == TV_FAIL ? 1 : 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fail("cannot write the output");
+		rc = 5;
+	}
+done:
+	free(saved);
+	free(diff);
+	free(r);
+	return rc;
+}
+
+/* ---- serve ---- */
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void log_line(void *arg, const char *line)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+
+	(void)arg;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	fprintf(stderr, "ibconsole serve %s: %s\n", stamp, line);
+}
+
+int cmd_serve(const struct cli *c)
+{
+	const struct cli_test *t = &c->t;
+	struct agent_opts o = { .bind = t->bind, .port = t->tcp_port, .device = c->device,
+				.ib_port = c->port, .gid_index = t->gid_index,
+				.timeout_ms = (int)((t->timeout_s > 0 ? t->timeout_s : 10) * 1000),
+				.max_mem = (uint64_t)(t->max_mem_mb ? t->max_mem_mb : 1024) << 20,
+				.sessions = t->sessions, .stop = &stop_flag, .log = log_line };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char secret[256], err[ENG_ERR];
+	int rc;
+
+	if (t->secret_file) {
+		if (read_secret(t->secret_file, secret, sizeof(secret)))
+			return 2;
+		o.secret = secret;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rc = agent_serve(&o, err, sizeof(err));
+	if (rc)
+		fail(err);
+	return rc;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* `ibconsole test` and `ibconsole serve`: the command-line faces of the
+ * test engine and the peer agent (tables, JSON, records, verdicts). */
+#ifndef IBC_CMD_TEST_H
+#define IBC_CMD_TEST_H
+
+#include "cli.h"
+
+int cmd_test(const struct cli *c);
+int cmd_serve(const struct cli *c);
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Port counters around a test: one sample of a port's counters/ and
+ * hw_counters/ files, and the deltas between two samples. */
+#ifndef IBC_TESTCTR_H
+#define IBC_TESTCTR_H
+
+#include <stdint.h>
+#include "proto.h"
+
+struct testctr {
+	uint32_t n;
+	struct proto_counter c[PROTO_MAX_COUNTERS];	/* delta holds the value */
+};
+
+void testctr_sample(struct testctr *t, const char *dev, int port);
+/* out = now − base per name; a counter that went down (reset) or is
+ * missing from base counts from zero. */
+void testctr_delta(const struct testctr *base, const struct testctr *now, struct testctr *out);
+
+#endif

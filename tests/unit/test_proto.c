@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests for the agent protocol: round trips of every message type,
+ * strict rejection of malformed frames and fields, SHA-256 / HMAC vectors,
+ * and the record scanner used by --compare. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/proto.h"
+#include "core/record.h"
+#include "core/sha256.h"
+
+static struct proto_params good_params(void)
+{
+	return (struct proto_params){ .kind = KIND_BW, .op = OP_WRITE, .conn = CONN_RC, .flags = 0,
+				      .qps = 2, .tx_depth = 128, .inline_size = 220, .cq_mod = 100,
+				      .duration_ms = 0, .counter_ms = 1000, .size = 65536, .iters = 5000 };
+}
+
+static int roundtrip(const struct proto_msg *in, struct proto_msg *out)
+{
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	char why[128];
+	uint8_t type;
+	int n = proto_encode(in, buf, sizeof(buf)), len;
+
+	if (n < 0)
+		return -1;
+	len = proto_header(buf, &type, why, sizeof(why));
+	assert_int_equal(len, n - PROTO_HDR);
+	return proto_decode(type, buf + PROTO_HDR, (size_t)len, out, why, sizeof(why));
+}
+
+static void test_roundtrip_all(void **state)
+{
+	struct proto_msg m, o;
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_HELLO;
+	m.u.hello.ver_min = m.u.hello.ver_max = 1;
+	m.u.hello.auth_required = 1;
+	memset(m.u.hello.nonce, 7, PROTO_NONCE);
+	snprintf(m.u.hello.facts.host, PROTO_STR, "node-a");
+	m.u.hello.facts.numa_node = -1;
+	m.u.hello.facts.gid_index = 3;
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_string_equal(o.u.hello.facts.host, "node-a");
+	assert_int_equal(o.u.hello.facts.numa_node, -1);
+	assert_int_equal(o.u.hello.facts.gid_index, 3);
+	assert_memory_equal(o.u.hello.nonce, m.u.hello.nonce, PROTO_NONCE);
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_SETUP;
+	m.u.setup.p = good_params();
+	m.u.setup.facts.numa_node = 1;
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_int_equal(o.u.setup.p.size, 65536);
+	assert_int_equal(o.u.setup.p.qps, 2);
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_ACCEPT;
+	m.u.qps.nqps = 2;
+	m.u.qps.mtu = 1024;
+	m.u.qps.qp[1].qpn = 0x123456;
+	m.u.qps.qp[1].vaddr = 0xdeadbeef0000ull;
+	m.u.qps.qp[1].gid[15] = 9;
+	snprintf(m.u.qps.facts.device, PROTO_NAME, "rxe0");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_int_equal(o.u.qps.qp[1].qpn, 0x123456);
+	assert_true(o.u.qps.qp[1].vaddr == 0xdeadbeef0000ull);
+	assert_int_equal(o.u.qps.qp[1].gid[15], 9);
+	assert_string_equal(o.u.qps.facts.device, "rxe0");
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_COUNTERS;
+	m.u.counters.n = 2;
+	snprintf(m.u.counters.c[0].name, PROTO_NAME, "sent_pkts");
+	m.u.counters.c[0].delta = 1ull << 40;
+	snprintf(m.u.counters.c[1].name, PROTO_NAME, "rcvd_pkts");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_true(o.u.counters.c[0].delta == 1ull << 40);
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_PHASE_RESULT;
+	m.u.result.bytes = 10;
+	m.u.result.peak_gbps = 12.5;
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_float_equal(o.u.result.peak_gbps, 12.5, 1e-12);
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_ERROR;
+	m.u.error.code = 4;
+	snprintf(m.u.error.text, sizeof(m.u.error.text), "gone");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_string_equal(o.u.error.text, "gone");
+
+	for (uint8_t t = MSG_READY; t <= MSG_BYE; t++) {
+		if (t == MSG_RUN || t == MSG_COUNTERS || t == MSG_PHASE_RESULT)
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.type = t;
+		assert_int_equal(roundtrip(&m, &o), 0);
+		assert_int_equal(o.type, t);
+	}
+}
+
+static void test_header_rejects(void **state)
+{
+	uint8_t h[PROTO_HDR] = { 'I', 'B', 'C', 'T', 1, MSG_BYE, 0, 0, 0, 0, 0, 0 };
+	char why[128];
+	uint8_t type;
+
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), 0);
+	h[0] = 'X';
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "magic"));
+	h[0] = 'I';
+	h[4] = 2;
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	h[4] = 1;
+	h[5] = 0;
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	h[5] = MSG_TYPE_MAX + 1;
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	h[5] = MSG_BYE;
+	h[7] = 1;
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	h[7] = 0;
+	h[9] = 0x01;	/* 64 KiB: over the limit */
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "limit"));
+}
+
+static void test_params_limits(void **state)
+{
+	struct proto_params p;
+	char why[128];
+
+	p = good_params();
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), 0);
+	p = good_params(); p.qps = 0;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.qps = 65;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.size = (8u << 20) + 1;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.size = 1;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.duration_ms = 3600001;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.cq_mod = 129;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.conn = CONN_UD;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "UD"));
+	p = good_params(); p.flags = 0x80;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+	p = good_params(); p.iters = PROTO_MAX_ITERS + 1;
+	assert_int_equal(proto_check_params(&p, why, sizeof(why)), -1);
+}
+
+static void test_decode_rejects(void **state)
+{
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	struct proto_msg m = { .type = MSG_SETUP }, o;
+	char why[128];
+	int n;
+
+	m.u.setup.p = good_params();
+	n = proto_encode(&m, buf, sizeof(buf));
+	assert_true(n > 0);
+	/* every truncation fails, one trailing byte fails */
+	for (int k = 0; k < n - PROTO_HDR; k++)
+		assert_int_equal(proto_decode(MSG_SETUP, buf + PROTO_HDR, (size_t)k, &o, why, sizeof(why)), -1);
+	buf[n] = 0;
+	assert_int_equal(proto_decode(MSG_SETUP, buf + PROTO_HDR, (size_t)(n - PROTO_HDR + 1), &o, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "trailing"));
+	/* qps = 0 on the wire: byte 32 (mac) + 4 (kind..flags) */
+	buf[PROTO_HDR + 32 + 4 + 3] = 0;
+	assert_int_equal(proto_decode(MSG_SETUP, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "qps"));
+
+	/* a string longer than its field, and a control character */
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_ERROR;
+	m.u.error.code = 1;
+	snprintf(m.u.error.text, sizeof(m.u.error.text), "abc");
+	n = proto_encode(&m, buf, sizeof(buf));
+	buf[PROTO_HDR + 4] = '\n';
+	assert_int_equal(proto_decode(MSG_ERROR, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	buf[PROTO_HDR + 2] = 0xff;	/* length high byte */
+	assert_int_equal(proto_decode(MSG_ERROR, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	/* error code out of range */
+	m.u.error.code = 9;
+	assert_int_equal(proto_encode(&m, buf, sizeof(buf)) > 0, 1);
+	assert_int_equal(proto_decode(MSG_ERROR, buf + PROTO_HDR, (size_t)(proto_encode(&m, buf, sizeof(buf)) - PROTO_HDR), &o, why, sizeof(why)), -1);
+	/* QP count out of range */
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_QPS;
+	m.u.qps.nqps = 65;
+	assert_int_equal(proto_encode(&m, buf, sizeof(buf)), -1);
+}
+
+static void hex(const uint8_t *d, char *out)
+{
+	for (int i = 0; i < 32; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+static void test_sha256(void **state)
+{
+	struct sha256 s;
+	uint8_t d[32];
+	char h[65];
+
+	sha256_init(&s);
+	sha256_update(&s, "abc", 3);
+	sha256_final(&s, d);
+	hex(d, h);
+	assert_string_equal(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_init(&s);
+	sha256_update(&s, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
+	sha256_final(&s, d);
+	hex(d, h);
+	assert_string_equal(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	/* RFC 4231 test case 2 */
+	hmac_sha256("Jefe", 4, "what do ya want for nothing?", 28, d);
+	hex(d, h);
+	assert_string_equal(h, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+}
+
+static int nscalars;
+static void count(void *arg, const char *path, const char *val, bool is_str)
+{
+	(void)arg; (void)path; (void)val; (void)is_str;
+	nscalars++;
+}
+
+static void test_record_parse(void **state)
+{
+	const char *rec = "{\"schema\": \"ibconsole/test/1\", \"params\": {\"kind\": \"lat\", \"op\": \"send\","
+			  " \"connection\": \"RC\", \"bidirectional\": false, \"sweep\": false, \"size_bytes\": 2,"
+			  " \"iters\": 1000, \"duration_s\": 0, \"qps\": 1, \"tx_depth\": 1, \"inline_bytes\": 220,"
+			  " \"cq_mod\": 1, \"peer\": \"10.0.2.15\"}, \"phases\": [ {\"size_bytes\": 2,"
+			  " \"lat_median_us\": 5.5, \"lat_p99_us\": 9.25, \"lat_histogram\": []} ], \"x\": null}";
+	struct record_saved s;
+	char why[128];
+
+	assert_int_equal(record_parse(rec, strlen(rec), &s, why, sizeof(why)), 0);
+	assert_int_equal(s.p.kind, KIND_LAT);
+	assert_int_equal(s.p.op, OP_SEND);
+	assert_int_equal(s.p.size, 2);
+	assert_string_equal(s.peer, "10.0.2.15");
+	assert_int_equal(s.nphases, 1);
+	assert_float_equal(s.ph[0].lat_p99_us, 9.25, 1e-9);
+	nscalars = 0;
+	{
+		const char *t = "[1, {\"a\": [true, \"x\\\"y\"]}]";
+
+		assert_int_equal(record_scan(t, strlen(t), count, NULL, why, sizeof(why)), 0);
+	}
+	assert_int_equal(nscalars, 3);
+	assert_int_equal(record_scan("{\"a\": ", 6, count, NULL, why, sizeof(why)), -1);
+	assert_int_equal(record_scan("{\"a\": 1} x", 10, count, NULL, why, sizeof(why)), -1);
+	assert_int_equal(record_parse("{}", 2, &s, why, sizeof(why)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_all),
+		cmocka_unit_test(test_header_rejects),
+		cmocka_unit_test(test_params_limits),
+		cmocka_unit_test(test_decode_rejects),
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_record_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
