@@ -73,7 +73,8 @@ static enum eng_status housekeeping(struct run *r, uint64_t now, bool expect_act
 		if (e->cfg.progress)
 			e->cfg.progress(e->cfg.arg, &p);
 	}
-	if (expect_activity && now - r->last_act > (uint64_t)e->cfg.stall_ms * 1000000) {
+	if (expect_activity && now > r->last_act &&
+	    now - r->last_act > (uint64_t)e->cfg.stall_ms * 1000000) {
 		snprintf(r->err, r->errlen, "no completion for %d ms — the peer or the link stopped "
 			 "(is the agent alive? 'ibconsole snapshot' on both ends)", e->cfg.stall_ms);
 		return ENG_PEER;
@@ -188,6 +189,8 @@ static enum eng_status poll_send(struct run *r, uint64_t now)
 		snprintf(r->err, r->errlen, "polling the send queue failed");
 		return ENG_INTERNAL;
 	}
+	if (n > 0)
+		now = eng_now_ns();	/* the completion's own time, not the loop's */
 	for (int k = 0; k < n; k++) {
 		uint32_t i = (uint32_t)(wc[k].wr_id >> 40);
 		uint64_t upto = wc[k].wr_id & ((1ull << 40) - 1);
@@ -261,10 +264,13 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 					bool sig = next % p->cq_mod == 0 || next == lim[i] ||
 						   next - r->ccnt[i] == p->tx_depth;
 
+					/* a fresh time per post: rxe may complete inside post */
+					uint64_t tnow = eng_now_ns();
+
 					if (r->totp < ENG_MAX_TS)
-						e->tp[r->totp] = now;
+						e->tp[r->totp] = tnow;
 					if (!t_first)
-						t_first = now;
+						t_first = tnow;
 					if (post_send(r, i, p->op, sig, next)) {
 						snprintf(r->err, r->errlen, "posting to QP %u failed — the send queue is full or the QP broke", i + 1);
 						return ENG_INTERNAL;
@@ -358,7 +364,8 @@ static enum eng_status wait_in(struct run *r, uint64_t iter, bool initiator_side
 			return st;
 		if (r->stop_req && !initiator_side)
 			return ENG_OK;
-		if (initiator_side && now - r->last_act > (uint64_t)e->cfg.stall_ms * 1000000) {
+		if (initiator_side && now > r->last_act &&
+		    now - r->last_act > (uint64_t)e->cfg.stall_ms * 1000000) {
 			snprintf(r->err, r->errlen, "no answer to ping %llu for %d ms — the peer stopped",
 				 (unsigned long long)iter, e->cfg.stall_ms);
 			return ENG_PEER;

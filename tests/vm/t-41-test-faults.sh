@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t-41-test-faults.sh: the agent / client failure paths on rxe0. Each case
+# must end with a clear error within its time-out, no hang, and nothing
+# leaked: the side that survives runs under valgrind (no definite leaks,
+# no invalid accesses), no process is left and the QP count is back.
+# Also: the memlock check, and the shared secret.
+set -eu
+. "$VM_TESTS_DIR/vmlib.sh"
+IBC=$IBCONSOLE
+P=18700
+ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
+command -v valgrind > /dev/null || fail "valgrind missing: apt-get install valgrind"
+VG="valgrind --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite"
+pids=
+cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+qps_now() { rdma resource show qp 2>/dev/null | grep -c 'lqpn' || true; }
+qps0=$(qps_now)
+now() { date +%s; }
+# wait_log FILE PATTERN SECONDS
+wait_log() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le $(($3 * 10)) ] || { cat "$1"; fail "timed out waiting for '$2' in $1"; }
+		sleep 0.1
+	done
+}
+# clean_vg LOG: valgrind found no definite leak and no invalid access
+clean_vg() {
+	grep -q 'ERROR SUMMARY' "$1" || { cat "$1"; fail "$1: valgrind did not finish"; }
+	if grep -Eq 'definitely lost: [1-9]|Invalid (read|write|free)|uninitialised value' "$1"; then
+		cat "$1"
+		fail "$1: valgrind found a leak or a memory error"
+	fi
+}
+# expect_rc WANT SECONDS_MAX NAME CMD...: run CMD, check status, time and message
+expect_rc() {
+	want=$1 max=$2 name=$3
+	shift 3
+	t0=$(now)
+	rc=0
+	timeout 60 "$@" > "$name.out" 2> "$name.err" || rc=$?
+	dt=$(($(now) - t0))
+	[ "$rc" = "$want" ] || { cat "$name.out" "$name.err"; fail "$name: exit $rc, want $want"; }
+	[ "$dt" -le "$max" ] || fail "$name: took $dt s, limit $max s"
+	grep -q '^ibconsole: .* — ' "$name.err" || { cat "$name.err"; fail "$name: no one-line error with a remedy"; }
+	echo "ok: $name: exit $rc in $dt s: $(head -1 "$name.err")"
+}
+
+# 1. agent not started: refused, retried until --timeout, exit 4
+expect_rc 4 6 no-agent "$IBC" test bw -n 10 --timeout 2 --no-record -p $((P + 9)) "$ip4"
+grep -q 'cannot reach the agent' no-agent.err || fail "no-agent: unclear message"
+
+# 2. wrong port: the agent is up, the client knocks elsewhere
+"$IBC" serve -p $P --timeout 5 2> agent.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent.log listening 10
+expect_rc 4 6 wrong-port "$IBC" test bw -n 10 --timeout 2 --no-record -p $((P + 1)) "$ip4"
+
+# 3. garbage: a peer that answers with noise; and noise sent to the agent
+/usr/bin/python3 - $((P + 2)) <<'PY' &
+import os, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1); s.settimeout(30)
+c, _ = s.accept(); c.sendall(os.urandom(4096)); c.recv(1); c.close()
+PY
+garb=$!
+pids="$pids $garb"
+sleep 0.5
+expect_rc 4 6 garbage-peer "$IBC" test bw -n 10 --timeout 3 --no-record -p $((P + 2)) "$ip4"
+grep -Eq 'not an ibconsole agent|bad .* message|protocol version|unknown message type' garbage-peer.err ||
+	fail "garbage-peer: the error does not say the peer is no agent"
+wait $garb 2>/dev/null || true
+# a client that sends a valid header with a huge length, then noise
+/usr/bin/python3 - $P <<'PY'
+import socket, sys, os
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+c.recv(4096)                                   # the agent's HELLO
+c.sendall(b"IBCT\x01\x02\x00\x00\x7f\xff\xff\xff" + os.urandom(64))
+c.settimeout(10)
+try:
+    c.recv(4096)                               # the agent's ERROR, or close
+except OSError:
+    pass
+c.close()
+PY
+wait_log agent.log 'session failed' 10
+grep -q 'limit' agent.log || { cat agent.log; fail "agent: no size-limit rejection logged"; }
+# the agent still serves a real client afterwards
+expect_ok() { timeout 60 "$IBC" test "$@" --no-record "$ip4" > ok.out 2>&1 || [ $? = 1 ] || { cat ok.out; fail "test $* failed"; }; }
+expect_ok bw -n 20 -p $P
+kill $agent
+wait $agent 2>/dev/null || true
+
+# 4. agent killed mid-test: the client (under valgrind) ends with exit 4
+"$IBC" serve -p $((P + 3)) --timeout 5 2> agent2.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent2.log listening 10
+t0=$(now)
+rc=0
+$VG --log-file=vg-client.log "$IBC" test bw -D 60 --timeout 20 --no-record -p $((P + 3)) "$ip4" \
+	> client.out 2> client.err &
+client=$!
+pids="$pids $client"
+wait_log agent2.log 'bw write' 60
+sleep 2
+kill -9 $agent
+tk=$(now)
+wait $client || rc=$?
+dt=$(($(now) - tk))
+[ "$rc" = 4 ] || { cat client.err; fail "agent killed: client exit $rc, want 4"; }
+[ "$dt" -le 15 ] || fail "agent killed: the client took $dt s to notice"
+grep -Eq 'went away|stopped answering|no completion' client.err || { cat client.err; fail "agent killed: unclear error"; }
+clean_vg vg-client.log
+echo "ok: agent killed mid-test: client exit 4 after $dt s: $(grep '^ibconsole' client.err | head -1)"
+
+# 5. client killed mid-test: the agent (under valgrind, --once) frees all and says why
+$VG --log-file=vg-agent.log "$IBC" serve --once -p $((P + 4)) --timeout 5 2> agent3.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent3.log listening 60
+"$IBC" test bw -D 60 --no-record -p $((P + 4)) "$ip4" > /dev/null 2>&1 &
+client=$!
+pids="$pids $client"
+wait_log agent3.log 'bw write' 60
+sleep 2
+kill -9 $client
+tk=$(now)
+rc=0
+wait $agent || rc=$?
+dt=$(($(now) - tk))
+[ "$rc" = 4 ] || { cat agent3.log; fail "client killed: agent exit $rc, want 4"; }
+[ "$dt" -le 15 ] || fail "client killed: the agent took $dt s to notice"
+grep -q 'session failed' agent3.log || { cat agent3.log; fail "client killed: the agent did not say why"; }
+clean_vg vg-agent.log
+echo "ok: client killed mid-test: agent exit 4 after $dt s: $(grep 'session failed' agent3.log)"
+
+# 6. memlock too low: explained up front, exit 3
+expect_rc 3 5 memlock sh -c "ulimit -l 64; exec '$IBC' test bw -s 1M --no-record -p $P '$ip4'"
+grep -q 'ulimit -l unlimited' memlock.err || fail "memlock: no remedy"
+
+# 7. shared secret: missing, wrong, right
+echo right-secret > s1
+echo wrong-secret > s2
+"$IBC" serve -p $((P + 5)) --secret-file s1 --timeout 5 2> agent4.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent4.log listening 10
+expect_rc 3 6 no-secret "$IBC" test bw -n 10 --no-record -p $((P + 5)) "$ip4"
+expect_rc 3 6 bad-secret "$IBC" test bw -n 10 --no-record --secret-file s2 -p $((P + 5)) "$ip4"
+expect_ok bw -n 10 --secret-file s1 -p $((P + 5))
+kill $agent
+wait $agent 2>/dev/null || true
+
+trap - EXIT
+sleep 0.5
+if ps -eo comm | grep -Eqx 'ibconsole|memcheck-amd64-'; then ps -ef; fail "stray processes"; fi
+[ "$(qps_now)" = "$qps0" ] || { rdma resource show qp; fail "QPs left behind: $(qps_now), was $qps0"; }
+echo "faults ok"
