@@ -22,7 +22,7 @@ static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
 	if (n < 0) {
 		snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(-n));
-		return -1;
+		return n;
 	}
 	for (int i = 0; i < n; i++) {
 		umad_ca_t ca;
