@@ -168,6 +168,7 @@ kver=$(cat "$kdir/kver")
 # depend on parsing a console that kernel messages may interleave.
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibconsole-vm.XXXXXX")
 qpid=
+# shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
 	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
 		kill -TERM "$qpid" 2>/dev/null || true
@@ -192,6 +193,7 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo 'HOME=/root; export HOME'
 	names="IBCONSOLE srcdir top_srcdir abs_top_srcdir abs_top_builddir ${IBCONSOLE_VM_PASSENV:-}"
 	names="$names $(env | sed -n 's/^\(IBCONSOLE_[A-Za-z0-9_]*\)=.*/\1/p')"
+	# shellcheck disable=SC2154 # isset and v are assigned by eval
 	for n in $names; do
 		eval "isset=\${$n+y}"
 		[ "$isset" = y ] || continue

@@ -4,6 +4,7 @@
 # over rxe0 on the RoCE v2 GID), the counters see it, and ibconsole
 # snapshot still reads the port correctly afterwards.
 set -u
+# shellcheck source=tests/vm/vmlib.sh
 . "$VM_TESTS_DIR/vmlib.sh"
 
 dev=rxe0

@@ -3,6 +3,7 @@
 # t-snapshot.sh: `ibconsole snapshot --json` on a real rxe port agrees with
 # sysfs, ibv_devinfo and ibstat, and needs no locked memory.
 set -u
+# shellcheck source=tests/vm/vmlib.sh
 . "$VM_TESTS_DIR/vmlib.sh"
 
 dev=rxe0
@@ -38,6 +39,7 @@ fi
 # (64 KiB is the usual unprivileged default; use less).
 echo "# 3. snapshot --json -d $dev under ulimit -l 16"
 rc=0
+# shellcheck disable=SC3045 # dash has ulimit -l
 (ulimit -l 16 && exec "$IBCONSOLE" snapshot --json -d "$dev") > small.json 2> small.err || rc=$?
 cat small.err
 if [ "$rc" != 0 ]; then
