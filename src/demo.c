@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Demo mode: ibsim + opensm + umad2sim around a re-executed console, and
  * a driver that feeds the simulator's console so counters keep moving. */
 #include "config.h"

@@ -149,6 +149,9 @@ def main(argv):
     layer = {"IB": "InfiniBand", "Ethernet": "Ethernet"}.get(
         ib.get("Link layer"), ib.get("Link layer"))
     c.eq("link_layer", p.get("link_layer"), layer, "ibstat")
+    c.eq("ports of ibsim0", len([q for q in snap.get("ports", [])
+                                 if q.get("device") == "ibsim0"]),
+         int(ca.get("Number of ports", "-1")), "ibstat")
 
     # --- smpquery portinfo ---
     def hexval(s):
@@ -159,6 +162,12 @@ def main(argv):
 
     c.eq("gid_prefix", hexval(p.get("gid_prefix")), hexval(smp.get("GidPrefix")),
          "smpquery")
+    # GID 0 is GidPrefix:PortGUID, in sysfs' full form
+    raw = "%016x%016x" % (hexval(smp.get("GidPrefix", "0")),
+                          hexval(ib.get("Port GUID", "0")))
+    gid0 = ":".join(raw[i:i + 4] for i in range(0, 32, 4))
+    gids = p.get("gids") or [{}]
+    c.eq("gids[0].gid", gids[0].get("gid"), gid0, "smpquery+ibstat")
     c.eq("lid(smp)", p.get("lid"), int(smp.get("Lid", "-1")), "smpquery")
     c.eq("sm_lid(smp)", p.get("sm_lid"), int(smp.get("SMLid", "-1")), "smpquery")
     c.eq("lmc(smp)", p.get("lmc"), int(smp.get("LMC", "-1")), "smpquery")
