@@ -9,7 +9,9 @@
  * the fabric's counters until that console exits. Everything it started
  * is gone when it returns. Returns the console's exit status (128 + signal
  * when killed), 3 when ibsim / opensm / umad2sim are missing, 5 when the
- * simulator could not be set up. */
+ * simulator could not be set up. Environment: IBCONSOLE_DATADIR (where
+ * demo.net is), IBCONSOLE_DEMO_HOST (node the console sits on, default
+ * the first HCA of demo.net), TMPDIR. */
 int demo_run(const char *self_exe, int argc, char **argv);
 
 #endif
