@@ -66,11 +66,14 @@ def guid(colon):
 
 
 ibstat = subprocess.run(["ibstat", dev, str(port)], capture_output=True, text=True, timeout=60)
-ibstat_rate = None
+ibstat_rate = ibstat_port_guid = None
 for line in ibstat.stdout.splitlines():
     m = re.match(r"\s*Rate:\s*(.*)$", line)
     if m:
         ibstat_rate = m.group(1).strip()
+    m = re.match(r"\s*Port GUID:\s*(\S+)", line)
+    if m:
+        ibstat_port_guid = m.group(1).lower()
 
 # The GID table as the kernel has it: unpopulated entries fail with EINVAL
 # on gid_attrs reads, so "populated" means "its type can be read".
@@ -110,6 +113,10 @@ check("link_layer (sysfs)", p.get("link_layer"), read(f"{P}/link_layer"), "sysfs
 check("netdev", p.get("netdev"), netdev, "rdma link / sysfs parent")
 check("netdev_mtu", p.get("netdev_mtu"), int(read(f"/sys/class/net/{netdev}/mtu")),
       f"/sys/class/net/{netdev}/mtu")
+# virtio-net reports no speed (-1 or EINVAL): then null, never a number.
+speed = read(f"/sys/class/net/{netdev}/speed")
+speed = int(speed) if speed and speed.lstrip("-").isdigit() and int(speed) > 0 else None
+check("netdev_speed_mbps", p.get("netdev_speed_mbps"), speed, f"/sys/class/net/{netdev}/speed")
 check("roce_v2_ipv4_gid_index", p.get("roce_v2_ipv4_gid_index"), want_idx,
       "sysfs gids + gid_attrs/types")
 check("mtu_active", p.get("mtu_active"), int(dv["active_mtu"].split()[0]), "ibv_devinfo active_mtu")
@@ -123,6 +130,9 @@ check("phys_state", p.get("phys_state"), "LinkUp" if code(dv["phys_state"]) == 5
 check("node_guid", p.get("node_guid"), guid(dv["node_guid"]), "ibv_devinfo node_guid")
 check("sys_image_guid", p.get("sys_image_guid"), guid(dv["sys_image_guid"]), "ibv_devinfo sys_image_guid")
 check("node_guid (sysfs)", p.get("node_guid"), guid(read(f"{SYS}/node_guid")), "sysfs node_guid")
+check("port_guid", p.get("port_guid"), ibstat_port_guid, "ibstat Port GUID")
+check("lmc", p.get("lmc"), int(dv["port_lmc"], 16), "ibv_devinfo port_lmc")
+check("sm_sl", p.get("sm_sl"), int(dv["sm_sl"]), "ibv_devinfo sm_sl")
 check("fw_ver", p.get("fw_ver"), dv["fw_ver"], "ibv_devinfo fw_ver")
 check("lid", p.get("lid"), int(dv["port_lid"]), "ibv_devinfo port_lid")
 check("sm_lid", p.get("sm_lid"), int(dv["sm_lid"]), "ibv_devinfo sm_lid")
