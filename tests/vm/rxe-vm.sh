@@ -126,13 +126,18 @@ fill_cache() {
 	fi
 	[ -n "$pkg" ] || die99 "apt knows no linux-image-amd64: run 'apt-get update' (needs a Debian mirror)"
 	dl=$(mktemp -d "$cache/dl.XXXXXX")
-	chmod 755 "$dl" # apt-get download drops privileges to _apt
 	echo "$me: downloading $pkg into $cache (once)" >&2
-	if ! (cd "$dl" && timeout 600 apt-get download "$pkg" >&2); then
+	# As root apt would hand the download to the _apt user, who cannot
+	# write into a root-owned cache: keep it as the caller.
+	sandbox=
+	[ "$(id -u)" = 0 ] && sandbox="-o APT::Sandbox::User=root"
+	# shellcheck disable=SC2086 # sandbox is a word list
+	if ! (cd "$dl" && timeout 600 apt-get $sandbox download "$pkg" >&2); then
 		if [ "$(id -u)" = 0 ]; then
 			timeout 300 apt-get update -qq >&2 || true
 		fi
-		(cd "$dl" && timeout 600 apt-get download "$pkg" >&2) || {
+		# shellcheck disable=SC2086
+		(cd "$dl" && timeout 600 apt-get $sandbox download "$pkg" >&2) || {
 			rm -rf "$dl"
 			die99 "apt-get download $pkg failed: run 'apt-get update' and check the Debian mirror"
 		}
