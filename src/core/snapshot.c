@@ -86,6 +86,11 @@ enum snap_status snapshot_collect(struct snapshot *s, const struct snap_opts *o,
 		n = source_umad.enumerate(s, o, enum_err, sizeof(enum_err));
 		if (n > 0)
 			add_source(s->sources, sizeof(s->sources), "umad");
+		if (n == -EHOSTUNREACH) {
+			/* sysfs would hang the same way under the preload */
+			snprintf(err, errlen, "%s", enum_err);
+			return SNAP_NODEV;
+		}
 	}
 	if (n <= 0) {
 		s->nports = 0;
