@@ -4,7 +4,7 @@
 #
 # usage (inside the VM, normally through verbs.test): suite.sh [DIR]
 # Runs DIR/t-*.sh (default: this script's directory) in name order, each
-# under `timeout` (IBCONSOLE_VM_TEST_TIMEOUT seconds, default 120), with
+# under `timeout` (IBCONSOLE_VM_TEST_TIMEOUT seconds, default 180), with
 # its output shown between "=== RUN: name" and a "PASS: name" or
 # "FAIL: name" line, then a summary. Exit 0 when all passed, 1 otherwise.
 # IBCONSOLE_VM_ONLY=t-foo restricts the run to matching names (a shell
@@ -18,7 +18,7 @@ set -u
 
 dir=${1:-$(cd "$(dirname "$0")" && pwd)}
 dir=$(cd "$dir" && pwd)
-per=${IBCONSOLE_VM_TEST_TIMEOUT:-120}
+per=${IBCONSOLE_VM_TEST_TIMEOUT:-180}
 only=${IBCONSOLE_VM_ONLY:-*}
 VM_TESTS_DIR=$dir
 export VM_TESTS_DIR
