@@ -25,6 +25,10 @@ rcvd0=$(cat "$P/hw_counters/rcvd_pkts")
 # shellcheck disable=SC2086 # args is a word list
 timeout -k 5 90 ib_write_bw $args > server.log 2>&1 &
 spid=$!
+# timeout puts itself in its own process group, so the suite's time-out
+# does not reach the server: stop it on every way out of this test.
+trap 'kill "$spid" 2>/dev/null' EXIT
+trap 'exit 1' HUP INT TERM
 n=0
 until ss -Hltn "sport = :$tcp_port" | grep -q LISTEN; do
 	n=$((n + 1))
