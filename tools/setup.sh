@@ -20,7 +20,8 @@ PKGS="build-essential autoconf automake pkg-config
  libncurses-dev libnuma-dev libcmocka-dev
  ibsim-utils opensm infiniband-diags perftest ibverbs-utils
  tmux python3 procps util-linux iproute2 numactl
- qemu-system-x86 busybox-static cpio kmod"
+ qemu-system-x86 busybox-static cpio kmod
+ valgrind clang-14 libclang-rt-14-dev"
 
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086

@@ -31,5 +31,5 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 # Fuzzing the message parser (clang libFuzzer): a short run is a test.
 TESTS += fuzz/fuzz-proto.test
 EXTRA_DIST += fuzz/fuzz-proto.test fuzz/fuzz_proto.c fuzz/corpus \
-	bench/engine-vs-perftest.sh bench/RESULTS.md \
+	bench/engine-vs-perftest.sh bench/in-vm.sh bench/RESULTS.md \
 	tests/vm/t-40-test-engine.sh tests/vm/t-41-test-faults.sh
