@@ -127,7 +127,8 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 		char why[ENG_ERR];
 
 		if (proto_recv(c->fd, m, c->o->timeout_ms, why, sizeof(why))) {
-			snprintf(err, errlen, "the agent at %s: %s", c->where, why);
+			snprintf(err, errlen, "the agent at %s: %s — check that 'ibconsole serve' of the same version runs there and is alive",
+				 c->where, why);
 			return ENG_PEER;
 		}
 		if (m->type == type)

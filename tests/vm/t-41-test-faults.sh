@@ -11,7 +11,7 @@ IBC=$IBCONSOLE
 P=18700
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 command -v valgrind > /dev/null || fail "valgrind missing: apt-get install valgrind"
-VG="valgrind --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite"
+VG="timeout 150 valgrind --vgdb=no --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite"
 pids=
 cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -50,7 +50,7 @@ expect_rc() {
 }
 
 # 1. agent not started: refused, retried until --timeout, exit 4
-expect_rc 4 6 no-agent "$IBC" test bw -n 10 --timeout 2 --no-record -p $((P + 9)) "$ip4"
+expect_rc 4 12 no-agent "$IBC" test bw -n 10 --timeout 2 --no-record -p $((P + 9)) "$ip4"
 grep -q 'cannot reach the agent' no-agent.err || fail "no-agent: unclear message"
 
 # 2. wrong port: the agent is up, the client knocks elsewhere
@@ -58,7 +58,7 @@ grep -q 'cannot reach the agent' no-agent.err || fail "no-agent: unclear message
 agent=$!
 pids="$pids $agent"
 wait_log agent.log listening 10
-expect_rc 4 6 wrong-port "$IBC" test bw -n 10 --timeout 2 --no-record -p $((P + 1)) "$ip4"
+expect_rc 4 12 wrong-port "$IBC" test bw -n 10 --timeout 2 --no-record -p $((P + 1)) "$ip4"
 
 # 3. garbage: a peer that answers with noise; and noise sent to the agent
 /usr/bin/python3 - $((P + 2)) <<'PY' &
@@ -69,8 +69,13 @@ c, _ = s.accept(); c.sendall(os.urandom(4096)); c.recv(1); c.close()
 PY
 garb=$!
 pids="$pids $garb"
-sleep 0.5
-expect_rc 4 6 garbage-peer "$IBC" test bw -n 10 --timeout 3 --no-record -p $((P + 2)) "$ip4"
+i=0
+until ss -ltn | grep -q ":$((P + 2)) "; do
+	i=$((i + 1))
+	[ $i -le 200 ] || fail "the garbage server never listened"
+	sleep 0.1
+done
+expect_rc 4 12 garbage-peer "$IBC" test bw -n 10 --timeout 3 --no-record -p $((P + 2)) "$ip4"
 grep -Eq 'not an ibconsole agent|bad .* message|protocol version|unknown message type' garbage-peer.err ||
 	fail "garbage-peer: the error does not say the peer is no agent"
 wait $garb 2>/dev/null || true
@@ -140,7 +145,9 @@ clean_vg vg-agent.log
 echo "ok: client killed mid-test: agent exit 4 after $dt s: $(grep 'session failed' agent3.log)"
 
 # 6. memlock too low: explained up front, exit 3
-expect_rc 3 5 memlock sh -c "ulimit -l 64; exec '$IBC' test bw -s 1M --no-record -p $P '$ip4'"
+# (root has CAP_IPC_LOCK, which lifts the limit: drop it from the bounding set)
+expect_rc 3 12 memlock setpriv --bounding-set -ipc_lock \
+	sh -c "ulimit -l 64; exec '$IBC' test bw -s 1M --no-record -p $P '$ip4'"
 grep -q 'ulimit -l unlimited' memlock.err || fail "memlock: no remedy"
 
 # 7. shared secret: missing, wrong, right
@@ -150,8 +157,8 @@ echo wrong-secret > s2
 agent=$!
 pids="$pids $agent"
 wait_log agent4.log listening 10
-expect_rc 3 6 no-secret "$IBC" test bw -n 10 --no-record -p $((P + 5)) "$ip4"
-expect_rc 3 6 bad-secret "$IBC" test bw -n 10 --no-record --secret-file s2 -p $((P + 5)) "$ip4"
+expect_rc 3 12 no-secret "$IBC" test bw -n 10 --no-record -p $((P + 5)) "$ip4"
+expect_rc 3 12 bad-secret "$IBC" test bw -n 10 --no-record --secret-file s2 -p $((P + 5)) "$ip4"
 expect_ok bw -n 10 --secret-file s1 -p $((P + 5))
 kill $agent
 wait $agent 2>/dev/null || true
