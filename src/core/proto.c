@@ -609,10 +609,38 @@ void proto_send_error(int fd, int code, const char *text)
 	size_t i;
 
 	m.u.error.code = (uint16_t)(code >= 1 && code <= 5 ? code : 5);
-	snprintf(m.u.error.text, sizeof(m.u.error.text), "%s", text);
-	/* keep it printable ASCII: replace anything else (e.g. an em dash) */
-	for (i = 0; m.u.error.text[i]; i++)
-		if ((unsigned char)m.u.error.text[i] < 0x20 || (unsigned char)m.u.error.text[i] > 0x7e)
-			m.u.error.text[i] = '-';
+	/* the wire is printable ASCII: our messages' em dash travels as "--"
+	 * (proto_error_text turns it back), anything else non-ASCII as '?' */
+	for (i = 0; *text && i + 3 < sizeof(m.u.error.text); text++) {
+		unsigned char c = (unsigned char)*text;
+
+		if (!strncmp(text, "\u2014", 3)) {
+			m.u.error.text[i++] = '-';
+			m.u.error.text[i++] = '-';
+			text += 2;
+		} else if (c < 0x20 || c > 0x7e) {
+			if (c < 0x80 || c >= 0xc0)	/* one '?' per character */
+				m.u.error.text[i++] = '?';
+		} else {
+			m.u.error.text[i++] = (char)c;
+		}
+	}
+	m.u.error.text[i] = '\0';
 	(void)proto_send(fd, &m, 1000, why, sizeof(why));
+}
+
+void proto_error_text(const char *wire, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	for (; *wire && o + 4 < outlen; wire++) {
+		if (!strncmp(wire, " -- ", 4)) {
+			memcpy(out + o, " \u2014 ", 5);
+			o += 5;
+			wire += 3;
+		} else {
+			out[o++] = *wire;
+		}
+	}
+	out[o] = '\0';
 }

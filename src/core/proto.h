@@ -162,5 +162,7 @@ int proto_recv(int fd, struct proto_msg *m, int timeout_ms,
 	       char *why, size_t whylen);
 /* Sends MSG_ERROR, best effort, short time-out. */
 void proto_send_error(int fd, int code, const char *text);
+/* An ERROR's text for display: the wire's " -- " back to " \u2014 ". */
+void proto_error_text(const char *wire, char *out, size_t outlen);
 
 #endif

@@ -138,7 +138,10 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 			continue;
 		}
 		if (m->type == MSG_ERROR) {
-			snprintf(err, errlen, "the agent at %s refused: %s", c->where, m->u.error.text);
+			char text[400];
+
+			proto_error_text(m->u.error.text, text, sizeof(text));
+			snprintf(err, errlen, "the agent at %s refused: %s", c->where, text);
 			return m->u.error.code;
 		}
 		snprintf(err, errlen, "the agent at %s sent %s where %s was due — is it the same ibconsole version?",
@@ -164,8 +167,12 @@ static int tick(void *arg, char *err, size_t errlen)
 			take_counters(c, &m);
 			continue;
 		}
-		if (m.type == MSG_ERROR)
-			snprintf(err, errlen, "the agent at %s stopped the test: %s", c->where, m.u.error.text);
+		if (m.type == MSG_ERROR) {
+			char text[400];
+
+			proto_error_text(m.u.error.text, text, sizeof(text));
+			snprintf(err, errlen, "the agent at %s stopped the test: %s", c->where, text);
+		}
 		else
 			snprintf(err, errlen, "the agent at %s sent %s mid-test", c->where, proto_type_name(m.type));
 		return -1;

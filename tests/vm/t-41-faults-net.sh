@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t-41-test-faults.sh: the agent / client failure paths on rxe0. Each case
-# must end with a clear error within its time-out, no hang, and nothing
-# leaked: the side that survives runs under valgrind (no definite leaks,
-# no invalid accesses), no process is left and the QP count is back.
-# Also: the memlock check, and the shared secret.
+# t-41-test-faults.sh: failure paths on rxe0 that need no kill: agent not
+# started, wrong port, a garbage peer and a garbage client (the agent
+# survives it), memlock too low, shared secret missing / wrong / right.
+# Each ends with a one-line error and its remedy within the time-out;
+# no process is left and the QP count is back (t-44 covers the kills).
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 IBC=$IBCONSOLE
@@ -99,50 +99,6 @@ expect_ok() { timeout 60 "$IBC" test "$@" --no-record "$ip4" > ok.out 2>&1 || [ 
 expect_ok bw -n 20 -p $P
 kill $agent
 wait $agent 2>/dev/null || true
-
-# 4. agent killed mid-test: the client (under valgrind) ends with exit 4
-"$IBC" serve -p $((P + 3)) --timeout 5 2> agent2.log &
-agent=$!
-pids="$pids $agent"
-wait_log agent2.log listening 10
-t0=$(now)
-rc=0
-$VG --log-file=vg-client.log "$IBC" test bw -D 60 --timeout 20 --no-record -p $((P + 3)) "$ip4" \
-	> client.out 2> client.err &
-client=$!
-pids="$pids $client"
-wait_log agent2.log 'bw write' 60
-sleep 2
-kill -9 $agent
-tk=$(now)
-wait $client || rc=$?
-dt=$(($(now) - tk))
-[ "$rc" = 4 ] || { cat client.err; fail "agent killed: client exit $rc, want 4"; }
-[ "$dt" -le 15 ] || fail "agent killed: the client took $dt s to notice"
-grep -Eq 'went away|stopped answering|no completion' client.err || { cat client.err; fail "agent killed: unclear error"; }
-clean_vg vg-client.log
-echo "ok: agent killed mid-test: client exit 4 after $dt s: $(grep '^ibconsole' client.err | head -1)"
-
-# 5. client killed mid-test: the agent (under valgrind, --once) frees all and says why
-$VG --log-file=vg-agent.log "$IBC" serve --once -p $((P + 4)) --timeout 5 2> agent3.log &
-agent=$!
-pids="$pids $agent"
-wait_log agent3.log listening 60
-"$IBC" test bw -D 60 --no-record -p $((P + 4)) "$ip4" > /dev/null 2>&1 &
-client=$!
-pids="$pids $client"
-wait_log agent3.log 'bw write' 60
-sleep 2
-kill -9 $client
-tk=$(now)
-rc=0
-wait $agent || rc=$?
-dt=$(($(now) - tk))
-[ "$rc" = 4 ] || { cat agent3.log; fail "client killed: agent exit $rc, want 4"; }
-[ "$dt" -le 15 ] || fail "client killed: the agent took $dt s to notice"
-grep -q 'session failed' agent3.log || { cat agent3.log; fail "client killed: the agent did not say why"; }
-clean_vg vg-agent.log
-echo "ok: client killed mid-test: agent exit 4 after $dt s: $(grep 'session failed' agent3.log)"
 
 # 6. memlock too low: explained up front, exit 3
 # (root has CAP_IPC_LOCK, which lifts the limit: drop it from the bounding set)

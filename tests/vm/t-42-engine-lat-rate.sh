@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t-42-engine-lat-rate.sh: `ibconsole test lat` (write / read / send, by
+# iterations and by duration, UD send) and `test rate` (several QPs, a
+# given GID index and CQ moderation) on rxe0, with plausible numbers.
+set -eu
+. "$VM_TESTS_DIR/vmlib.sh"
+PORT=18620
+. "$VM_TESTS_DIR/enginelib.sh"
+start_agent
+check lat-write lat -n 100
+check lat-read lat --op read -n 100
+check lat-send lat --op send -n 100
+check lat-duration lat -D 1
+check lat-ud lat --op send -c UD -n 100
+check rate rate -n 100
+check rate-gid rate -n 100 -x "$gid" --cq-mod 10 -t 64
+stop_agent
+validate

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t-44-faults-kill.sh: the agent killed mid-test and the client killed
+# mid-test on rxe0. The survivor runs under valgrind (no definite leak, no
+# invalid access) and must end with a clear error within its time-out;
+# no process is left and the QP count is back.
+set -eu
+. "$VM_TESTS_DIR/vmlib.sh"
+IBC=$IBCONSOLE
+P=18700
+ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
+command -v valgrind > /dev/null || fail "valgrind missing: apt-get install valgrind"
+VG="timeout 150 valgrind --vgdb=no --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite"
+pids=
+cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+qps_now() { rdma resource show qp 2>/dev/null | grep -c 'lqpn' || true; }
+qps0=$(qps_now)
+now() { date +%s; }
+# wait_log FILE PATTERN SECONDS
+wait_log() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le $(($3 * 10)) ] || { cat "$1"; fail "timed out waiting for '$2' in $1"; }
+		sleep 0.1
+	done
+}
+# clean_vg LOG: valgrind found no definite leak and no invalid access
+clean_vg() {
+	grep -q 'ERROR SUMMARY' "$1" || { cat "$1"; fail "$1: valgrind did not finish"; }
+	if grep -Eq 'definitely lost: [1-9]|Invalid (read|write|free)|uninitialised value' "$1"; then
+		cat "$1"
+		fail "$1: valgrind found a leak or a memory error"
+	fi
+}
+# expect_rc WANT SECONDS_MAX NAME CMD...: run CMD, check status, time and message
+expect_rc() {
+	want=$1 max=$2 name=$3
+	shift 3
+	t0=$(now)
+	rc=0
+	timeout 60 "$@" > "$name.out" 2> "$name.err" || rc=$?
+	dt=$(($(now) - t0))
+	[ "$rc" = "$want" ] || { cat "$name.out" "$name.err"; fail "$name: exit $rc, want $want"; }
+	[ "$dt" -le "$max" ] || fail "$name: took $dt s, limit $max s"
+	grep -q '^ibconsole: .* — ' "$name.err" || { cat "$name.err"; fail "$name: no one-line error with a remedy"; }
+	echo "ok: $name: exit $rc in $dt s: $(head -1 "$name.err")"
+}
+
+# 4. agent killed mid-test: the client (under valgrind) ends with exit 4
+"$IBC" serve -p $((P + 3)) --timeout 5 2> agent2.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent2.log listening 10
+t0=$(now)
+rc=0
+$VG --log-file=vg-client.log "$IBC" test bw -D 60 --timeout 20 --no-record -p $((P + 3)) "$ip4" \
+	> client.out 2> client.err &
+client=$!
+pids="$pids $client"
+wait_log agent2.log 'bw write' 60
+sleep 2
+kill -9 $agent
+tk=$(now)
+wait $client || rc=$?
+dt=$(($(now) - tk))
+[ "$rc" = 4 ] || { cat client.err; fail "agent killed: client exit $rc, want 4"; }
+[ "$dt" -le 15 ] || fail "agent killed: the client took $dt s to notice"
+grep -Eq 'went away|stopped answering|no completion' client.err || { cat client.err; fail "agent killed: unclear error"; }
+clean_vg vg-client.log
+echo "ok: agent killed mid-test: client exit 4 after $dt s: $(grep '^ibconsole' client.err | head -1)"
+
+# 5. client killed mid-test: the agent (under valgrind, --once) frees all and says why
+$VG --log-file=vg-agent.log "$IBC" serve --once -p $((P + 4)) --timeout 5 2> agent3.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent3.log listening 60
+"$IBC" test bw -D 60 --no-record -p $((P + 4)) "$ip4" > /dev/null 2>&1 &
+client=$!
+pids="$pids $client"
+wait_log agent3.log 'bw write' 60
+sleep 2
+kill -9 $client
+tk=$(now)
+rc=0
+wait $agent || rc=$?
+dt=$(($(now) - tk))
+[ "$rc" = 4 ] || { cat agent3.log; fail "client killed: agent exit $rc, want 4"; }
+[ "$dt" -le 15 ] || fail "client killed: the agent took $dt s to notice"
+grep -q 'session failed' agent3.log || { cat agent3.log; fail "client killed: the agent did not say why"; }
+clean_vg vg-agent.log
+echo "ok: client killed mid-test: agent exit 4 after $dt s: $(grep 'session failed' agent3.log)"
+
+trap - EXIT
+sleep 0.5
+if ps -eo comm | grep -Eqx 'ibconsole|memcheck-amd64-'; then ps -ef; fail "stray processes"; fi
+[ "$(qps_now)" = "$qps0" ] || { rdma resource show qp; fail "QPs left behind: $(qps_now), was $qps0"; }
+echo "faults ok"
