@@ -7,6 +7,8 @@ IBC=$IBCONSOLE
 reps=${IBCONSOLE_BENCH_REPS:-5}
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 gid=$(roce_v2_ipv4_index rxe0 1 "$ip4")
+echo "BENCH clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource);" \
+	"cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o 'constant_tsc\|nonstop_tsc' | tr '\n' ' ')"
 cd "$(mktemp -d)"
 "$IBC" serve -p 18800 2> agent.log &
 agent=$!
@@ -17,7 +19,8 @@ pt() {
 	shift
 	timeout 120 "$tool" -d rxe0 -x "$gid" -p 18801 "$@" > s.log 2>&1 &
 	s=$!
-	sleep 0.5
+	k=0
+	until ss -ltn | grep -q ':18801 '; do k=$((k + 1)); [ $k -lt 100 ] || break; sleep 0.1; done
 	timeout 120 "$tool" -d rxe0 -x "$gid" -p 18801 "$@" 127.0.0.1 > c.log 2>&1
 	wait $s || true
 	awk '/^ *#bytes/ {getline; print; exit}' c.log

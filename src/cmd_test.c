@@ -72,7 +72,9 @@ static void params_from_cli(const struct cli_test *t, struct proto_params *p)
 	if (t->cq_mod > 0)
 		p->cq_mod = (uint32_t)t->cq_mod;
 	else
-		p->cq_mod = t->kind == KIND_LAT || p->size > 8192 ? 1 : 100;
+		/* perftest: moderation off above 8 KiB, except UD and sweeps */
+		p->cq_mod = t->kind == KIND_LAT ||
+			    (p->size > 8192 && !t->sweep && p->conn != CONN_UD) ? 1 : 100;
 	if (p->cq_mod > p->tx_depth)
 		p->cq_mod = p->tx_depth;
 	p->counter_ms = 1000;

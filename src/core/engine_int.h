@@ -43,6 +43,8 @@ struct eng {
 };
 
 uint64_t eng_now_ns(void);
+void eng_clock_init(void);
+const char *eng_clock_name(void);
 const struct port_info *eng_port(const struct eng *e);
 
 #endif

@@ -15,7 +15,7 @@ start_agent() {
 	agent=$!
 	trap 'kill $agent 2>/dev/null; wait $agent 2>/dev/null || true' EXIT
 	i=0
-	until grep -q listening agent.log; do
+	until grep -qs listening agent.log; do
 		i=$((i + 1))
 		[ $i -le 100 ] || fail "the agent did not start: $(cat agent.log)"
 		sleep 0.1
