@@ -12,6 +12,9 @@ enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
 	OPT_JSON = 256, OPT_SYSFS_ROOT, OPT_DEMO, OPT_NO_COLOR, OPT_INTERVAL,
 	OPT_NO_SMP,
+	/* fabric (issue 3) */
+	OPT_PROBLEMS, OPT_SAVE, OPT_DIFF, OPT_HOPS, OPT_MAD_TIMEOUT,
+	OPT_NODE_NAME_MAP, OPT_REDISCOVER,
 };
 
 static const struct cli_option {
@@ -29,6 +32,14 @@ static const struct cli_option {
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
+	/* fabric (issue 3) */
+	{ "problems", NULL, OPT_PROBLEMS, no_argument, NULL, "fabric: list only the flagged links and ports" },
+	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json" },
+	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
+	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)" },
+	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
+	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
+	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -41,6 +52,7 @@ static const struct cli_command {
 } commands[] = {
 	{ "console", CMD_CONSOLE, "interactive console (the default)" },
 	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
+	{ "fabric", CMD_FABRIC, "discover the fabric, judge every link (--json, --problems, --save, --diff)" },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -121,6 +133,32 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			c->interval = strtod(optarg, &end);
 			if (end == optarg || *end || c->interval < 0.5 || c->interval > 60) {
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
+				return 2;
+			}
+			break;
+		}
+		case OPT_PROBLEMS: c->problems = true; break;
+		case OPT_SAVE: c->save = optarg; break;
+		case OPT_DIFF: c->diff = optarg; break;
+		case OPT_NODE_NAME_MAP: c->node_name_map = optarg; break;
+		case OPT_HOPS:
+			if (parse_int(optarg, 1, 63, &c->hops)) {
+				snprintf(err, errlen, "bad hop limit '%s' — give 1..63", optarg);
+				return 2;
+			}
+			break;
+		case OPT_MAD_TIMEOUT:
+			if (parse_int(optarg, 1, 60000, &c->mad_timeout_ms)) {
+				snprintf(err, errlen, "bad time-out '%s' — give milliseconds, 1..60000", optarg);
+				return 2;
+			}
+			break;
+		case OPT_REDISCOVER: {
+			char *end;
+
+			c->rediscover_s = strtod(optarg, &end);
+			if (end == optarg || *end || c->rediscover_s < 5 || c->rediscover_s > 86400) {
+				snprintf(err, errlen, "bad rediscovery interval '%s' — give seconds between 5 and 86400", optarg);
 				return 2;
 			}
 			break;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT };
+enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT, CMD_FABRIC };
 
 struct cli {
 	enum cli_cmd cmd;
@@ -20,6 +20,11 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
+	/* fabric (issue 3) */
+	bool problems;
+	const char *save, *diff, *node_name_map;
+	int hops, mad_timeout_ms;
+	double rediscover_s;
 };
 
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message

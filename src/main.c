@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_fabric.h"
 #include "demo.h"
 #include "core/snapshot.h"
 #include "ui/ui.h"
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
 	switch (c.cmd) {
 	case CMD_SNAPSHOT:
 		return run_snapshot(&c, &o);
+	case CMD_FABRIC:
+		return cmd_fabric(&c);
 	case CMD_CONSOLE:
 	default: {
 		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color };
