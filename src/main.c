@@ -82,6 +82,11 @@ int main(int argc, char **argv)
 	case CMD_CONSOLE:
 	default: {
 		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color };
+		struct fab_opts fo;
+
+		cmd_fabric_opts(&c, &fo);
+		u.fabric = &fo;
+		u.rediscover_s = c.rediscover_s;
 
 		u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
 		return ui_run(&o, &u);

@@ -308,8 +308,9 @@ static void port_from_ibnd(struct fab_port *fp, ibnd_port_t *p, uint32_t capmask
 	fp->guid = p->guid;
 	fp->lid = p->base_lid;
 	fp->lmc = p->lmc;
-	fp->info_valid = true;
 	fp->state = (int)mad_get_field(pi, 0, IB_PORT_STATE_F);
+	/* libibnetdisc keeps ports whose PortInfo query failed: all zero */
+	fp->info_valid = fp->state != 0;
 	fp->phys_state = (int)mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
 	fp->width_active = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F);
 	fp->width_enabled = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F);
@@ -362,7 +363,12 @@ static int convert(struct fabric *f, ibnd_fabric_t *nf, const struct fab_name *m
 		fn.devid = mad_get_field(n->info, 0, IB_NODE_DEVID_F);
 		fn.numports = n->numports;
 		clean_desc(fn.desc, sizeof(fn.desc), n->nodedesc);
-		snprintf(fn.name, sizeof(fn.name), "%s", mapped ? mapped : fn.desc);
+		if (mapped)
+			snprintf(fn.name, sizeof(fn.name), "%s", mapped);
+		else if (fn.desc[0])
+			snprintf(fn.name, sizeof(fn.name), "%s", fn.desc);
+		else	/* NodeDescription did not answer */
+			snprintf(fn.name, sizeof(fn.name), "0x%016llx", (unsigned long long)fn.guid);
 		if (fn.type == FAB_SWITCH && n->ports && n->ports[0]) {
 			capmask = mad_get_field(n->ports[0]->info, 0, IB_PORT_CAPMASK_F);
 			fn.lid = n->ports[0]->base_lid;

@@ -150,6 +150,7 @@ static bool ui_key(struct ui_app *a, int key)
 	if (key == KEY_RESIZE) {
 		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_help.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_fabric.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -170,6 +171,9 @@ static bool ui_key(struct ui_app *a, int key)
 		return false;
 	case UI_ACT_HELP:
 		a->screen = &screen_help;
+		break;
+	case UI_ACT_FABRIC:
+		a->screen = &screen_fabric;
 		break;
 	case UI_ACT_SLOWER:
 	case UI_ACT_FASTER:
@@ -247,6 +251,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.source = ui_source(u);
 	a.screen = &screen_ports;
 	a.dirty = true;
+	screen_fabric_configure(u->fabric, u->rediscover_s);
 	if (gethostname(a.host, sizeof(a.host) - 1) < 0)
 		snprintf(a.host, sizeof(a.host), "?");
 
@@ -295,6 +300,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	}
 out:
 	endwin();
+	screen_fabric_shutdown();
 	ui_signals_restore(old);
 	sampler_stop(a.sm);
 	if (rc == 3) {

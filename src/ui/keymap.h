@@ -17,6 +17,7 @@ enum ui_action {
 	UI_ACT_HELP,
 	UI_ACT_REDRAW,
 	UI_ACT_QUIT,
+	UI_ACT_FABRIC,		/* fabric screen (issue 3) */
 };
 
 #define KEYMAP_MAX_KEYS 4

@@ -35,4 +35,11 @@ struct screen {
 extern const struct screen screen_ports;
 extern const struct screen screen_help;
 
+/* Fabric screen (issue 3): discovery options before the first draw; the
+ * discovery thread starts when the screen is first shown. */
+struct fab_opts;
+extern const struct screen screen_fabric;
+void screen_fabric_configure(const struct fab_opts *o, double rediscover_s);
+void screen_fabric_shutdown(void);
+
 #endif

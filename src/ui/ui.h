@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include "core/snapshot.h"
+#include "core/fabric.h"
 
 struct ui_opts {
 	double interval_s;		/* refresh, clamped to 0.5 … 60 s */
@@ -13,6 +14,8 @@ struct ui_opts {
 	const char *source_label;	/* header's data source; NULL: the
 					 * snapshot's sources, or "ibsim
 					 * (demo)" when IBCONSOLE_DEMO=1 */
+	const struct fab_opts *fabric;	/* fabric screen's discovery options */
+	double rediscover_s;		/* fabric rediscovery timer, 0 off */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)
