@@ -305,7 +305,8 @@ int cmd_fabric(const struct cli *c)
 		fabric_free(old);
 		return 3;
 	}
-	if (linkhealth_eval(f, NULL, &r) || (old && fabric_diff(old, f, &d))) {
+	/* With a saved fabric, its links that are gone now are findings too. */
+	if (linkhealth_eval(f, old, &r) || (old && fabric_diff(old, f, &d))) {
 		fail("judging the fabric: out of memory");
 		rc = 5;
 		goto out;

@@ -17,3 +17,9 @@ tests_unit_test_linkhealth_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_topofile_SOURCES = tests/unit/test_topofile.c
 tests_unit_test_topofile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_topofile_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+
+# ibsim with planted faults, iblinkinfo / ibnetdiscover as oracles; the
+# console in tmux on a 2,000-node fat tree.
+TESTS += tests/sim/fabric.test tests/ui/fabric.test
+EXTRA_DIST += tests/sim/fabric.test tests/sim/fabric_check.py \
+	tests/ui/fabric.test tests/topo/fabric-faults.net tests/topo/gen-fattree.py
