@@ -6,7 +6,8 @@ libibc_core_a_SOURCES += \
 	src/core/fabric.c src/core/fabric.h \
 	src/core/fabric_diff.c src/core/topofile.c src/core/fabric_diff.h \
 	src/core/fabric_worker.c src/core/fabric_worker.h \
-	src/core/peer.c src/core/peer.h
+	src/core/peer.c src/core/peer.h \
+	src/core/madlock.c src/core/madlock.h
 libibc_diag_a_SOURCES += src/diag/linkhealth.c src/diag/linkhealth.h
 ibconsole_SOURCES += src/cmd_fabric.c src/cmd_fabric.h
 

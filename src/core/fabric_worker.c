@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "madlock.h"
+
 struct fabric_worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -83,7 +85,9 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 
 		err[0] = '\0';
+		madlock_acquire();
 		f = fabric_discover(&w->opts, err, sizeof(err));
+		madlock_release();
 		v = calloc(1, sizeof(*v));
 		t = mono();
 

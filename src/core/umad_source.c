@@ -37,6 +37,9 @@ static bool sim_unreachable(char *err, size_t errlen)
 		line[strcspn(line, "\n")] = '\0';
 		size_t n = strlen(line), w = strlen(want);
 
+		/* ibsim binds the name with its NUL: "@name:ctl@" */
+		if (n && line[n - 1] == '@')
+			line[--n] = '\0';
 		seen = n >= w && !strcmp(line + n - w, want);
 	}
 	fclose(f);
