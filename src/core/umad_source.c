@@ -34,8 +34,13 @@ static bool sim_unreachable(char *err, size_t errlen)
 	if (!f)
 		return false;	/* cannot tell: let libibumad try */
 	while (!seen && fgets(line, sizeof(line), f)) {
+		size_t n, w = strlen(want);
+
+		/* the name's trailing NUL padding prints as '@' */
 		line[strcspn(line, "\n")] = '\0';
-		size_t n = strlen(line), w = strlen(want);
+		n = strlen(line);
+		while (n && line[n - 1] == '@')
+			line[--n] = '\0';
 
 		seen = n >= w && !strcmp(line + n - w, want);
 	}
