@@ -192,6 +192,7 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
 	p->mtu_v.valid = p->mtu_active > 0;
 	p->link_v.valid = true;
+	p->caps_valid = true;
 	if (!p->state)
 		p->state = mad_get_field(pi, 0, IB_PORT_STATE_F);
 	if (!p->phys_state)
