@@ -247,11 +247,10 @@ static void ports_items_ids(const struct port_info *p)
 	ports_add("Capability mask", UI_NORMAL, "0x%08x", p->cap_mask);
 }
 
-/* A capability mask of 0 means the source does not report it (sysfs and
- * verbs have no enabled/supported sets), not "nothing enabled". */
-static void ports_mask(const char *label, unsigned mask, const char *text)
+/* Only SMP reports enabled/supported sets; sysfs and verbs do not. */
+static void ports_mask(const char *label, bool known, const char *text)
 {
-	if (mask)
+	if (known)
 		ports_add(label, UI_NORMAL, "%s", text);
 	else
 		ports_add(label, UI_DIM, "n/a (not reported without SMP)");
@@ -276,9 +275,9 @@ static void ports_items_link(const struct port_info *p)
 	} else {
 		ports_add("Width active", UI_NORMAL, "%s",
 			  port_width_name(p->width_active));
-		ports_mask("Width enabled", p->width_enabled,
+		ports_mask("Width enabled", p->caps_valid,
 			   port_width_list(p->width_enabled, a, sizeof(a)));
-		ports_mask("Width supported", p->width_supported,
+		ports_mask("Width supported", p->caps_valid,
 			   port_width_list(p->width_supported, a, sizeof(a)));
 		if (p->lane_gbps > 0)
 			ports_add("Speed active", UI_NORMAL,
@@ -287,12 +286,9 @@ static void ports_items_link(const struct port_info *p)
 				  p->lane_gbps);
 		else
 			ports_add("Speed active", UI_DIM, "n/a (undecoded)");
-		ports_mask("Speed enabled",
-			   p->speed_enabled | p->ext_enabled | p->ext2_enabled,
+		ports_mask("Speed enabled", p->caps_valid,
 			   port_speed_list(p, true, a, sizeof(a)));
-		ports_mask("Speed supported",
-			   p->speed_supported | p->ext_supported |
-				   p->ext2_supported,
+		ports_mask("Speed supported", p->caps_valid,
 			   port_speed_list(p, false, a, sizeof(a)));
 	}
 
