@@ -13,6 +13,8 @@
 #include <infiniband/mad.h>
 
 #define PI_CAP_EXT_SPEEDS 0x4000	/* CapabilityMask bit 14 */
+#define PI_CAP_CAPMASK2 0x8000		/* CapabilityMask2 present */
+#define PI_CAP2_XDR 0x0800		/* LinkSpeedExt2 fields valid */
 #define MLNX_FDR10 1			/* MLNX ExtPortInfo LinkSpeedActive */
 
 struct fabric *fabric_new(void)
@@ -87,6 +89,10 @@ void fabric_port_to_info(const struct fab_port *p, struct port_info *pi)
 	pi->ext_enabled = p->ext_enabled;
 	pi->ext_supported = p->ext_supported;
 	pi->ext_valid = p->ext_valid;
+	pi->ext2_active = p->ext2_active;
+	pi->ext2_enabled = p->ext2_enabled;
+	pi->ext2_supported = p->ext2_supported;
+	pi->ext2_valid = p->ext2_valid;
 	pi->fdr10 = p->fdr10;
 	pi->mtu_active = p->mtu_active;
 	pi->mtu_max = p->mtu_cap;
@@ -325,6 +331,14 @@ static void port_from_ibnd(struct fab_port *fp, ibnd_port_t *p, uint32_t capmask
 		fp->ext_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F);
 		if (fp->ext_enabled == 30)	/* "extended speeds disabled" */
 			fp->ext_enabled = 0;
+	}
+	/* XDR: rdma-core 44 has no field ids; byte 56 by hand (FACTS 1). */
+	if ((capmask & PI_CAP_CAPMASK2) &&
+	    (mad_get_field(pi, 0, IB_PORT_CAPMASK2_F) & PI_CAP2_XDR)) {
+		fp->ext2_valid = true;
+		fp->ext2_active = (pi[56] >> 5) & 3;
+		fp->ext2_supported = (pi[56] >> 3) & 3;
+		fp->ext2_enabled = pi[56] & 7;
 	}
 	/* FDR10 lives in Mellanox's ExtendedPortInfo (IBND_CONFIG_MLX_EPI). */
 	fp->fdr10 = !fp->ext_active &&

@@ -26,7 +26,8 @@ struct fab_port {
 	unsigned width_active, width_enabled, width_supported;	/* masks */
 	unsigned speed_active, speed_enabled, speed_supported;
 	unsigned ext_active, ext_enabled, ext_supported;
-	bool ext_valid, fdr10;
+	unsigned ext2_active, ext2_enabled, ext2_supported;	/* XDR */
+	bool ext_valid, ext2_valid, fdr10;
 	int mtu_active, mtu_cap;	/* bytes, 0 unknown */
 	int remote;			/* index into fabric.ports, -1 none */
 	/* decoded once with port.c's decoders */

@@ -80,7 +80,8 @@ static int add(struct lh_finding *out, int n, enum lh_rule_id id, const char *fm
 }
 
 /* Per-lane data rate of a speed mask set, as port.c decodes it at 4X. */
-static double lane_rate(unsigned classic, unsigned ext, bool ext_valid, char *name, size_t len)
+static double lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
+			char *name, size_t len)
 {
 	struct port_info pi;
 
@@ -89,6 +90,8 @@ static double lane_rate(unsigned classic, unsigned ext, bool ext_valid, char *na
 	pi.speed_active = top_bit(classic);
 	pi.ext_active = top_bit(ext);
 	pi.ext_valid = ext_valid;
+	pi.ext2_active = top_bit(ext2);
+	pi.ext2_valid = ext2 != 0;
 	port_decode_rate(&pi);
 	if (name)
 		snprintf(name, len, "%s", pi.speed_name[0] ? pi.speed_name : "?");
@@ -153,13 +156,16 @@ int linkhealth_link(const struct fab_port *a, const struct fab_port *b,
 	/* Speed: the fastest speed both ends support, as iblinkinfo's "Could
 	 * be" (supported, not enabled: enabled only explains why). */
 	bool ext = a->ext_valid && b->ext_valid;
+	bool ext2 = a->ext2_valid && b->ext2_valid;
 	char cname[8], aname[8], ename[8];
 	double cap_lane = lane_rate(a->speed_supported & b->speed_supported,
 				    ext ? a->ext_supported & b->ext_supported : 0, ext,
+				    ext2 ? a->ext2_supported & b->ext2_supported : 0,
 				    cname, sizeof(cname));
 	double act_lane = a->rate_gbps && act ? a->rate_gbps / port_width_lanes(a->width_active) : 0;
 	double en_lane = lane_rate(a->speed_enabled & b->speed_enabled,
 				   ext ? a->ext_enabled & b->ext_enabled : 0, ext,
+				   ext2 ? a->ext2_enabled & b->ext2_enabled : 0,
 				   ename, sizeof(ename));
 
 	snprintf(aname, sizeof(aname), "%s", a->speed);

@@ -62,6 +62,13 @@ static void fdr_only(struct fab_port *p)
 	p->ext_supported = 1; p->ext_enabled = 1; p->ext_active = 1; p->speed_active = 0;
 	fabric_port_decode(p);
 }
+static void ndr_cap_xdr(struct fab_port *p)
+{
+	p->ext_supported = 0xf; p->ext_enabled = 0xf; p->ext_active = 8; p->speed_active = 0;
+	p->ext2_valid = true; p->ext2_supported = 1; p->ext2_enabled = 1; p->ext2_active = 0;
+	fabric_port_decode(p);
+}
+static void xdr(struct fab_port *p) { ndr_cap_xdr(p); p->ext_active = 0; p->ext2_active = 1; fabric_port_decode(p); }
 static void sdr(struct fab_port *p) { p->speed_active = 1; p->speed_enabled = 1; fabric_port_decode(p); }
 static void mtu1k(struct fab_port *p) { p->mtu_active = 1024; }
 static void init(struct fab_port *p) { p->state = 2; fabric_port_decode(p); }
@@ -78,6 +85,8 @@ static const struct row rows[] = {
 	{ "FDR, both support HDR (enabled FDR)", hdr_cap_fdr, hdr_cap_fdr, B(LH_BELOW_SPEED), "running FDR, both ends support HDR" },
 	{ "HDR, healthy", hdr_cap_hdr, hdr_cap_hdr, 0, NULL },
 	{ "FDR because one end only does FDR", fdr_only, hdr_cap_fdr, 0, NULL },
+	{ "NDR where both do XDR", ndr_cap_xdr, ndr_cap_xdr, B(LH_BELOW_SPEED), "running NDR, both ends support XDR" },
+	{ "XDR, healthy", xdr, xdr, 0, NULL },
 	{ "SDR where both do QDR", sdr, sdr, B(LH_BELOW_SPEED), "running SDR, both ends support QDR" },
 	{ "MTU mismatch", mtu1k, none, B(LH_MTU_MISMATCH), "NeighborMTU 1024 vs 2048" },
 	{ "both Init", init, init, B(LH_NOT_ACTIVE), "Initializing/LinkUp" },
