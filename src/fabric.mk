@@ -23,4 +23,5 @@ tests_unit_test_topofile_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 # console in tmux on a 2,000-node fat tree.
 TESTS += tests/sim/fabric.test tests/ui/fabric.test
 EXTRA_DIST += tests/sim/fabric.test tests/sim/fabric_check.py \
-	tests/ui/fabric.test tests/topo/fabric-faults.net tests/topo/gen-fattree.py
+	tests/ui/fabric.test tests/topo/fabric-faults.net tests/topo/gen-fattree.py \
+	tests/vm/t-40-fabric.sh

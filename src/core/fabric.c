@@ -11,6 +11,7 @@
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
+#include <infiniband/umad.h>
 
 #define PI_CAP_EXT_SPEEDS 0x4000	/* CapabilityMask bit 14 */
 #define PI_CAP_CAPMASK2 0x8000		/* CapabilityMask2 present */
@@ -439,6 +440,37 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* RoCE ports have no SMPs: say so instead of libibnetdisc's time-outs.
+ * Returns true (with err) when the port discovery would use is Ethernet. */
+static bool roce_only(const struct fab_opts *o, char *err, size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	const char *ca = o->ca;
+	umad_ca_t c;
+	bool eth = false;
+	int n;
+
+	if (!ca) {
+		n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+		if (n <= 0)
+			return false;	/* let libibnetdisc report it */
+		ca = names[0];
+	}
+	if (umad_get_ca(ca, &c) < 0)
+		return false;
+	for (int p = 1; p <= c.numports && p < UMAD_CA_MAX_PORTS; p++) {
+		if (!c.ports[p] || (o->ca_port && p != o->ca_port))
+			continue;
+		eth = !strcmp(c.ports[p]->link_layer, "Ethernet");
+		break;
+	}
+	if (eth)
+		snprintf(err, errlen, "fabric discovery: %s is a RoCE (Ethernet) port, which has no subnet management packets — fabric discovery needs an InfiniBand port; use the ports view or snapshot for RoCE",
+			 c.ca_name);
+	umad_release_ca(&c);
+	return eth;
+}
+
 struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errlen)
 {
 	struct ibnd_config cfg;
@@ -452,6 +484,10 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 		nmap = fabric_read_name_map(o->node_name_map, &map, err, errlen);
 		if (nmap < 0)
 			return NULL;
+	}
+	if (roce_only(o, err, errlen)) {
+		free(map);
+		return NULL;
 	}
 	/* Never NULL (libibnetdisc 44 dereferences it); see FACTS §4. */
 	memset(&cfg, 0, sizeof(cfg));
