@@ -44,6 +44,8 @@ nodes=$(sim_run "$IBCONSOLE" fabric --json 2>/dev/null |
 	measure iblinkinfo iblinkinfo
 	measure "ibconsole_fabric" "$IBCONSOLE" fabric
 	measure "ibconsole_fabric_json" "$IBCONSOLE" fabric --json
+	sim_run "$IBCONSOLE" fabric --save "$SIM_DIR/saved.topo" >/dev/null 2>&1
+	measure "ibconsole_fabric_diff" "$IBCONSOLE" fabric --diff "$SIM_DIR/saved.topo"
 } >"$SIM_DIR/m"
 
 echo "# bench/fabric-discovery.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs (shared), ibsim 0.10, rdma-core $(pkg-config --modversion libibnetdisc 2>/dev/null)"

@@ -211,9 +211,30 @@ static void tok_to_port(const char *tok, struct fab_port *p)
 	}
 }
 
+struct gidx { uint64_t guid; int node; };
+
+static int gidx_cmp(const void *x, const void *y)
+{
+	const struct gidx *a = x, *b = y;
+
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static int node_port(const struct fabric *f, int node, int portnum)
+{
+	const struct fab_node *n = &f->nodes[node];
+
+	for (int i = 0; i < n->nports; i++)
+		if (f->ports[n->first_port + i].portnum == portnum)
+			return n->first_port + i;
+	return -1;
+}
+
 struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 				     size_t errlen)
 {
+	struct gidx *idx = NULL;
+	int nidx = 0;
 	struct tnode *tn = NULL;
 	struct tline *tl = NULL;
 	struct tport *tp = NULL;
@@ -319,12 +340,24 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 		}
 	}
 
-	/* Resolve remote ids; nodes known only as remotes get added. */
+	/* Resolve remote ids through a sorted index (thousands of nodes);
+	 * nodes known only as remotes get added, and looked up linearly. */
+	nidx = ntn;
+	idx = calloc((size_t)nidx + 1, sizeof(*idx));
+	if (!idx)
+		goto oom;
+	for (int j = 0; j < nidx; j++)
+		idx[j] = (struct gidx){ tn[j].n.guid, j };
+	qsort(idx, (size_t)nidx, sizeof(*idx), gidx_cmp);
 	for (int i = 0; i < ntl; i++) {
 		uint64_t g = id_guid(tl[i].rid);
+		struct gidx key = { g, 0 }, *hit;
 		int k = -1;
 
-		for (int j = 0; j < ntn && k < 0; j++)
+		hit = bsearch(&key, idx, (size_t)nidx, sizeof(*idx), gidx_cmp);
+		if (hit)
+			k = hit->node;
+		for (int j = nidx; j < ntn && k < 0; j++)
 			if (tn[j].n.guid == g)
 				k = j;
 		if (k < 0) {
@@ -376,10 +409,10 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 				goto oom;
 		}
 	}
-	/* Pair the ends. */
+	/* Pair the ends (fabric node i is tn[i]). */
 	for (int i = 0; i < ntl; i++) {
-		int a = fabric_find_port(f, tn[tl[i].node].n.guid, tl[i].port);
-		int b = fabric_find_port(f, tn[tl[i].rnode].n.guid, tl[i].rport);
+		int a = node_port(f, tl[i].node, tl[i].port);
+		int b = node_port(f, tl[i].rnode, tl[i].rport);
 
 		if (a >= 0 && b >= 0) {
 			f->ports[a].remote = b;
@@ -392,6 +425,7 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 	}
 	if (fabric_build_links(f))
 		goto oom;
+	free(idx);
 	free(tn);
 	free(tl);
 	free(tp);
@@ -403,6 +437,7 @@ syntax:
 oom:
 	snprintf(err, errlen, "reading the topology %s: out of memory", name);
 fail:
+	free(idx);
 	free(tn);
 	free(tl);
 	free(tp);
