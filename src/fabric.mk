@@ -24,4 +24,4 @@ tests_unit_test_topofile_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 TESTS += tests/sim/fabric.test tests/ui/fabric.test
 EXTRA_DIST += tests/sim/fabric.test tests/sim/fabric_check.py \
 	tests/ui/fabric.test tests/topo/fabric-faults.net tests/topo/gen-fattree.py \
-	tests/vm/t-40-fabric.sh
+	tests/vm/t-40-fabric.sh bench/fabric-discovery.sh bench/fabric-discovery.results

@@ -137,7 +137,7 @@ static struct frow *push_row(void)
 static void port_cells(const struct fabric *f, int p, char *buf, size_t len, bool tree)
 {
 	const struct fab_port *a = &f->ports[p];
-	char la[80], lb[80], tok[16], flags[96] = "";
+	char la[80], lb[80], tok[16], flags[96] = "", st[40];
 	int n = 0, fi;
 
 	for (fi = 0; fi < fs.rep.n; fi++)
@@ -145,10 +145,11 @@ static void port_cells(const struct fabric *f, int p, char *buf, size_t len, boo
 			n += snprintf(flags + n, sizeof(flags) - (size_t)n, "%s%s", n ? "," : "",
 				      lh_rules[fs.rep.f[fi].rule].name);
 	fabric_rate_token(a, tok, sizeof(tok));
+	snprintf(st, sizeof(st), "%s/%s", port_state_name(a->state),
+		 port_phys_state_name(a->phys_state));
 	if (tree) {
-		snprintf(buf, len, "  [%2d] %-6s %-8s/%-8s %s %s",
-			 a->portnum, tok[0] ? tok : "-", port_state_name(a->state),
-			 port_phys_state_name(a->phys_state),
+		snprintf(buf, len, "  [%2d] %-6s %-16s %s %s",
+			 a->portnum, tok[0] ? tok : "-", st,
 			 a->remote >= 0 ? fabric_port_label(f, a->remote, lb, sizeof(lb)) : "(no peer)",
 			 n ? flags : "");
 	} else {
@@ -159,8 +160,7 @@ static void port_cells(const struct fabric *f, int p, char *buf, size_t len, boo
 				 fabric_port_label(f, a->remote, lb, sizeof(lb)));
 		else
 			snprintf(lk, sizeof(lk), "%s", fabric_port_label(f, p, la, sizeof(la)));
-		snprintf(buf, len, "%-40s %-6s %-8s/%-8s %4u %s", lk, tok[0] ? tok : "-",
-			 port_state_name(a->state), port_phys_state_name(a->phys_state),
+		snprintf(buf, len, "%-40s %-6s %-16s %4u %s", lk, tok[0] ? tok : "-", st,
 			 a->lid, n ? flags : "");
 	}
 }
@@ -245,8 +245,14 @@ static void fab_rows(void)
 
 		if (a->portnum == 0)
 			continue;
-		if (a->remote >= 0 && a->remote < p)
-			continue;
+		/* one row per link, named from its HCA end when it has one */
+		if (a->remote >= 0) {
+			bool ca = f->nodes[a->node].type != FAB_SWITCH;
+			bool rca = f->nodes[f->ports[a->remote].node].type != FAB_SWITCH;
+
+			if (ca != rca ? !ca : a->remote < p)
+				continue;
+		}
 		if (!(r = push_row()))
 			return;
 		r->kind = ROW_PORT;
@@ -405,6 +411,35 @@ static int detail_line(WINDOW *win, int y, int w, const char *label, const char 
 	return y + 1;
 }
 
+/* A long value (evidence, hints) wrapped at spaces over up to ymax. */
+static int detail_wrapped(WINDOW *win, int y, int ymax, int w, const char *label,
+			  const char *val, enum ui_role r)
+{
+	int vw = w - 21;
+	size_t len = strlen(val);
+
+	if (vw < 10)
+		return detail_line(win, y, w, label, val, r);
+	while (len && y < ymax) {
+		size_t cut = len;
+		char part[512];
+
+		if ((int)cut > vw) {
+			cut = (size_t)vw;
+			while (cut > (size_t)vw / 2 && val[cut] != ' ')
+				cut--;
+		}
+		snprintf(part, sizeof(part), "%.*s", (int)cut, val);
+		y = detail_line(win, y, w, label, part, r);
+		label = "";
+		while (val[cut] == ' ')
+			cut++;
+		val += cut;
+		len -= cut;
+	}
+	return y;
+}
+
 static void end_lines(WINDOW *win, int *y, int ymax, int w, const struct fabric *f, int p)
 {
 	const struct fab_port *a = &f->ports[p];
@@ -469,8 +504,8 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 			continue;
 		snprintf(buf, sizeof(buf), "%s: %s — %s", lh_rules[x->rule].name, x->evidence,
 			 lh_rules[x->rule].hint);
-		y = detail_line(win, y, w, lh_severity_name(lh_rules[x->rule].severity), buf,
-				sev_role(lh_rules[x->rule].severity));
+		y = detail_wrapped(win, y, ymax, w, lh_severity_name(lh_rules[x->rule].severity),
+				   buf, sev_role(lh_rules[x->rule].severity));
 	}
 	if (y < ymax)
 		detail_line(win, y, w, "counters", "n/a: live port counters come with the counters view",
