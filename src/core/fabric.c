@@ -414,7 +414,8 @@ static int convert(struct fabric *f, ibnd_fabric_t *nf, const struct fab_name *m
 			pm[npm++] = (struct pmap){ p, pi };
 		}
 	}
-	qsort(pm, (size_t)npm, sizeof(*pm), pmap_cmp);
+	if (npm)
+		qsort(pm, (size_t)npm, sizeof(*pm), pmap_cmp);
 	for (int i = 0; i < npm; i++) {
 		const ibnd_port_t *p = pm[i].ptr;
 		struct pmap key = { p->remoteport, 0 }, *hit;

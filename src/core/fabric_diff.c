@@ -170,7 +170,8 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 		snprintf(e->name_a, sizeof(e->name_a), "%s", n->name);
 		snprintf(e->old_rate, sizeof(e->old_rate), "%s", fabric_type_name(n->type));
 	}
-	qsort(d->e, (size_t)d->n, sizeof(*d->e), entry_order);
+	if (d->n)	/* d->e is NULL when nothing changed */
+		qsort(d->e, (size_t)d->n, sizeof(*d->e), entry_order);
 	rc = 0;
 out:
 	free(lo);

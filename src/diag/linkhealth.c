@@ -294,7 +294,8 @@ int linkhealth_eval(const struct fabric *f, const struct fabric *baseline,
 		}
 		r->n = k;
 	}
-	qsort(r->f, (size_t)r->n, sizeof(*r->f), finding_order);
+	if (r->n)	/* r->f is NULL on a healthy fabric */
+		qsort(r->f, (size_t)r->n, sizeof(*r->f), finding_order);
 	for (int i = 0; i < r->n; i++)
 		r->by_severity[lh_rules[r->f[i].rule].severity]++;
 	return 0;

@@ -283,7 +283,8 @@ static void fab_rows(void)
 			fs.nrows--;
 	}
 	sort_f = f;
-	qsort(fs.rows, (size_t)fs.nrows, sizeof(*fs.rows), row_cmp);
+	if (fs.nrows)
+		qsort(fs.rows, (size_t)fs.nrows, sizeof(*fs.rows), row_cmp);
 }
 
 /* A new view: judge it against the first discovery, index the findings. */
