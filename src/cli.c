@@ -12,6 +12,8 @@ enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
 	OPT_JSON = 256, OPT_SYSFS_ROOT, OPT_DEMO, OPT_NO_COLOR, OPT_INTERVAL,
 	OPT_NO_SMP,
+	/* issue 5: counters */
+	OPT_COUNT, OPT_LID, OPT_CONFIG, OPT_INFLIGHT,
 };
 
 static const struct cli_option {
@@ -29,6 +31,11 @@ static const struct cli_option {
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
+	/* issue 5: counters */
+	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
+	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
+	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -41,6 +48,9 @@ static const struct cli_command {
 } commands[] = {
 	{ "console", CMD_CONSOLE, "interactive console (the default)" },
 	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
+	/* issue 5: counters */
+	{ "watch", CMD_WATCH, "per-interval counter deltas and rates [--interval S] [--count N] [--json]" },
+	{ "errors", CMD_ERRORS, "fabric-wide error sweep [--json]; with --interval S, deltas over S" },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -123,8 +133,28 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
 				return 2;
 			}
+			c->interval_set = true;
 			break;
 		}
+		/* issue 5: counters */
+		case OPT_COUNT: {
+			int v;
+
+			if (parse_int(optarg, 0, 100000000, &v)) {
+				snprintf(err, errlen, "bad count '%s' — give a number of intervals (0 = until interrupted)", optarg);
+				return 2;
+			}
+			c->count = v;
+			break;
+		}
+		case OPT_LID: c->lids = optarg; break;
+		case OPT_CONFIG: c->config = optarg; break;
+		case OPT_INFLIGHT:
+			if (parse_int(optarg, 1, 256, &c->inflight)) {
+				snprintf(err, errlen, "bad --inflight '%s' — give 1..256", optarg);
+				return 2;
+			}
+			break;
 		case OPT_HELP: c->help = true; break;
 		case OPT_VERSION: c->version = true; break;
 		case ':':

@@ -7,7 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT };
+enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
+	/* issue 5: counters */ CMD_WATCH, CMD_ERRORS };
 
 struct cli {
 	enum cli_cmd cmd;
@@ -20,6 +21,12 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
+	/* issue 5: counters (watch / errors) */
+	bool interval_set;	/* --interval given explicitly */
+	long count;		/* --count N, 0: until interrupted */
+	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
+	const char *config;	/* --config FILE (thresholds) */
+	int inflight;		/* --inflight N: sweep MADs in flight */
 };
 
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message

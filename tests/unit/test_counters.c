@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of the counter table, the classifier and PMA decoding:
+ * classic vs extended counters as ClassPortInfo allows. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <infiniband/mad.h>
+
+#include "core/counters.h"
+
+static void test_table_rows(void **state)
+{
+	for (int i = 0; i < ctr_table_count; i++) {
+		const struct ctr_def *d = &ctr_table[i];
+
+		assert_non_null(d->name);
+		assert_ptr_equal(ctr_lookup(d->name), d);
+		if (d->sysfs)
+			assert_ptr_equal(ctr_lookup(d->sysfs), d);
+		assert_true(d->classic_bits == 0 || d->classic_bits == 4 ||
+			    d->classic_bits == 8 || d->classic_bits == 16 ||
+			    d->classic_bits == 32);
+	}
+	assert_int_equal(ctr_lookup("PortXmitData")->unit, CTR_WORDS4);
+	assert_int_equal(ctr_lookup("port_rcv_data")->unit, CTR_WORDS4);
+	assert_int_equal(ctr_lookup("PortXmitWait")->cls, CTR_CONGESTION);
+	assert_int_equal(ctr_lookup("SymbolErrorCounter")->classic_bits, 16);
+}
+
+static void test_classify(void **state)
+{
+	/* rxe and mlx5 hw_counters */
+	assert_int_equal(ctr_classify("rcvd_seq_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("duplicate_request"), CTR_ERROR);
+	assert_int_equal(ctr_classify("out_of_seq_request"), CTR_ERROR);
+	assert_int_equal(ctr_classify("completer_retry_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("local_ack_timeout_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("out_of_buffer"), CTR_ERROR);
+	assert_int_equal(ctr_classify("np_cnp_sent"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("rp_cnp_handled"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("np_ecn_marked_roce_packets"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("eth0:rx_pause_ctrl_phy"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("sent_pkts"), CTR_TRAFFIC);
+	assert_int_equal(ctr_classify("rdma_sends"), CTR_TRAFFIC);
+	assert_int_equal(ctr_classify("link_downed"), CTR_ERROR);
+	assert_string_equal(ctr_class_name(CTR_CONGESTION), "congestion");
+}
+
+static void test_cpi_byte_order(void **state)
+{
+	uint8_t cpi[192] = { 0 };
+	uint16_t cap;
+	uint32_t cap2;
+
+	/* ibsim HCA: CapabilityMask 0x1200, big-endian on the wire */
+	cpi[2] = 0x12;
+	cpi[3] = 0x00;
+	/* CapabilityMask2 bit 1 in the top 27 bits of bytes 4..7 */
+	cpi[7] = 0x40;	/* (0x2 << 5) = 0x40 */
+	counters_parse_cpi(cpi, &cap, &cap2);
+	assert_int_equal(cap, 0x1200);
+	assert_int_equal(cap2, 0x2);
+}
+
+static void test_classic_vs_extended(void **state)
+{
+	uint8_t pc[1024] = { 0 }, pce[1024] = { 0 };
+	struct counter_set cs;
+	uint64_t big = 0x123456789aULL;
+	uint32_t v;
+	const struct ctr_value *x;
+
+	v = 7;
+	mad_encode_field(pc, IB_PC_ERR_SYM_F, &v);
+	v = 0xffffffff;
+	mad_encode_field(pc, IB_PC_XMT_BYTES_F, &v);
+	v = 99;
+	mad_encode_field(pc, IB_PC_XMT_WAIT_F, &v);
+	mad_encode_field(pce, IB_PC_EXT_XMT_BYTES_F, &big);
+
+	/* classic only: 32-bit data, saturated at all-ones */
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, NULL, 0x0000, 0);
+	assert_false(cs.extended);
+	x = counters_find(&cs, "PortXmitData");
+	assert_int_equal(x->value, 0xffffffffULL);
+	assert_int_equal(x->bits, 32);
+	assert_true(x->saturates);
+	assert_null(counters_find(&cs, "PortXmitWait"));	/* unsupported */
+	assert_null(counters_find(&cs, "PortUnicastXmitPkts"));
+	assert_non_null(strstr(cs.mode, "classic"));
+
+	/* ibsim HCA: 0x1200 = extended width + PortXmitWait */
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, pce, 0x1200, 0);
+	assert_true(cs.extended);
+	assert_false(cs.ext_errors);
+	x = counters_find(&cs, "PortXmitData");
+	assert_int_equal(x->value, big);
+	assert_int_equal(x->bits, 64);
+	x = counters_find(&cs, "SymbolErrorCounter");
+	assert_int_equal(x->value, 7);
+	assert_int_equal(x->bits, 16);	/* errors stay classic */
+	assert_int_equal(counters_find(&cs, "PortXmitWait")->value, 99);
+	assert_non_null(counters_find(&cs, "PortUnicastXmitPkts"));
+	assert_non_null(strstr(cs.mode, "64-bit data"));
+
+	/* NoIETF: only the four data / packet counters are 64-bit */
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, pce, 0x0400, 0);
+	assert_true(cs.extended);
+	assert_null(counters_find(&cs, "PortUnicastXmitPkts"));
+	assert_int_equal(counters_find(&cs, "PortXmitData")->bits, 64);
+
+	/* CapabilityMask2 bit 1: 64-bit error counters */
+	big = 70000;
+	mad_encode_field(pce, IB_PC_EXT_ERR_SYM_F, &big);
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, pce, 0x1200, PMA_CAP2_EXT_ERRORS);
+	assert_true(cs.ext_errors);
+	x = counters_find(&cs, "SymbolErrorCounter");
+	assert_int_equal(x->value, 70000);
+	assert_int_equal(x->bits, 64);
+}
+
+static void test_put_find(void **state)
+{
+	struct counter_set cs;
+	struct ctr_value *v;
+
+	memset(&cs, 0, sizeof(cs));
+	v = counters_put(&cs, "rcvd_pkts", 5);
+	assert_int_equal(v->unit, CTR_PACKETS);
+	assert_int_equal(v->cls, CTR_TRAFFIC);
+	counters_put(&cs, "rcvd_pkts", 6);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(counters_find(&cs, "rcvd_pkts")->value, 6);
+	for (int i = 0; i < CTR_MAX + 3; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "c%d", i);
+		counters_put(&cs, n, 1);
+	}
+	assert_int_equal(cs.n, CTR_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_cpi_byte_order),
+		cmocka_unit_test(test_classic_vs_extended),
+		cmocka_unit_test(test_put_find),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
