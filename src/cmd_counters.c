@@ -202,6 +202,7 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 		iso_time(when, sizeof(when));
 		if (c->json) {
 			json_init(&j, stdout);
+			j.compact = true;	/* JSON Lines: one record per interval */
 			json_obj_begin(&j, NULL);
 			json_str(&j, "schema", "ibconsole/watch/1");
 			json_str(&j, "time", when);
@@ -244,7 +245,6 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 			json_arr_end(&j);
 			json_str(&j, "worst", verdict_name(worst));
 			json_obj_end(&j);
-			fputc('\n', stdout);
 		}
 		fflush(stdout);
 	}
@@ -450,7 +450,6 @@ int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
 		json_int(&j, "act", levels[VERDICT_ACT]);
 		json_obj_end(&j);
 		json_obj_end(&j);
-		fputc('\n', stdout);
 	} else {
 		for (int k = 0; k < nl; k++) {
 			const struct sweep_port *p = &sw.p[ls[k].idx];
