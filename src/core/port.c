@@ -101,7 +101,7 @@ static const struct speed {
 	{ SP_EXT2, 1, "XDR", 212.5, 200.0 },
 };
 #define NSPEEDS (int)(sizeof(speeds) / sizeof(*speeds))
-static const struct speed fdr10 = { SP_CLASSIC, 4, "FDR10", 10.3125, 10.0 };
+static const struct speed speed_fdr10 = { SP_CLASSIC, 4, "FDR10", 10.3125, 10.0 };
 
 static unsigned speed_mask(const struct port_info *p, int enc, int which)
 {
@@ -181,7 +181,7 @@ void port_decode_rate(struct port_info *p)
 		    (speed_mask(p, speeds[i].enc, 0) & speeds[i].bit))
 			act = &speeds[i];
 	if (!act && p->fdr10)
-		act = &fdr10;
+		act = &speed_fdr10;
 	for (int i = NSPEEDS - 1; i >= 0 && !act; i--)
 		if (speeds[i].enc == SP_CLASSIC && (p->speed_active & speeds[i].bit))
 			act = &speeds[i];
@@ -216,11 +216,11 @@ void port_decode_rate(struct port_info *p)
 	p->below_capability = p->below_why[0] != '\0';
 }
 
-const char *port_ibstat_rate(unsigned umad_rate, char *buf, int len)
+const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len)
 {
 	if (umad_rate == 2)
 		snprintf(buf, len, "2.5");
 	else
-		snprintf(buf, len, "%u", umad_rate);
+		snprintf(buf, len, fdr10 ? "%u (FDR10)" : "%u", umad_rate);
 	return buf;
 }

@@ -117,6 +117,6 @@ int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
  * rate_gbps and max_rate_gbps / below_capability. */
 void port_decode_rate(struct port_info *p);
 /* What ibstat prints for "Rate:" given umad's truncated rate. */
-const char *port_ibstat_rate(unsigned umad_rate, char *buf, int len);
+const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len);
 
 #endif

@@ -49,13 +49,18 @@ static void note(struct snapshot *s, const char *why)
 }
 
 /* Why nothing was found, phrased with what to do about it. */
-static void explain_empty(const struct snap_opts *o, const char *enum_err,
+static void explain_empty(const struct snap_opts *o, int rc, const char *enum_err,
 			  char *err, size_t errlen)
 {
-	if (o->device)
-		snprintf(err, errlen, "device %s%s%s not found%s%s — list devices with `ibconsole snapshot` or pick another with -d",
-			 o->device, o->port ? " port " : "", o->port ? "(given)" : "",
-			 *enum_err ? ": " : "", enum_err);
+	if (rc == -EACCES || rc == -EPERM)
+		snprintf(err, errlen, "no permission: %s — run as root or grant read access to sysfs",
+			 enum_err);
+	else if (o->device)
+		snprintf(err, errlen, "device %s not found%s%s — list devices with `ibconsole snapshot` or pick another with -d",
+			 o->device, *enum_err ? ": " : "", enum_err);
+	else if (o->port)
+		snprintf(err, errlen, "no device has a port %d — list ports with `ibconsole snapshot` or pick another with -i",
+			 o->port);
 	else if (*enum_err)
 		snprintf(err, errlen, "no RDMA device found: %s — load the HCA driver (e.g. mlx5_ib, rdma_rxe) or try `ibconsole --demo`",
 			 enum_err);
@@ -81,13 +86,18 @@ enum snap_status snapshot_collect(struct snapshot *s, const struct snap_opts *o,
 		n = source_umad.enumerate(s, o, enum_err, sizeof(enum_err));
 		if (n > 0)
 			add_source(s->sources, sizeof(s->sources), "umad");
+		if (n == -EHOSTUNREACH) {
+			/* sysfs would hang the same way under the preload */
+			snprintf(err, errlen, "%s", enum_err);
+			return SNAP_NODEV;
+		}
 	}
 	if (n <= 0) {
 		s->nports = 0;
 		n = source_sysfs.enumerate(s, o, enum_err, sizeof(enum_err));
 	}
 	if (n <= 0) {
-		explain_empty(o, enum_err, err, errlen);
+		explain_empty(o, n, enum_err, err, errlen);
 		return SNAP_NODEV;
 	}
 

@@ -110,7 +110,7 @@ static void json_port(struct json *j, const struct port_info *p,
 	snprintf(buf, sizeof(buf), "0x%08x", p->cap_mask);
 	json_str(j, "cap_mask", buf);
 	json_str(j, "rate_sysfs", p->rate_sysfs[0] ? p->rate_sysfs : NULL);
-	json_str(j, "ibstat_rate", p->fdr10 ? "40 (FDR10)" : port_ibstat_rate(p->umad_rate, buf, sizeof(buf)));
+	json_str(j, "ibstat_rate", port_ibstat_rate(p->umad_rate, p->fdr10, buf, sizeof(buf)));
 	json_link(j, p);
 
 	if (p->mtu_v.valid) {

@@ -9,7 +9,7 @@
 
 struct source {
 	const char *name;
-	/* Adds ports to s; returns how many, or -1 with err filled. */
+	/* Adds ports to s; returns how many, or -errno with err filled. */
 	int (*enumerate)(struct snapshot *s, const struct snap_opts *o,
 			 char *err, size_t errlen);
 	/* Fills what the source knows; returns 0 or -1 with why filled

@@ -97,7 +97,7 @@ static int sysfs_enumerate(struct snapshot *s, const struct snap_opts *o,
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot read %s%s: %s", sysfs_is_real_root() ? "" :
 			 sysfs_root(), IBDIR, strerror(-rc));
-		return -1;
+		return rc;
 	}
 	qsort(devs.name, devs.n, sizeof(devs.name[0]), by_name);
 	for (int i = 0; i < devs.n; i++) {

@@ -7,11 +7,45 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
 #include "sysfs.h"
+
+/*
+ * Under ibsim's umad2sim preload, the first libibumad call connects to the
+ * simulator and retries for ever while nothing listens. Look for ibsim's
+ * abstract socket first so a stopped simulator is an error, not a hang.
+ * A remote simulator (IBSIM_SERVER_NAME) cannot be checked this way.
+ */
+static bool sim_unreachable(char *err, size_t errlen)
+{
+	const char *pre = getenv("LD_PRELOAD"), *name = getenv("IBSIM_SOCKNAME");
+	char want[128], line[512];
+	bool seen = false;
+	FILE *f;
+
+	if (!pre || !strstr(pre, "umad2sim") || getenv("IBSIM_SERVER_NAME"))
+		return false;
+	snprintf(want, sizeof(want), " @%s:ctl", name && *name ? name : "sim");
+	f = fopen("/proc/net/unix", "re");
+	if (!f)
+		return false;	/* cannot tell: let libibumad try */
+	while (!seen && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		size_t n = strlen(line), w = strlen(want);
+
+		seen = n >= w && !strcmp(line + n - w, want);
+	}
+	fclose(f);
+	if (!seen)
+		snprintf(err, errlen,
+			 "simulated fabric not reachable: no ibsim listening on @%s:ctl — start ibsim, or unset LD_PRELOAD to use real devices",
+			 name && *name ? name : "sim");
+	return !seen;
+}
 
 static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 			  char *err, size_t errlen)
@@ -19,10 +53,13 @@ static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
 	int n, added = 0;
 
+	if (sim_unreachable(err, errlen))
+		return -EHOSTUNREACH;
+
 	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
 	if (n < 0) {
 		snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(-n));
-		return -1;
+		return n;
 	}
 	for (int i = 0; i < n; i++) {
 		umad_ca_t ca;

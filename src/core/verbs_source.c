@@ -4,6 +4,7 @@
 #include "config.h"
 #include "sources.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <infiniband/verbs.h>
@@ -26,23 +27,67 @@ static void verbs_speed(struct port_info *p, unsigned sp)
 	}
 }
 
+struct uverbs_walk {
+	const char *dev;
+	bool found;
+};
+
+static void match_uverbs(const char *name, void *arg)
+{
+	struct uverbs_walk *w = arg;
+	char ibdev[64];
+
+	if (!sysfs_read(ibdev, sizeof(ibdev), "/sys/class/infiniband_verbs/%s/ibdev", name) &&
+	    !strcmp(ibdev, w->dev))
+		w->found = true;
+}
+
+/* The kernel exposes a uverbs device for dev: libibverbs should see it. */
+static bool kernel_has_uverbs(const char *dev)
+{
+	struct uverbs_walk w = { dev, false };
+
+	sysfs_list("/sys/class/infiniband_verbs", match_uverbs, &w);
+	return w.found;
+}
+
 static int verbs_refine(struct port_info *p, const struct snap_opts *o,
 			char *why, size_t whylen)
 {
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_port_attr attr;
-	int n, rc = 0;
+	bool found = false;
+	int n, rc = 0, err = 0;
 
 	if (o->no_verbs || !sysfs_is_real_root())
 		return 0;
 	list = ibv_get_device_list(&n);
-	if (!list)
-		return 0;
-	for (int i = 0; i < n && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), p->dev))
+	if (!list) {
+		if (errno == ENOSYS)
+			return 0;	/* kernel without uverbs: no verbs devices */
+		snprintf(why, whylen, "libibverbs cannot list devices: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n && !found; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), p->dev)) {
+			found = true;
 			ctx = ibv_open_device(list[i]);
+			err = errno;
+		}
 	ibv_free_device_list(list);
+	if (found && !ctx) {
+		snprintf(why, whylen,
+			 "cannot open the verbs device of %s: %s — run as root or get rw access to /dev/infiniband/uverbs*",
+			 p->dev, strerror(err ? err : EIO));
+		return -1;
+	}
+	if (!found && kernel_has_uverbs(p->dev)) {
+		snprintf(why, whylen,
+			 "libibverbs has no provider for %s — install ibverbs-providers (apt-get install ibverbs-providers)",
+			 p->dev);
+		return -1;
+	}
 	if (!ctx)
 		return 0;	/* no verbs device (e.g. ibsim): nothing to add */
 	if (ibv_query_port(ctx, (uint8_t)p->port, &attr)) {

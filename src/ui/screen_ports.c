@@ -310,7 +310,7 @@ static void ports_items_link(const struct port_info *p)
 		  p->rate_sysfs[0] ? p->rate_sysfs : "n/a (no sysfs rate)");
 	if (p->umad_rate)
 		ports_add("ibstat Rate", UI_NORMAL, "%s",
-			  port_ibstat_rate(p->umad_rate, a, sizeof(a)));
+			  port_ibstat_rate(p->umad_rate, p->fdr10, a, sizeof(a)));
 	else
 		ports_add("ibstat Rate", UI_DIM, "n/a (umad gave no rate)");
 

@@ -8,6 +8,7 @@
 #   sim_run CMD...     run CMD under the umad2sim preload as $SIM_HOST
 #   sim_stop           kill what sim_start started, remove the temp dir
 #                      (installed as EXIT trap; INT/TERM exit through it)
+#   sim_at_exit CMD    also eval CMD on exit (the test's own cleanup)
 #
 # ibsim binds a fixed abstract socket name; a test gets its own through a
 # network namespace (unshare -n) and, belt and braces, its own
@@ -19,6 +20,7 @@ SIM_PID=
 SIM_WRITER_PID=
 SIM_EXTRA_PIDS=
 SIM_FAILS=0
+SIM_AT_EXIT=
 
 sim_fail()
 {
@@ -68,6 +70,7 @@ sim_isolate()
 	fi
 	IBSIM_SOCKNAME=ibcsim$$
 	export IBSIM_SOCKNAME
+	sim_trap
 }
 
 sim_first_hca()
@@ -91,11 +94,27 @@ sim_stop()
 	SIM_DIR=
 }
 
+sim_exit()
+{
+	local rc=$?
+	trap - EXIT
+	eval "$SIM_AT_EXIT"
+	sim_stop
+	exit $rc
+}
+
 sim_trap()
 {
-	trap 'sim_rc=$?; sim_stop; exit $sim_rc' EXIT
+	trap sim_exit EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+}
+
+sim_at_exit()
+{
+	SIM_AT_EXIT="$SIM_AT_EXIT
+$1"
+	sim_trap
 }
 
 # Track a background process so sim_stop kills it too.

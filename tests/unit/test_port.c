@@ -131,8 +131,9 @@ static void test_names(void **state)
 		assert_int_equal(port_mtu_bytes(c), c >= 1 && c <= 5 ? 128 << c : 0);
 	assert_int_equal(port_mtu_bytes(5), 4096);
 	/* ibstat: libibumad truncates "2.5 Gb/sec (1X SDR)" to 2 */
-	assert_string_equal(port_ibstat_rate(2, buf, sizeof(buf)), "2.5");
-	assert_string_equal(port_ibstat_rate(200, buf, sizeof(buf)), "200");
+	assert_string_equal(port_ibstat_rate(2, false, buf, sizeof(buf)), "2.5");
+	assert_string_equal(port_ibstat_rate(200, false, buf, sizeof(buf)), "200");
+	assert_string_equal(port_ibstat_rate(40, true, buf, sizeof(buf)), "40 (FDR10)");
 }
 
 static void test_speed_list(void **state)
