@@ -35,9 +35,11 @@ static bool sim_unreachable(char *err, size_t errlen)
 		return false;	/* cannot tell: let libibumad try */
 	while (!seen && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		size_t n = strlen(line), w = strlen(want);
+		char *at = strstr(line, want);
 
-		seen = n >= w && !strcmp(line + n - w, want);
+		/* abstract names are NUL-padded: /proc shows the pad as '@' */
+		at = at ? at + strlen(want) : NULL;
+		seen = at && (!*at || *at == '@');
 	}
 	fclose(f);
 	if (!seen)
