@@ -335,6 +335,7 @@ int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
 	so.dev = o->device;
 	so.port = o->port;
 	so.window = c->inflight;
+	so.max_smps = c->inflight;
 	rc = sweep_discover(&sw, &so, err, errlen);
 	if (rc)
 		return rc;

@@ -180,7 +180,7 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 
 	memset(sw, 0, sizeof(*sw));
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 16;
+	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 64;
 	cfg.timeout_ms = o->timeout_ms > 0 ? (unsigned)o->timeout_ms : 300;
 	cfg.retries = 2;
 	f = ibnd_discover_fabric((char *)o->dev, o->port, NULL, &cfg);
@@ -259,6 +259,59 @@ static int open_pipe(struct pipe *pp, const struct sweep_opts *o, char *err,
 	return 0;
 }
 
+/* Error counters (and PortXmitWait, as ibqueryerrors counts it) of a
+ * PortCounters answer: any non-zero? */
+static bool pc_has_errors(const uint8_t *pc)
+{
+	static const enum MAD_FIELDS f[] = {
+		IB_PC_ERR_SYM_F, IB_PC_LINK_RECOVERS_F, IB_PC_LINK_DOWNED_F,
+		IB_PC_ERR_RCV_F, IB_PC_ERR_PHYSRCV_F, IB_PC_ERR_SWITCH_REL_F,
+		IB_PC_XMT_DISCARDS_F, IB_PC_ERR_XMTCONSTR_F, IB_PC_ERR_RCVCONSTR_F,
+		IB_PC_ERR_LOCALINTEG_F, IB_PC_ERR_EXCESS_OVR_F, IB_PC_VL15_DROPPED_F,
+		IB_PC_XMT_WAIT_F,
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (mad_get_field((void *)pc, 0, f[i]))
+			return true;
+	return false;
+}
+
+static struct req *add_req(struct req *r, int *n, uint8_t *bufs, unsigned lid,
+			   int port, int attr)
+{
+	struct req *q = &r[*n];
+
+	memset(q, 0, sizeof(*q));
+	q->lid = lid;
+	q->port = port;
+	q->attr = attr;
+	q->out = bufs + (size_t)*n * IB_PC_DATA_SZ;
+	(*n)++;
+	return q;
+}
+
+/* Keeps only the error and congestion counters: an aggregate of zero
+ * errors says nothing about a port's traffic, which must not read 0. */
+static void drop_traffic(struct counter_set *cs)
+{
+	int k = 0;
+
+	for (int i = 0; i < cs->n; i++)
+		if (cs->c[i].cls != CTR_TRAFFIC)
+			cs->c[k++] = cs->c[i];
+	cs->n = k;
+}
+
+/*
+ * Round 1, all in flight together: ClassPortInfo of every node,
+ * PortCounters of every HCA port, and of every switch's port 0xFF
+ * (AllPortSelect: one answer sums all its ports). Round 2: PortCounters
+ * per port only for switches whose sum shows errors (or that cannot
+ * sum), and PortCountersExtended where the error counters are 64-bit.
+ * That is what ibqueryerrors asks, but with a window of MADs in flight
+ * instead of one round trip at a time.
+ */
 int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen)
 {
@@ -266,128 +319,121 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	struct pipe pp;
 	struct req *r = NULL;
 	uint8_t *bufs = NULL;
-	int *cpi_of = NULL, ncpi = 0, nreq = 0, rc;
-	double t0 = counters_now();
+	int *node_of = NULL, *cpi = NULL, *agg = NULL, *pc = NULL, *pce = NULL;
+	uint16_t *cap = NULL;
+	uint32_t *cap2 = NULL;
+	int nn = 0, n = 0, n1, rc, cap_req;
+	double t0 = counters_now(), t;
 
 	if (!sw->n)
 		return 0;
 	rc = open_pipe(&pp, o, err, errlen, &mp);
 	if (rc)
 		return rc;
-	/* 1 CPI per distinct LID + PC + PCE per port, at most */
-	r = calloc((size_t)sw->n * 3, sizeof(*r));
-	bufs = calloc((size_t)sw->n * 3, IB_PC_DATA_SZ);
-	cpi_of = calloc((size_t)sw->n, sizeof(*cpi_of));
-	if (!r || !bufs || !cpi_of) {
+	cap_req = 3 * sw->n + 2 * sw->n + 8;
+	r = calloc((size_t)cap_req, sizeof(*r));
+	bufs = calloc((size_t)cap_req, IB_PC_DATA_SZ);
+	node_of = calloc((size_t)sw->n, sizeof(int));
+	cpi = calloc((size_t)sw->n, sizeof(int));
+	agg = calloc((size_t)sw->n, sizeof(int));
+	pc = calloc((size_t)sw->n, sizeof(int));
+	pce = calloc((size_t)sw->n, sizeof(int));
+	cap = calloc((size_t)sw->n, sizeof(*cap));
+	cap2 = calloc((size_t)sw->n, sizeof(*cap2));
+	if (!r || !bufs || !node_of || !cpi || !agg || !pc || !pce || !cap || !cap2) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
 	}
-	/* Phase 1: ClassPortInfo once per node (ports of a switch share a
-	 * LID; on an HCA PortSelect must be the port itself). */
+	/* nodes: ports of one node are adjacent in sw->p */
 	for (int i = 0; i < sw->n; i++) {
-		int j;
+		const struct sweep_port *p = &sw->p[i];
 
-		for (j = 0; j < i; j++)
-			if (sw->p[j].lid == sw->p[i].lid && sw->p[j].guid == sw->p[i].guid)
-				break;
-		if (j < i) {
-			cpi_of[i] = cpi_of[j];
-			continue;
+		if (i && sw->p[i - 1].guid == p->guid) {
+			node_of[i] = nn - 1;
+		} else {
+			node_of[i] = nn;
+			cpi[nn] = n;
+			add_req(r, &n, bufs, p->lid, p->is_switch ? 0 : p->port,
+				CLASS_PORT_INFO);
+			agg[nn] = -1;
+			if (p->is_switch) {
+				agg[nn] = n;
+				add_req(r, &n, bufs, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
+			}
+			nn++;
 		}
-		cpi_of[i] = ncpi;
-		r[ncpi].lid = sw->p[i].lid;
-		r[ncpi].port = sw->p[i].is_switch ? 0 : sw->p[i].port;
-		r[ncpi].attr = CLASS_PORT_INFO;
-		r[ncpi].out = bufs + (size_t)ncpi * IB_PC_DATA_SZ;
-		ncpi++;
+		pc[i] = pce[i] = -1;
+		if (!p->is_switch) {
+			pc[i] = n;
+			add_req(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
+		}
 	}
-	if (pipe_run(&pp, r, ncpi) < 0) {
+	if (pipe_run(&pp, r, n) < 0) {
 		snprintf(err, errlen, "PMA queries failed on the local port: %s", strerror(errno));
 		rc = 4;
 		goto out;
 	}
-	/* Phase 2: PortCounters, and PortCountersExtended where offered. */
-	{
-		struct req *r2 = r + ncpi;
-		uint8_t *b2 = bufs + (size_t)ncpi * IB_PC_DATA_SZ;
-		int *pc_idx = cpi_of;	/* reuse: phase-2 index of PC per port */
-		int ncpi_keep = ncpi;
-		uint16_t *caps = calloc((size_t)ncpi_keep, sizeof(*caps));
-		uint32_t *caps2 = calloc((size_t)ncpi_keep, sizeof(*caps2));
-		int *cpi_for = calloc((size_t)sw->n, sizeof(*cpi_for));
+	for (int k = 0; k < nn; k++)
+		if (r[cpi[k]].status == 1)
+			counters_parse_cpi(r[cpi[k]].out, &cap[k], &cap2[k]);
+	n1 = n;
+	for (int i = 0; i < sw->n; i++) {
+		const struct sweep_port *p = &sw->p[i];
+		int k = node_of[i];
 
-		if (!caps || !caps2 || !cpi_for) {
-			free(caps);
-			free(caps2);
-			free(cpi_for);
-			snprintf(err, errlen, "out of memory");
-			rc = 5;
-			goto out;
-		}
-		for (int k = 0; k < ncpi_keep; k++)
-			if (r[k].status == 1)
-				counters_parse_cpi(r[k].out, &caps[k], &caps2[k]);
-		memcpy(cpi_for, cpi_of, (size_t)sw->n * sizeof(*cpi_for));
-		for (int i = 0; i < sw->n; i++) {
-			int k = cpi_for[i];
-			bool ext = (caps[k] & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) ||
-				   (caps2[k] & PMA_CAP2_EXT_ERRORS);
+		if (r[cpi[k]].status != 1)
+			continue;
+		if (p->is_switch) {
+			struct req *a = &r[agg[k]];
 
-			pc_idx[i] = -1;
-			if (r[k].status != 1)
-				continue;
-			pc_idx[i] = nreq;
-			r2[nreq].lid = sw->p[i].lid;
-			r2[nreq].port = sw->p[i].port;
-			r2[nreq].attr = IB_GSI_PORT_COUNTERS;
-			r2[nreq].out = b2 + (size_t)nreq * IB_PC_DATA_SZ;
-			nreq++;
-			if (ext) {
-				r2[nreq].lid = sw->p[i].lid;
-				r2[nreq].port = sw->p[i].port;
-				r2[nreq].attr = IB_GSI_PORT_COUNTERS_EXT;
-				r2[nreq].out = b2 + (size_t)nreq * IB_PC_DATA_SZ;
-				nreq++;
-			}
+			if (a->status == 1 && (cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
+			    !(cap2[k] & PMA_CAP2_EXT_ERRORS) && !pc_has_errors(a->out))
+				continue;	/* no errors on any of its ports */
+			pc[i] = n;
+			add_req(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
 		}
-		pp.tid_base += (uint32_t)ncpi + 16;
-		if (pipe_run(&pp, r2, nreq) < 0) {
-			snprintf(err, errlen, "PMA queries failed on the local port: %s", strerror(errno));
-			free(caps);
-			free(caps2);
-			free(cpi_for);
-			rc = 4;
-			goto out;
+		if (cap2[k] & PMA_CAP2_EXT_ERRORS) {
+			pce[i] = n;
+			add_req(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
 		}
-		double t = counters_now();
+	}
+	pp.tid_base += (uint32_t)n1 + 16;
+	if (n > n1 && pipe_run(&pp, r + n1, n - n1) < 0) {
+		snprintf(err, errlen, "PMA queries failed on the local port: %s", strerror(errno));
+		rc = 4;
+		goto out;
+	}
+	t = counters_now();
+	for (int i = 0; i < sw->n; i++) {
+		struct counter_set *cs = &sw->p[i].cs;
+		int k = node_of[i];
 
-		for (int i = 0; i < sw->n; i++) {
-			struct counter_set *cs = &sw->p[i].cs;
-			int k = cpi_for[i], j = pc_idx[i];
-			bool ext;
-
-			cs->lid = sw->p[i].lid;
-			cs->port = sw->p[i].port;
-			cs->t_mono = t;
-			cs->valid = false;
-			if (j < 0) {
-				snprintf(cs->why, sizeof(cs->why), "no ClassPortInfo answer from LID %u", cs->lid);
-				continue;
-			}
-			ext = j + 1 < nreq && r2[j + 1].attr == IB_GSI_PORT_COUNTERS_EXT &&
-			      r2[j + 1].lid == cs->lid && r2[j + 1].port == cs->port;
-			if (r2[j].status != 1 || (ext && r2[j + 1].status != 1)) {
-				snprintf(cs->why, sizeof(cs->why), "no PortCounters%s answer from LID %u port %d",
-					 ext && r2[j].status == 1 ? "Extended" : "", cs->lid, cs->port);
-				continue;
-			}
-			counters_from_pma(cs, r2[j].out, ext ? r2[j + 1].out : NULL,
-					  caps[k], caps2[k]);
+		cs->lid = sw->p[i].lid;
+		cs->port = sw->p[i].port;
+		cs->t_mono = t;
+		cs->valid = false;
+		cs->n = 0;
+		if (r[cpi[k]].status != 1) {
+			snprintf(cs->why, sizeof(cs->why), "no ClassPortInfo answer from LID %u", cs->lid);
+			continue;
 		}
-		free(caps);
-		free(caps2);
-		free(cpi_for);
+		if (pc[i] < 0) {
+			/* switch without errors: the aggregate said so */
+			uint8_t zero[IB_PC_DATA_SZ] = { 0 };
+
+			counters_from_pma(cs, zero, NULL, cap[k], 0);
+			drop_traffic(cs);
+			snprintf(cs->mode, sizeof(cs->mode), "PortCounters AllPortSelect sum: no errors on any port");
+			continue;
+		}
+		if (r[pc[i]].status != 1 || (pce[i] >= 0 && r[pce[i]].status != 1)) {
+			snprintf(cs->why, sizeof(cs->why), "no PortCounters%s answer from LID %u port %d",
+				 r[pc[i]].status == 1 ? "Extended" : "", cs->lid, cs->port);
+			continue;
+		}
+		counters_from_pma(cs, r[pc[i]].out, pce[i] >= 0 ? r[pce[i]].out : NULL,
+				  cap[k], pce[i] >= 0 ? cap2[k] : 0);
 	}
 	rc = 0;
 out:
@@ -396,7 +442,13 @@ out:
 	sw->query_s = counters_now() - t0;
 	free(r);
 	free(bufs);
-	free(cpi_of);
+	free(node_of);
+	free(cpi);
+	free(agg);
+	free(pc);
+	free(pce);
+	free(cap);
+	free(cap2);
 	free(pp.sbuf);
 	free(pp.rbuf);
 	mad_rpc_close_port(mp);
