@@ -94,7 +94,8 @@ int main(int argc, char **argv)
 	}
 	case CMD_CONSOLE:
 	default: {
-		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color };
+		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color,
+				     .config = c.config };
 
 		u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
 		return ui_run(&o, &u);

@@ -12,6 +12,7 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+
 /* Order is display order: errors first, then congestion, then traffic. */
 const struct ctr_def ctr_table[] = {
 	{ "SymbolErrorCounter", "symbol_error", CTR_ERROR, CTR_COUNT, 16, "minor link errors on a physical lane" },

@@ -1,6 +1,7 @@
 # Counters (issue 5): owned fragment (see Makefile.am).
 # Sampling (PMA / sysfs), the delta engine and the fabric sweep live in
-# core; thresholds, rules and the event log in diag; the watch / errors
+# core with the event log and the console's worker; thresholds and rules
+# in diag; the watch / errors
 # commands next to main.c.
 
 libibc_core_a_SOURCES += \
@@ -9,11 +10,13 @@ libibc_core_a_SOURCES += \
 	src/core/counters_out.c src/core/counters_out.h \
 	src/core/ctrsample.c src/core/ctrsample.h \
 	src/core/delta.c src/core/delta.h \
-	src/core/sweep.c src/core/sweep.h
+	src/core/sweep.c src/core/sweep.h \
+	src/core/eventlog.c src/core/eventlog.h \
+	src/core/ctrwork.c src/core/ctrwork.h \
+	src/core/umadlock.c src/core/umadlock.h
 libibc_diag_a_SOURCES += \
 	src/diag/thresholds.c src/diag/thresholds.h \
-	src/diag/rules.c src/diag/rules.h \
-	src/diag/eventlog.c src/diag/eventlog.h
+	src/diag/rules.c src/diag/rules.h
 ibconsole_SOURCES += src/cmd_counters.c src/cmd_counters.h
 
 check_PROGRAMS += tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules
@@ -31,3 +34,8 @@ tests_unit_test_rules_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 TESTS += tests/sim/counters.test
 EXTRA_DIST += tests/sim/counters.test bench/sweep-bench.sh bench/gen-fabric.py \
 	bench/RESULTS.md
+
+# Console: counter cells, counters panel, event log and sweep views.
+libibc_ui_a_SOURCES += \
+	src/ui/ctrview.c src/ui/ctrview.h \
+	src/ui/screen_counters.c src/ui/screen_sweep.c

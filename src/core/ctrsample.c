@@ -26,12 +26,18 @@ struct ctr_sampler *ctrs_open(void)
 	return calloc(1, sizeof(struct ctr_sampler));
 }
 
+void ctrs_release(struct ctr_sampler *s)
+{
+	for (int i = 0; i < s->ncl; i++)
+		pma_close(s->cl[i].c);
+	s->ncl = 0;
+}
+
 void ctrs_close(struct ctr_sampler *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->ncl; i++)
-		pma_close(s->cl[i].c);
+	ctrs_release(s);
 	free(s);
 }
 

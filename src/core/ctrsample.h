@@ -37,6 +37,9 @@ int ctrs_targets_remote(const char *spec, const struct snapshot *s,
 /* One sample of target t into cs (cs->valid false and cs->why on error). */
 int ctrs_sample(struct ctr_sampler *s, const struct ctr_target *t,
 		struct counter_set *cs);
+/* Closes the PMA clients (they reopen on the next sample): under
+ * umad2sim a kept-open client breaks other users of its class. */
+void ctrs_release(struct ctr_sampler *s);
 /* Clears every PMA counter of t. */
 int ctrs_clear(struct ctr_sampler *s, const struct ctr_target *t, char *err,
 	       size_t errlen);

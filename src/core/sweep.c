@@ -14,6 +14,8 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "umadlock.h"
+
 struct req {
 	unsigned lid;
 	int port;
@@ -183,7 +185,9 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 64;
 	cfg.timeout_ms = o->timeout_ms > 0 ? (unsigned)o->timeout_ms : 300;
 	cfg.retries = 2;
+	umadlock_span_begin();
 	f = ibnd_discover_fabric((char *)o->dev, o->port, NULL, &cfg);
+	umadlock_span_end();
 	if (!f) {
 		snprintf(err, errlen, "fabric discovery failed%s%s — check that the port is Active, a subnet manager has run, and /dev/infiniband/umad* is accessible",
 			 o->dev ? " from " : "", o->dev ? o->dev : "");
@@ -327,9 +331,12 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 
 	if (!sw->n)
 		return 0;
+	umadlock_span_begin();
 	rc = open_pipe(&pp, o, err, errlen, &mp);
-	if (rc)
+	if (rc) {
+		umadlock_span_end();
 		return rc;
+	}
 	cap_req = 3 * sw->n + 2 * sw->n + 8;
 	r = calloc((size_t)cap_req, sizeof(*r));
 	bufs = calloc((size_t)cap_req, IB_PC_DATA_SZ);
@@ -452,6 +459,7 @@ out:
 	free(pp.sbuf);
 	free(pp.rbuf);
 	mad_rpc_close_port(mp);
+	umadlock_span_end();
 	return rc;
 }
 

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/sampler.h"
+#include "core/ctrwork.h"
+#include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
 #include "widgets.h"
@@ -37,6 +39,9 @@ struct ui_app {
 	char host[64];
 	time_t drawn_sec;	/* header clock shown */
 	bool dirty, clear;
+	/* issue 5: counters */
+	struct ctrwork *cw;
+	struct ctr_model *ctr;
 };
 
 static const int ui_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -120,6 +125,8 @@ static void ui_draw(struct ui_app *a, time_t now)
 			.st = &a->st,
 			.interval_s = a->interval_s,
 			.source = a->source,
+			.ctr = a->ctr,
+			.cw = a->cw,
 		};
 
 		ui_draw_header(a, w, now);
@@ -143,13 +150,16 @@ static bool ui_key(struct ui_app *a, int key)
 	enum ui_action act = keymap_lookup(key);
 	struct ui_ctx c = {
 		.snap = a->snap, .st = &a->st, .interval_s = a->interval_s,
-		.source = a->source,
+		.source = a->source, .ctr = a->ctr, .cw = a->cw,
 	};
 	int fl;
 
 	if (key == KEY_RESIZE) {
 		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_help.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -176,6 +186,29 @@ static bool ui_key(struct ui_app *a, int key)
 		a->interval_s = sampler_set_interval(a->sm,
 			layout_interval_step(a->interval_s,
 					     act == UI_ACT_SLOWER ? 1 : -1));
+		ctrwork_set_interval(a->cw, a->interval_s);
+		break;
+	/* issue 5: counters */
+	case UI_ACT_COUNTERS:
+		a->screen = &screen_counters;
+		break;
+	case UI_ACT_EVENTS:
+		a->screen = &screen_events;
+		break;
+	case UI_ACT_SWEEP:
+		ctrwork_sweep(a->cw);
+		a->screen = &screen_sweep;
+		break;
+	case UI_ACT_ACK:
+		ctrwork_ack(a->cw);
+		break;
+	case UI_ACT_MARK:
+		ctrwork_mark(a->cw);
+		break;
+	case UI_ACT_CLEAR:	/* the counters panel asks first */
+		a->screen = &screen_counters;
+		if (a->have)
+			a->screen->on_key(key, act, &c);
 		break;
 	case UI_ACT_REDRAW:
 		a->clear = true;
@@ -244,6 +277,18 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.interval_s = sampler_interval(a.sm);
+	/* issue 5: counters, sampled on their own worker */
+	a.ctr = calloc(1, sizeof(*a.ctr));
+	a.cw = a.ctr ? ctrwork_start(a.interval_s, o, err, sizeof(err)) : NULL;
+	if (!a.cw) {
+		sampler_stop(a.sm);
+		free(a.ctr);
+		free(a.snap);
+		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
+			a.ctr ? err : "out of memory");
+		return 5;
+	}
+	ctrview_load(u->config);
 	a.source = ui_source(u);
 	a.screen = &screen_ports;
 	a.dirty = true;
@@ -265,7 +310,11 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			a.dirty = true;
 			if (a.st.good_gen)
 				a.have = true;
+			if (a.have)
+				ctrwork_set_targets(a.cw, a.snap);
 		}
+		if (ctrwork_get(a.cw, a.ctr))
+			a.dirty = true;
 		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
 			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
 			break;
@@ -296,6 +345,8 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 out:
 	endwin();
 	ui_signals_restore(old);
+	ctrwork_stop(a.cw);
+	free(a.ctr);
 	sampler_stop(a.sm);
 	if (rc == 3) {
 		ui_why(a.st.err, why, sizeof(why));

@@ -13,6 +13,7 @@ struct ui_opts {
 	const char *source_label;	/* header's data source; NULL: the
 					 * snapshot's sources, or "ibsim
 					 * (demo)" when IBCONSOLE_DEMO=1 */
+	const char *config;		/* issue 5: --config (thresholds) */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)

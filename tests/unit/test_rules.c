@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "diag/eventlog.h"
+#include "core/eventlog.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 #include <time.h>
-#include "core/delta.h"
+#include "delta.h"
 
 #define EVENTLOG_MAX 512
 
