@@ -31,8 +31,8 @@ tests_unit_test_rules_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_rules_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 
 # ibsim: PerformanceSet deltas in watch / errors, saturation and reset.
-TESTS += tests/sim/counters.test
-EXTRA_DIST += tests/sim/counters.test bench/sweep-bench.sh bench/gen-fabric.py \
+TESTS += tests/sim/counters.test tests/ui/counters.test
+EXTRA_DIST += tests/sim/counters.test tests/ui/counters.test bench/sweep-bench.sh bench/gen-fabric.py \
 	bench/RESULTS.md
 
 # Console: counter cells, counters panel, event log and sweep views.
