@@ -147,7 +147,10 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				 !sysfs_is_real_root() ? "fixture tree: no SMP or verbs access" :
 				 "no source reported width and speed");
 		if (!p->mtu_v.valid && !p->mtu_v.why[0])
-			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s", p->link_v.why);
+			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s",
+				 o->no_smp ? "SMP queries disabled (--no-smp) and no verbs device" :
+				 !sysfs_is_real_root() ? "fixture tree: MTU needs SMP or verbs" :
+				 p->link_v.why[0] ? p->link_v.why : "no source reported the MTU");
 		if (p->link_v.valid)
 			port_decode_rate(p);
 		pcie_judge(p);

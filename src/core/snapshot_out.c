@@ -42,7 +42,7 @@ static void json_mask_pair(struct json *j, const char *key, bool valid,
 
 static void json_link(struct json *j, const struct port_info *p)
 {
-	bool v = p->link_v.valid, caps = v && (p->width_supported || p->speed_supported);
+	bool v = p->link_v.valid, caps = v && p->caps_valid;
 	bool ext = v && p->ext_valid && caps;
 	char buf[96];
 

@@ -261,6 +261,15 @@ static void ports_items_ids(const struct port_info *p)
 	ports_add("Capability mask", UI_NORMAL, "0x%08x", p->cap_mask);
 }
 
+/* Only SMP reports enabled/supported sets; sysfs and verbs do not. */
+static void ports_mask(const char *label, bool known, const char *text)
+{
+	if (known)
+		ports_add(label, UI_NORMAL, "%s", text);
+	else
+		ports_add(label, UI_DIM, "n/a (not reported without SMP)");
+}
+
 static void ports_items_link(const struct port_info *p)
 {
 	char a[96], b[96];
@@ -280,21 +289,21 @@ static void ports_items_link(const struct port_info *p)
 	} else {
 		ports_add("Width active", UI_NORMAL, "%s",
 			  port_width_name(p->width_active));
-		ports_add("Width enabled", UI_NORMAL, "%s",
-			  port_width_list(p->width_enabled, a, sizeof(a)));
-		ports_add("Width supported", UI_NORMAL, "%s",
-			  port_width_list(p->width_supported, a, sizeof(a)));
+		ports_mask("Width enabled", p->caps_valid,
+			   port_width_list(p->width_enabled, a, sizeof(a)));
+		ports_mask("Width supported", p->caps_valid,
+			   port_width_list(p->width_supported, a, sizeof(a)));
 		if (p->lane_gbps > 0)
 			ports_add("Speed active", UI_NORMAL,
-				  "%s, %g Gb/s per lane",
+				  "%s, %.10g Gb/s per lane",
 				  p->speed_name[0] ? p->speed_name : "?",
 				  p->lane_gbps);
 		else
 			ports_add("Speed active", UI_DIM, "n/a (undecoded)");
-		ports_add("Speed enabled", UI_NORMAL, "%s",
-			  port_speed_list(p, true, a, sizeof(a)));
-		ports_add("Speed supported", UI_NORMAL, "%s",
-			  port_speed_list(p, false, a, sizeof(a)));
+		ports_mask("Speed enabled", p->caps_valid,
+			   port_speed_list(p, true, a, sizeof(a)));
+		ports_mask("Speed supported", p->caps_valid,
+			   port_speed_list(p, false, a, sizeof(a)));
 	}
 
 	if (p->rate_gbps > 0)
@@ -315,9 +324,12 @@ static void ports_items_link(const struct port_info *p)
 	if (p->below_capability)
 		ports_add("Below capability", UI_WARN, "yes: %s",
 			  p->below_why[0] ? p->below_why : "reason unknown");
-	else if (p->link_v.valid)
+	else if (p->link_v.valid && p->max_rate_gbps > 0)
 		ports_add("Below capability", UI_GOOD,
 			  "no (running at its best rate)");
+	else if (p->link_v.valid)
+		ports_add("Below capability", UI_DIM,
+			  "n/a (enabled/supported unknown)");
 	else
 		ports_add_na("Below capability", &p->link_v);
 	ports_add("Kernel rate", p->rate_sysfs[0] ? UI_NORMAL : UI_DIM, "%s",
@@ -338,6 +350,7 @@ static void ports_items_link(const struct port_info *p)
 
 static void ports_items_host(const struct port_info *p)
 {
+	struct ports_item *it;
 	char a[64], b[64];
 
 	if (p->netdev[0]) {
@@ -386,7 +399,7 @@ static void ports_items_host(const struct port_info *p)
 			ports_add("PCIe link", UI_GOOD, "at capability");
 		if (p->pcie_limits)
 			ports_add("PCIe vs line", UI_WARN,
-				  "limits the port: %s short of %s line rate",
+				  "%s short of the %s line rate",
 				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
 						  sizeof(a)),
 				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
@@ -423,13 +436,17 @@ static void ports_items_host(const struct port_info *p)
 			ports_add("Node memory", UI_DIM, "n/a (unknown)");
 	}
 
-	if (p->hw_counters_dir[0])
-		ports_add("hw_counters", UI_NORMAL, "%s (%d counters)",
-			  p->hw_counters_dir, p->n_hw_counters);
-	else
-		ports_add("hw_counters", UI_DIM, "none (driver exposes none)");
 	ports_add("Sources", UI_NORMAL, "%s",
 		  p->sources[0] ? p->sources : "n/a");
+	/* a path: too long for half a pane */
+	if (p->hw_counters_dir[0])
+		it = ports_add("hw_counters", UI_NORMAL, "%d counters in %s",
+			       p->n_hw_counters, p->hw_counters_dir);
+	else
+		it = ports_add("hw_counters", UI_DIM,
+			       "none (driver exposes none)");
+	if (it)
+		it->wide = true;
 }
 
 static void ports_items_gids(const struct port_info *p)
