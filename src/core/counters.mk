@@ -32,7 +32,7 @@ tests_unit_test_rules_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 
 # ibsim: PerformanceSet deltas in watch / errors, saturation and reset.
 TESTS += tests/sim/counters.test tests/ui/counters.test
-EXTRA_DIST += tests/sim/counters.test tests/ui/counters.test bench/sweep-bench.sh bench/gen-fabric.py \
+EXTRA_DIST += tests/sim/counters.test tests/ui/counters.test bench/sweep-bench.sh bench/gen-fabric.py tests/vm/t-40-counters.sh \
 	bench/RESULTS.md
 
 # Console: counter cells, counters panel, event log and sweep views.
