@@ -39,7 +39,7 @@ timeit() # NAME CMD... : appends the wall time to $SIM_DIR/NAME.t
 	sim_run "$@" >"$SIM_DIR/$name.out" 2>"$SIM_DIR/$name.err"
 	echo $? >"$SIM_DIR/$name.rc"
 	t1=$(now)
-	echo "$t1 - $t0" | bc >>"$SIM_DIR/$name.t"
+	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.6f\n", b - a}' >>"$SIM_DIR/$name.t"
 }
 for i in $(seq 1 "$RUNS"); do
 	timeit ibc timeout -k 2 60 "$IBC" errors --json
@@ -73,8 +73,8 @@ set -- $FIND
 SAME=$1 NOURS=$2 NTHEIRS=$3 PORTS=$4 MADS=$5 DISC=$6 QUERY=$7
 shift 7
 LIST="$*"
-RATIO=$(echo "scale=2; $IQE_T / $IBC_T" | bc)
-RATIO1=$(echo "scale=2; $IQE_T / $IBC1_T" | bc)
+RATIO=$(awk -v a="$IQE_T" -v b="$IBC_T" 'BEGIN {printf "%.2f", a / b}')
+RATIO1=$(awk -v a="$IQE_T" -v b="$IBC1_T" 'BEGIN {printf "%.2f", a / b}')
 {
 	echo "# Sweep benchmark: \`ibconsole errors\` vs \`ibqueryerrors --skip-sl\`"
 	echo

@@ -81,17 +81,36 @@ static bool has(const char *name, const char *part)
 	return strstr(name, part) != NULL;
 }
 
+/* Driver counters whose names the patterns below would misjudge. */
+static const struct {
+	const char *name;
+	enum ctr_class cls;
+} hw_known[] = {
+	{ "ack_deferred", CTR_TRAFFIC },	/* rxe: an ACK coalesced */
+	{ "ack_deffered", CTR_TRAFFIC },	/* older kernels' spelling */
+	{ "rp_cnp_ignored", CTR_CONGESTION },
+	{ "rx_icrc_encapsulated", CTR_ERROR },
+	{ "roce_adp_retrans", CTR_ERROR },
+	{ "roce_adp_retrans_to", CTR_ERROR },
+	{ "roce_slow_restart", CTR_ERROR },
+	{ "roce_slow_restart_cnps", CTR_CONGESTION },
+	{ "roce_slow_restart_trans", CTR_ERROR },
+};
+
 enum ctr_class ctr_classify(const char *name)
 {
 	const struct ctr_def *d = ctr_lookup(name);
 
 	if (d)
 		return d->cls;
+	for (size_t i = 0; i < sizeof(hw_known) / sizeof(hw_known[0]); i++)
+		if (!strcmp(hw_known[i].name, name))
+			return hw_known[i].cls;
 	/* congestion first: "np_cnp_sent" is not an error */
 	if (has(name, "cnp") || has(name, "ecn") || has(name, "pause") ||
 	    has(name, "pfc") || has(name, "wait"))
 		return CTR_CONGESTION;
-	if (has(name, "err") || has(name, "retry") || has(name, "seq") ||
+	if (has(name, "_err") || has(name, "error") || has(name, "retry") || has(name, "seq") ||
 	    has(name, "duplicate") || has(name, "discard") ||
 	    has(name, "drop") || has(name, "out_of") || has(name, "timeout") ||
 	    has(name, "retrans") || has(name, "slow_restart") ||

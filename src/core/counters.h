@@ -35,8 +35,9 @@ extern const int ctr_table_count;
 
 /* The known row for a PMA or kernel counters/ name, NULL when unknown. */
 const struct ctr_def *ctr_lookup(const char *name);
-/* Class of any counter name, including driver hw_counters (by name
- * patterns: *err*, *retry*, *seq*, duplicate*, *discard* are errors;
+/* Class of any counter name, including driver hw_counters (a few exact
+ * names, then patterns: *_err*, *error*, *retry*, *seq*, duplicate*,
+ * *discard* are errors;
  * *cnp*, *ecn*, *pause*, *pfc*, *wait* congestion; the rest traffic). */
 enum ctr_class ctr_classify(const char *name);
 const char *ctr_class_name(enum ctr_class c);	/* "traffic" ... */

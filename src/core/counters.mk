@@ -30,9 +30,11 @@ tests_unit_test_rules_SOURCES = tests/unit/test_rules.c
 tests_unit_test_rules_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_rules_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 
-# ibsim: PerformanceSet deltas in watch / errors, saturation and reset.
-TESTS += tests/sim/counters.test tests/ui/counters.test
+# ibsim: PerformanceSet deltas in watch / errors, saturation and reset;
+# tmux: the same on screen; two VMs: netem loss flags the port.
+TESTS += tests/sim/counters.test tests/ui/counters.test tests/vm/wire.test
 EXTRA_DIST += tests/sim/counters.test tests/ui/counters.test bench/sweep-bench.sh bench/gen-fabric.py tests/vm/t-40-counters.sh \
+	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh \
 	bench/RESULTS.md
 
 # Console: counter cells, counters panel, event log and sweep views.

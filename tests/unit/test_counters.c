@@ -48,6 +48,11 @@ static void test_classify(void **state)
 	assert_int_equal(ctr_classify("sent_pkts"), CTR_TRAFFIC);
 	assert_int_equal(ctr_classify("rdma_sends"), CTR_TRAFFIC);
 	assert_int_equal(ctr_classify("link_downed"), CTR_ERROR);
+	/* "deferred" contains "err": an exact row keeps it traffic */
+	assert_int_equal(ctr_classify("ack_deferred"), CTR_TRAFFIC);
+	assert_int_equal(ctr_classify("req_cqe_error"), CTR_ERROR);
+	assert_int_equal(ctr_classify("rcvd_rnr_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("roce_adp_retrans"), CTR_ERROR);
 	assert_string_equal(ctr_class_name(CTR_CONGESTION), "congestion");
 }
 
