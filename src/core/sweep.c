@@ -181,6 +181,19 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	int cap = 0;
 
 	memset(sw, 0, sizeof(*sw));
+	{
+		/* no device: say so plainly, before libibmad warns on stderr */
+		char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+		int n;
+
+		umadlock_span_begin();
+		n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+		umadlock_span_end();
+		if (n <= 0) {
+			snprintf(err, errlen, "no RDMA device found for the sweep — load the HCA driver (e.g. mlx5_ib) or try `ibconsole --demo errors`");
+			return 3;
+		}
+	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 64;
 	cfg.timeout_ms = o->timeout_ms > 0 ? (unsigned)o->timeout_ms : 300;

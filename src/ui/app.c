@@ -344,9 +344,10 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	}
 out:
 	endwin();
-	ui_signals_restore(old);
+	/* workers stop while our handlers still catch a second Ctrl-C */
 	ctrwork_stop(a.cw);
 	free(a.ctr);
+	ui_signals_restore(old);
 	sampler_stop(a.sm);
 	if (rc == 3) {
 		ui_why(a.st.err, why, sizeof(why));

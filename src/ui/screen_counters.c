@@ -92,7 +92,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	const struct ctr_model *m = c->ctr;
 	const struct delta_port *d;
 	char label[64], buf[400], v[24], dl[24], rate[24], w1[16], w10[16];
-	char spark[3 * DELTA_HIST + 1];
+	char spark[3 * DELTA_HIST + 1], mark[16];
 	struct verdict vd;
 	bool utf8 = ctrview_utf8();
 	int sparkw;
@@ -125,7 +125,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	sparkw = w - 107;
 	if (sparkw > DELTA_HIST)
 		sparkw = DELTA_HIST;
-	snprintf(buf, sizeof(buf), " %-28s %-10s %14s %12s %12s %8s %8s %-9s %s",
+	snprintf(buf, sizeof(buf), " %-28s %-10s %14s %12s %12s %8s %8s %-10s %s",
 		 "COUNTER", "CLASS", "VALUE", "DELTA", "RATE", "1 MIN", "10 MIN",
 		 "MARK", sparkw > 4 ? "HISTORY" : "");
 	widgets_bar(win, 4, w, UI_TITLE);
@@ -151,9 +151,13 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 		spark[0] = '\0';
 		if (sparkw > 4)
 			ctrview_spark(k, sparkw, utf8, spark, sizeof(spark));
-		snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-9s %s",
+		/* the state mark stays visible; '!' (and the colour) says
+		 * the increment is not acknowledged yet */
+		snprintf(mark, sizeof(mark), "%s%s", *cv_mark(k) ? cv_mark(k) : unacked ? "NEW" : "",
+			 unacked ? "!" : "");
+		snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-10s %s",
 			 k->name, ctr_class_name(k->cls), v, dl, rate, w1, w10,
-			 unacked ? "NEW!" : cv_mark(k), spark);
+			 mark, spark);
 		if (unacked)
 			role = UI_BAD;
 		else if (k->state == DELTA_SATURATED || k->state == DELTA_RESET)
@@ -166,7 +170,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	}
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
-		     " a ack  m mark  C clear  e events  x sweep  Up/Down scroll  c/Esc back  q quit   NEW! = unacknowledged error increment",
+		     " a ack  m mark  C clear  e events  x sweep  Up/Down scroll  c/Esc back  q quit   ! = unacknowledged error increment",
 		     UI_FOOTER, false, false);
 	if (cv.confirm)
 		cv_dialog(win, w, h);

@@ -14,8 +14,9 @@
 
 enum {
 	COL_PORT, COL_STATE, COL_PHYS, COL_LAYER, COL_LINK, COL_RATE,
-	COL_MTU, COL_LID, COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
+	COL_MTU, COL_LID,
 	COL_TX, COL_RX, COL_ERR,	/* issue 5: counters */
+	COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
 	COL_N
 };
 
@@ -33,10 +34,11 @@ static const struct layout_col ports_cols[COL_N] = {
 	[COL_NUMA] = { "NUMA", 4, 4, 8, true },
 	[COL_PCIE] = { "PCIe", 9, 9, 6, false },
 	[COL_FLAGS] = { "FLAGS", 5, 5, 0, false },
-	/* issue 5: counters */
-	[COL_TX] = { "TX Gb/s", 7, 8, 2, true },
-	[COL_RX] = { "RX Gb/s", 7, 8, 2, true },
-	[COL_ERR] = { "ERR/10m", 7, 8, 0, true },
+	/* issue 5: counters; errors go with PCIe, rates first, so the
+	 * 80-column table keeps the link facts */
+	[COL_TX] = { "TX Gb/s", 7, 8, 9, true },
+	[COL_RX] = { "RX Gb/s", 7, 8, 9, true },
+	[COL_ERR] = { "ERR/10m", 7, 8, 6, true },
 };
 
 #define DETAIL_LABEL_W 17
