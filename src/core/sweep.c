@@ -184,13 +184,20 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	{
 		/* no device: say so plainly, before libibmad warns on stderr */
 		char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+		umad_ca_t ca;
 		int n;
 
+		/* libibumad names a default CA when there is none: ask it */
 		umadlock_span_begin();
 		n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+		if (n > 0 && umad_get_ca(o->dev ? (char *)o->dev : names[0], &ca) < 0)
+			n = 0;
+		else if (n > 0)
+			umad_release_ca(&ca);
 		umadlock_span_end();
 		if (n <= 0) {
-			snprintf(err, errlen, "no RDMA device found for the sweep — load the HCA driver (e.g. mlx5_ib) or try `ibconsole --demo errors`");
+			snprintf(err, errlen, "%s%s%s for the sweep — load the HCA driver (e.g. mlx5_ib), check -d, or try `ibconsole --demo errors`",
+				 o->dev ? "device " : "no RDMA device found", o->dev ? o->dev : "", o->dev ? " not found" : "");
 			return 3;
 		}
 	}
