@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define PORT_STR 64
-#define PORT_ERR 96
+#define PORT_ERR 192
 #define PORT_MAX_GIDS 32
 
 /* A field that could not be read carries the reason instead of a value. */

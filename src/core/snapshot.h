@@ -25,7 +25,7 @@ struct snapshot {
 	int nports;
 	struct port_info ports[SNAP_MAX_PORTS];
 	/* non-fatal trouble, e.g. "SMP query failed on mlx5_0/1: ..." */
-	char warning[256];
+	char warning[PORT_ERR + 64];
 };
 
 /* Status codes double as exit codes (DESIGN.md). */

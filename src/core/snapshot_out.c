@@ -44,7 +44,6 @@ static void json_link(struct json *j, const struct port_info *p)
 {
 	bool v = p->link_v.valid, caps = v && p->caps_valid;
 	bool ext = v && p->ext_valid && caps;
-	char buf[96];
 
 	if (!v)
 		json_str(j, "link_error", p->link_v.why);
@@ -79,7 +78,6 @@ static void json_link(struct json *j, const struct port_info *p)
 		json_null(j, "below_capability");
 		json_str(j, "below_capability_reason", NULL);
 	}
-	(void)buf;
 }
 
 static void json_port(struct json *j, const struct port_info *p,
