@@ -5,11 +5,13 @@
 #include "ctrwork.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sweep.h"
 #include "umadlock.h"
@@ -36,7 +38,17 @@ struct ctrwork {
 	struct ctr_model *work;		/* worker only */
 	struct ctr_model *pub;		/* under lock */
 	struct ctr_sampler *smp;	/* worker only */
+	int pipe_rd, pipe_wr;		/* "published" wake-ups for the UI */
 };
+
+static void poke(struct ctrwork *w)
+{
+	char c = 1;
+
+	/* a full pipe already says "something new" */
+	if (write(w->pipe_wr, &c, 1) < 0 && errno != EAGAIN)
+		return;
+}
 
 static double mono(void)
 {
@@ -169,6 +181,7 @@ static void *work_main(void *arg)
 		if (mark || ack)
 			m->gen++;
 		copy_local(w->pub, m);
+		poke(w);
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -274,6 +287,7 @@ static void *sweep_main(void *arg)
 		w->pub->nflag = m->nflag;
 		w->pub->flag_truncated = m->flag_truncated;
 		memcpy(w->pub->flag, m->flag, (size_t)m->nflag * sizeof(m->flag[0]));
+		poke(w);
 		next = mono() + SWEEP_REPEAT_S;
 		while (!w->stop && !w->req_sweep) {
 			struct timespec ts = abs_mono(next);
@@ -294,11 +308,22 @@ struct ctrwork *ctrwork_start(double interval_s, const struct snap_opts *o,
 {
 	struct ctrwork *w = calloc(1, sizeof(*w));
 	pthread_condattr_t ca;
+	int fds[2];
 
 	if (!w || !(w->work = calloc(1, sizeof(*w->work))) ||
 	    !(w->pub = calloc(1, sizeof(*w->pub))) || !(w->smp = ctrs_open())) {
 		snprintf(err, errlen, "cannot start the counter worker: out of memory");
 		goto fail;
+	}
+	if (pipe(fds) < 0) {
+		snprintf(err, errlen, "cannot start the counter worker: %s", strerror(errno));
+		goto fail;
+	}
+	w->pipe_rd = fds[0];
+	w->pipe_wr = fds[1];
+	for (int i = 0; i < 2; i++) {
+		fcntl(fds[i], F_SETFL, O_NONBLOCK);
+		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
 	}
 	w->interval_s = interval_s > 0 ? interval_s : 1.0;
 	w->req_clear = -1;
@@ -316,6 +341,8 @@ struct ctrwork *ctrwork_start(double interval_s, const struct snap_opts *o,
 		snprintf(err, errlen, "cannot start the counter worker thread");
 		pthread_cond_destroy(&w->cond);
 		pthread_mutex_destroy(&w->lock);
+		close(w->pipe_rd);
+		close(w->pipe_wr);
 		goto fail;
 	}
 	return w;
@@ -342,10 +369,25 @@ void ctrwork_stop(struct ctrwork *w)
 		pthread_join(w->sweeper, NULL);
 	pthread_cond_destroy(&w->cond);
 	pthread_mutex_destroy(&w->lock);
+	close(w->pipe_rd);
+	close(w->pipe_wr);
 	ctrs_close(w->smp);
 	free(w->work);
 	free(w->pub);
 	free(w);
+}
+
+int ctrwork_fd(const struct ctrwork *w)
+{
+	return w->pipe_rd;
+}
+
+void ctrwork_drain(struct ctrwork *w)
+{
+	char buf[64];
+
+	while (read(w->pipe_rd, buf, sizeof(buf)) > 0)
+		;
 }
 
 void ctrwork_set_targets(struct ctrwork *w, const struct snapshot *s)

@@ -71,6 +71,11 @@ void ctrwork_set_interval(struct ctrwork *w, double interval_s);
  * generations; returns true when it did. Only the used ports are copied. */
 bool ctrwork_get(struct ctrwork *w, struct ctr_model *dst);
 
+/* Readable when a new model is published (poll() it with the keys);
+ * drain with ctrwork_drain(). */
+int ctrwork_fd(const struct ctrwork *w);
+void ctrwork_drain(struct ctrwork *w);
+
 /* Requests, carried out by the worker before its next publication. */
 void ctrwork_ack(struct ctrwork *w);		/* acknowledge all events */
 void ctrwork_mark(struct ctrwork *w);		/* restart "since mark" */

@@ -300,7 +300,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	ui_curses_start(u);
 
 	for (;;) {
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		time_t now;
 		int key, n;
 
@@ -329,7 +329,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = sampler_fd(a.sm);
 		pfd[1].events = POLLIN;
-		n = poll(pfd, 2, ui_ms_to_next_second());
+		pfd[2].fd = ctrwork_fd(a.cw);	/* issue 5: counters */
+		pfd[2].events = POLLIN;
+		n = poll(pfd, 3, ui_ms_to_next_second());
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
@@ -337,6 +339,8 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			break;		/* terminal gone */
 		if (n > 0 && (pfd[1].revents & POLLIN))
 			sampler_drain(a.sm);
+		if (n > 0 && (pfd[2].revents & POLLIN))
+			ctrwork_drain(a.cw);
 		/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
 		while ((key = getch()) != ERR)
 			if (!ui_key(&a, key))
