@@ -44,6 +44,49 @@ struct ui_app {
 	struct ctr_model *ctr;
 };
 
+/*
+ * rdma-core and umad2sim print warnings ("ibwarn: ...") on stderr from the
+ * sampler thread; on a curses screen they would scribble over the table.
+ * Park fd 2 in a temporary file while the screen is up; after endwin the
+ * parked text is shown when the console failed, dropped when it did not.
+ */
+struct ui_stderr {
+	int saved;
+	FILE *parked;
+};
+
+static void ui_stderr_park(struct ui_stderr *e)
+{
+	e->saved = -1;
+	e->parked = tmpfile();
+	if (!e->parked)
+		return;
+	fflush(stderr);
+	e->saved = dup(STDERR_FILENO);
+	if (e->saved < 0 || dup2(fileno(e->parked), STDERR_FILENO) < 0) {
+		fclose(e->parked);
+		e->parked = NULL;
+	}
+}
+
+static void ui_stderr_restore(struct ui_stderr *e, bool replay)
+{
+	char line[512];
+
+	if (!e->parked)
+		return;
+	fflush(stderr);
+	dup2(e->saved, STDERR_FILENO);
+	close(e->saved);
+	if (replay) {
+		rewind(e->parked);
+		while (fgets(line, sizeof(line), e->parked))
+			fputs(line, stderr);
+	}
+	fclose(e->parked);
+	e->parked = NULL;
+}
+
 static const int ui_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define UI_NSIG ((int)(sizeof(ui_signals) / sizeof(ui_signals[0])))
 
@@ -258,6 +301,7 @@ static void ui_why(const char *err, char *buf, size_t len)
 int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 {
 	struct sigaction old[UI_NSIG];
+	struct ui_stderr quiet;
 	struct ui_app a;
 	char err[256], why[256];
 	int rc = 0;
@@ -297,6 +341,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 
 	ui_signal = 0;
 	ui_signals_install(old);
+	ui_stderr_park(&quiet);
 	ui_curses_start(u);
 
 	for (;;) {
@@ -353,6 +398,7 @@ out:
 	free(a.ctr);
 	ui_signals_restore(old);
 	sampler_stop(a.sm);
+	ui_stderr_restore(&quiet, rc != 0);
 	if (rc == 3) {
 		ui_why(a.st.err, why, sizeof(why));
 		fprintf(stderr,
