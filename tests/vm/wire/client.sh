@@ -5,6 +5,10 @@
 # the retransmission counters move and flag the port (verdict act, exit 1).
 set -u
 . "$(dirname "$0")/../vmlib.sh"
+# scratch files in a directory of our own, not the caller's
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
+cd "$work" || fail "cd $work"
+trap 'rm -rf "$work"' EXIT
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 idx=$(roce_v2_ipv4_index rxe0 1 "$ip4")
 [ -n "$idx" ] || fail "client: no RoCE v2 GID for $ip4"
@@ -13,7 +17,7 @@ echo "client: netem loss 3% on $RXE_VM_NETDEV"
 
 "$IBCONSOLE" watch --json --interval 1 -d rxe0 > watch.jsonl 2> watch.err &
 wpid=$!
-trap 'kill "$wpid" 2>/dev/null' EXIT
+trap 'kill "$wpid" 2>/dev/null; rm -rf "$work"' EXIT
 # the server VM boots in parallel: retry the client until it connects
 n=0 crc=1
 while [ "$n" -lt 40 ]; do
@@ -32,7 +36,7 @@ sleep 2.5
 kill -INT "$wpid"
 wait "$wpid"
 wrc=$?
-trap - EXIT
+trap 'rm -rf "$work"' EXIT
 cat watch.err
 /usr/bin/python3 - watch.jsonl "$wrc" <<'PY' || fail "loss did not show up in watch"
 import json, sys

@@ -4,6 +4,10 @@
 # client VM runs against across the lossy wire.
 set -u
 . "$(dirname "$0")/../vmlib.sh"
+# scratch files in a directory of our own, not the caller's
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
+cd "$work" || fail "cd $work"
+trap 'rm -rf "$work"' EXIT
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 idx=$(roce_v2_ipv4_index rxe0 1 "$ip4")
 [ -n "$idx" ] || fail "server: no RoCE v2 GID for $ip4"
