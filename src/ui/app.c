@@ -313,6 +313,12 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.interval_s = u->interval_s > 0 ? u->interval_s : 1.0;
+	/* issue 5: a bad thresholds file is a usage error, as in watch */
+	if (*ctrview_load(u->config)) {
+		fprintf(stderr, "ibconsole: %s\n", ctrview_load_error());
+		free(a.snap);
+		return 2;
+	}
 	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
 	if (!a.sm) {
 		free(a.snap);
@@ -332,7 +338,6 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			a.ctr ? err : "out of memory");
 		return 5;
 	}
-	ctrview_load(u->config);
 	a.source = ui_source(u);
 	a.screen = &screen_ports;
 	a.dirty = true;

@@ -24,6 +24,14 @@ const char *ctrview_load(const char *config)
 	if (thresholds_load(&ctrview_th, thresholds_config_path(config, buf, sizeof(buf)),
 			    ctrview_th_err, sizeof(ctrview_th_err)) < 0)
 		thresholds_defaults(&ctrview_th);
+	else if (config && *config && !ctrview_th.file[0])
+		snprintf(ctrview_th_err, sizeof(ctrview_th_err),
+			 "config file %s not found — check the path given to --config", config);
+	return ctrview_th_err;
+}
+
+const char *ctrview_load_error(void)
+{
 	return ctrview_th_err;
 }
 

@@ -16,6 +16,7 @@ enum ctrview_col { CTRVIEW_TX, CTRVIEW_RX, CTRVIEW_ERR };
 /* Loads thresholds once (defaults + config file); returns a message
  * when the file is bad ("" otherwise). */
 const char *ctrview_load(const char *config);
+const char *ctrview_load_error(void);	/* the last ctrview_load() message */
 const struct thresholds *ctrview_thresholds(void);
 
 /* Index of the model's port dev/port, -1 when absent. */

@@ -12,6 +12,7 @@
 #include <infiniband/mad.h>
 
 #include "core/counters.h"
+#include "core/ctrsample.h"
 
 static void test_table_rows(void **state)
 {
@@ -154,6 +155,40 @@ static void test_put_find(void **state)
 	assert_int_equal(cs.n, CTR_MAX);
 }
 
+static void test_remote_targets(void **state)
+{
+	static struct snapshot s;
+	struct ctr_target t[4];
+	char err[200];
+
+	memset(&s, 0, sizeof(s));
+	s.nports = 2;
+	snprintf(s.ports[0].dev, sizeof(s.ports[0].dev), "rxe0");
+	snprintf(s.ports[0].link_layer, sizeof(s.ports[0].link_layer), "Ethernet");
+	s.ports[0].port = 1;
+	snprintf(s.ports[1].dev, sizeof(s.ports[1].dev), "mlx5_1");
+	snprintf(s.ports[1].link_layer, sizeof(s.ports[1].link_layer), "InfiniBand");
+	s.ports[1].port = 2;
+	s.ports[1].lid = 9;
+	/* through the first IB port with a LID; default PMA port 1 */
+	assert_int_equal(ctrs_targets_remote("3:5,0x10", &s, t, 4, err, sizeof(err)), 2);
+	assert_string_equal(t[0].dev, "mlx5_1");
+	assert_int_equal(t[0].port, 2);
+	assert_int_equal(t[0].lid, 3);
+	assert_int_equal(t[0].pma_port, 5);
+	assert_true(t[0].remote);
+	assert_string_equal(t[0].label, "lid 3 port 5");
+	assert_int_equal(t[1].lid, 16);
+	assert_int_equal(t[1].pma_port, 1);
+	assert_int_equal(ctrs_targets_remote("0", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(ctrs_targets_remote("3:", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(ctrs_targets_remote("3;4", &s, t, 4, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "LID[:PORT]"));
+	s.ports[1].lid = 0;	/* no IB port with a LID: nowhere to ask from */
+	assert_int_equal(ctrs_targets_remote("3", &s, t, 4, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no local InfiniBand port"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_cpi_byte_order),
 		cmocka_unit_test(test_classic_vs_extended),
 		cmocka_unit_test(test_put_find),
+		cmocka_unit_test(test_remote_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
