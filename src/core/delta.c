@@ -164,8 +164,18 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 	bool seen[CTR_MAX] = { false };
 	int moved = 0;
 
-	if (!cs->valid)
-		return 0;	/* a missed sample: the next dt spans it */
+	if (!cs->valid) {
+		/* A missed sample: nothing is known about this interval (the
+		 * last one's delta must not be shown again); the next good
+		 * sample's dt spans the gap. */
+		for (int i = 0; i < d->n; i++) {
+			d->c[i].state = DELTA_MISSING;
+			d->c[i].delta = 0;
+			d->c[i].lower_bound = false;
+			d->c[i].rate_valid = false;
+		}
+		return 0;
+	}
 	for (int i = 0; i < cs->n; i++) {
 		struct delta_ctr *c;
 

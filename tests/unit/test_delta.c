@@ -172,6 +172,10 @@ static void test_missed_intervals(void **state)
 	sample1("PortXmitPkts", 0, 64, true, 1.0);
 	sample1("PortXmitPkts", 100, 64, true, 2.0);
 	delta_update(&dp, &bad, 3.0);	/* query failed */
+	/* the last interval's delta is not shown again */
+	assert_int_equal(get("PortXmitPkts")->state, DELTA_MISSING);
+	assert_int_equal(get("PortXmitPkts")->delta, 0);
+	assert_false(get("PortXmitPkts")->rate_valid);
 	delta_update(&dp, &bad, 4.0);
 	sample1("PortXmitPkts", 400, 64, true, 5.0);
 	c = get("PortXmitPkts");
