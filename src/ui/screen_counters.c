@@ -95,6 +95,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	char spark[3 * DELTA_HIST + 1], mark[16];
 	struct verdict vd;
 	bool utf8 = ctrview_utf8();
+	bool wide;
 	int sparkw;
 
 	i = cv_selected(c, label, sizeof(label));
@@ -122,12 +123,19 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 			 m->dp[i].t_mark > m->dp[i].t_first ? "  (mark set)" : "");
 	widgets_text(win, 3, 0, w, buf, m->port[i].valid ? UI_DIM : UI_BAD, false, false);
 
-	sparkw = w - 107;
+	/* wide: every column and a sparkline; narrow (80 columns): the
+	 * counter, value, delta, rate, 10-minute window and mark */
+	wide = w >= 112;
+	sparkw = w - 108;
 	if (sparkw > DELTA_HIST)
 		sparkw = DELTA_HIST;
-	snprintf(buf, sizeof(buf), " %-28s %-10s %14s %12s %12s %8s %8s %-10s %s",
-		 "COUNTER", "CLASS", "VALUE", "DELTA", "RATE", "1 MIN", "10 MIN",
-		 "MARK", sparkw > 4 ? "HISTORY" : "");
+	if (wide)
+		snprintf(buf, sizeof(buf), " %-28s %-10s %14s %12s %12s %8s %8s %-10s %s",
+			 "COUNTER", "CLASS", "VALUE", "DELTA", "RATE", "1 MIN", "10 MIN",
+			 "MARK", sparkw > 4 ? "HISTORY" : "");
+	else
+		snprintf(buf, sizeof(buf), " %-28s %10s %9s %10s %7s %-9s",
+			 "COUNTER", "VALUE", "DELTA", "RATE", "10 MIN", "MARK");
 	widgets_bar(win, 4, w, UI_TITLE);
 	widgets_text(win, 4, 0, w, buf, UI_TITLE, false, false);
 
@@ -155,9 +163,13 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 		 * the increment is not acknowledged yet */
 		snprintf(mark, sizeof(mark), "%s%s", *cv_mark(k) ? cv_mark(k) : unacked ? "NEW" : "",
 			 unacked ? "!" : "");
-		snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-10s %s",
-			 k->name, ctr_class_name(k->cls), v, dl, rate, w1, w10,
-			 mark, spark);
+		if (wide)
+			snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-10s %s",
+				 k->name, ctr_class_name(k->cls), v, dl, rate, w1, w10,
+				 mark, spark);
+		else
+			snprintf(buf, sizeof(buf), " %-28.28s %10s %9s %10s %7s %-9s",
+				 k->name, v, dl, rate, w10, mark);
 		if (unacked)
 			role = UI_BAD;
 		else if (k->state == DELTA_SATURATED || k->state == DELTA_RESET)
