@@ -15,6 +15,8 @@ enum opt_id {
 	/* fabric (issue 3) */
 	OPT_PROBLEMS, OPT_SAVE, OPT_DIFF, OPT_HOPS, OPT_MAD_TIMEOUT,
 	OPT_NODE_NAME_MAP, OPT_REDISCOVER,
+	/* issue 5: counters */
+	OPT_COUNT, OPT_LID, OPT_CONFIG, OPT_INFLIGHT,
 };
 
 static const struct cli_option {
@@ -26,8 +28,8 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, fabric)" },
-	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "console refresh interval in seconds (0.5-60, default 1)" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric)" },
+	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
@@ -40,6 +42,11 @@ static const struct cli_option {
 	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
 	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
 	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
+	/* issue 5: counters */
+	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
+	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
+	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -53,6 +60,9 @@ static const struct cli_command {
 	{ "console", CMD_CONSOLE, "interactive console (the default)" },
 	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
 	{ "fabric", CMD_FABRIC, "discover the fabric, judge every link (--json, --problems, --save, --diff)" },
+	/* issue 5: counters */
+	{ "watch", CMD_WATCH, "per-interval counter deltas and rates [--interval S] [--count N] [--json]" },
+	{ "errors", CMD_ERRORS, "fabric-wide error sweep [--json]; with --interval S, deltas over S" },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -135,6 +145,7 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
 				return 2;
 			}
+			c->interval_set = true;
 			break;
 		}
 		case OPT_PROBLEMS: c->problems = true; break;
@@ -163,6 +174,25 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			}
 			break;
 		}
+		/* issue 5: counters */
+		case OPT_COUNT: {
+			int v;
+
+			if (parse_int(optarg, 0, 100000000, &v)) {
+				snprintf(err, errlen, "bad count '%s' — give a number of intervals (0 = until interrupted)", optarg);
+				return 2;
+			}
+			c->count = v;
+			break;
+		}
+		case OPT_LID: c->lids = optarg; break;
+		case OPT_CONFIG: c->config = optarg; break;
+		case OPT_INFLIGHT:
+			if (parse_int(optarg, 1, 256, &c->inflight)) {
+				snprintf(err, errlen, "bad --inflight '%s' — give 1..256", optarg);
+				return 2;
+			}
+			break;
 		case OPT_HELP: c->help = true; break;
 		case OPT_VERSION: c->version = true; break;
 		case ':':

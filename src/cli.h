@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT, CMD_FABRIC };
+enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
+	/* issue 5: counters */ CMD_WATCH, CMD_ERRORS,
+	/* issue 3: fabric */ CMD_FABRIC };
 
 struct cli {
 	enum cli_cmd cmd;
@@ -25,6 +27,12 @@ struct cli {
 	const char *save, *diff, *node_name_map;
 	int hops, mad_timeout_ms;
 	double rediscover_s;
+	/* issue 5: counters (watch / errors) */
+	bool interval_set;	/* --interval given explicitly */
+	long count;		/* --count N, 0: until interrupted */
+	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
+	const char *config;	/* --config FILE (thresholds) */
+	int inflight;		/* --inflight N: sweep MADs in flight */
 };
 
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message

@@ -6,8 +6,7 @@ libibc_core_a_SOURCES += \
 	src/core/fabric.c src/core/fabric.h \
 	src/core/fabric_diff.c src/core/topofile.c src/core/fabric_diff.h \
 	src/core/fabric_worker.c src/core/fabric_worker.h \
-	src/core/peer.c src/core/peer.h \
-	src/core/madlock.c src/core/madlock.h
+	src/core/peer.c src/core/peer.h
 libibc_diag_a_SOURCES += src/diag/linkhealth.c src/diag/linkhealth.h
 ibconsole_SOURCES += src/cmd_fabric.c src/cmd_fabric.h
 
@@ -24,4 +23,4 @@ tests_unit_test_topofile_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 TESTS += tests/sim/fabric.test tests/ui/fabric.test
 EXTRA_DIST += tests/sim/fabric.test tests/sim/fabric_check.py \
 	tests/ui/fabric.test tests/topo/fabric-faults.net tests/topo/gen-fattree.py \
-	tests/vm/t-40-fabric.sh bench/fabric-discovery.sh bench/fabric-discovery.results
+	tests/vm/t-41-fabric.sh bench/fabric-discovery.sh bench/fabric-discovery.results

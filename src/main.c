@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cmd_fabric.h"
+#include "cmd_counters.h"
 #include "demo.h"
 #include "core/snapshot.h"
 #include "ui/ui.h"
@@ -34,9 +35,14 @@ static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 		free(s);
 		return st;
 	}
-	if (c->json)
-		snapshot_write_json(stdout, s);
-	else
+	if (c->json) {
+		st = cmd_snapshot_json(s, err, sizeof(err));	/* with counters */
+		if (st) {
+			fail(err);
+			free(s);
+			return st;
+		}
+	} else
 		snapshot_write_table(stdout, s);
 	free(s);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -77,11 +83,22 @@ int main(int argc, char **argv)
 	switch (c.cmd) {
 	case CMD_SNAPSHOT:
 		return run_snapshot(&c, &o);
-	case CMD_FABRIC:
+	case CMD_FABRIC:		/* issue 3: fabric */
 		return cmd_fabric(&c);
+	case CMD_WATCH:		/* issue 5: counters */
+	case CMD_ERRORS: {
+		char cerr[400] = "";
+
+		rc = c.cmd == CMD_WATCH ? cmd_watch(&c, &o, cerr, sizeof(cerr)) :
+					  cmd_errors(&c, &o, cerr, sizeof(cerr));
+		if (rc > 1)
+			fail(cerr);
+		return rc;
+	}
 	case CMD_CONSOLE:
 	default: {
-		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color };
+		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color,
+				     .config = c.config };
 		struct fab_opts fo;
 
 		cmd_fabric_opts(&c, &fo);

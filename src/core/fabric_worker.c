@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "madlock.h"
+#include "umadlock.h"
 
 struct fabric_worker {
 	pthread_t thread;
@@ -85,9 +85,10 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 
 		err[0] = '\0';
-		madlock_acquire();
+		/* umad2sim: one umad user at a time (see umadlock.h) */
+		umadlock_span_begin();
 		f = fabric_discover(&w->opts, err, sizeof(err));
-		madlock_release();
+		umadlock_span_end();
 		v = calloc(1, sizeof(*v));
 		t = mono();
 

@@ -13,8 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "madlock.h"
-
 struct sampler {
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -82,9 +80,7 @@ static void *sampler_main(void *arg)
 		pthread_mutex_unlock(&s->lock);
 		err[0] = '\0';
 		t0 = sampler_now();
-		madlock_acquire();	/* umad2sim: one umad user at a time (issue 3) */
 		st = snapshot_collect(s->work, &s->opts, err, sizeof(err));
-		madlock_release();
 		t1 = sampler_now();
 		if (st == SNAP_OK && s->work->nports == 0) {
 			st = SNAP_NODEV;

@@ -42,9 +42,6 @@ static bool sim_unreachable(char *err, size_t errlen)
 		while (n && line[n - 1] == '@')
 			line[--n] = '\0';
 
-		/* ibsim binds the name with its NUL: "@name:ctl@" */
-		if (n && line[n - 1] == '@')
-			line[--n] = '\0';
 		seen = n >= w && !strcmp(line + n - w, want);
 	}
 	fclose(f);

@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctrview.h"
 #include "layout.h"
 #include "widgets.h"
 
 enum {
 	COL_PORT, COL_STATE, COL_PHYS, COL_LAYER, COL_LINK, COL_RATE,
-	COL_MTU, COL_LID, COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
+	COL_MTU, COL_LID,
+	COL_TX, COL_RX, COL_ERR,	/* issue 5: counters */
+	COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
 	COL_N
 };
 
@@ -31,6 +34,11 @@ static const struct layout_col ports_cols[COL_N] = {
 	[COL_NUMA] = { "NUMA", 4, 4, 8, true },
 	[COL_PCIE] = { "PCIe", 9, 9, 6, false },
 	[COL_FLAGS] = { "FLAGS", 5, 5, 0, false },
+	/* issue 5: counters; errors go with PCIe, rates first, so the
+	 * 80-column table keeps the link facts */
+	[COL_TX] = { "TX Gb/s", 7, 8, 9, true },
+	[COL_RX] = { "RX Gb/s", 7, 8, 9, true },
+	[COL_ERR] = { "ERR/10m", 7, 8, 6, true },
 };
 
 #define DETAIL_LABEL_W 17
@@ -98,11 +106,19 @@ static bool ports_flagged(const struct port_info *p)
 	       (p->pcie.v.valid && p->pcie.degraded) || p->state != 4;
 }
 
+static const struct ui_ctx *ports_ctx;	/* issue 5: counter cells */
+
 /* One table cell's text and role. */
 static enum ui_role ports_cell(const struct port_info *p, int col, char *b,
 			       int len)
 {
 	switch (col) {
+	case COL_TX:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_TX, b, len);
+	case COL_RX:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_RX, b, len);
+	case COL_ERR:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_ERR, b, len);
 	case COL_PORT:
 		snprintf(b, len, "%s/%d", p->dev, p->port);
 		return UI_NORMAL;
@@ -719,6 +735,7 @@ static void ports_draw(WINDOW *win, const struct ui_ctx *c)
 	layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
 	if (f.too_small)
 		return;		/* the app shows the message */
+	ports_ctx = c;
 	ports_find_sel(s);
 	ports_remember_sel(s);
 	ports_draw_table(win, &f, s);
@@ -767,6 +784,12 @@ static int ports_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 static void ports_on_resize(int w, int h)
 {
 	ports.detail_top = 0;
+}
+
+void screen_ports_selected(char *dev, int len, int *port)
+{
+	snprintf(dev, len, "%s", ports.sel_dev);
+	*port = ports.sel_port;
 }
 
 const struct screen screen_ports = {

@@ -16,12 +16,13 @@ struct ui_opts {
 					 * (demo)" when IBCONSOLE_DEMO=1 */
 	const struct fab_opts *fabric;	/* fabric screen's discovery options */
 	double rediscover_s;		/* fabric rediscovery timer, 0 off */
+	const char *config;		/* issue 5: --config (thresholds) */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)
  * arrives; the terminal is restored in every case. Returns 0 on quit, 3
  * when no port could be read at start (message on stderr after endwin),
- * 5 on an internal failure. */
+ * 5 on an internal failure, 2 on a bad thresholds file (issue 5). */
 int ui_run(const struct snap_opts *o, const struct ui_opts *u);
 
 #endif

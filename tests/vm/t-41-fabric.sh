@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t-40-fabric.sh: on a RoCE port (rxe0) `ibconsole fabric` cannot discover
+# t-41-fabric.sh: on a RoCE port (rxe0) `ibconsole fabric` cannot discover
 # anything (no SMPs on Ethernet): it must say so in one line and exit 3,
 # not hang in libibnetdisc's time-outs.
 set -u
