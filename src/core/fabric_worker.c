@@ -10,7 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "ctrsample.h"
 #include "umadlock.h"
+
+#include <infiniband/umad.h>
+
+#define WATCH_PERIOD_S 1.0
 
 struct fabric_worker {
 	pthread_t thread;
@@ -26,6 +31,12 @@ struct fabric_worker {
 	struct fabric_view *cur;
 	struct fabric *baseline;
 	struct fabric_view *base_view;
+	/* live counters of the watched port */
+	unsigned watch_lid;
+	int watch_port;
+	double watch_next;
+	struct counter_set *cnow, *cprev;
+	struct ctr_sampler *cs;
 };
 
 static double mono(void)
@@ -51,6 +62,58 @@ static void view_unref(struct fabric_view *v)
 		view_free(v);
 }
 
+/* The local port PMA queries leave from: discovery's, else the first. */
+static void watch_source(const struct fabric_worker *w, struct ctr_target *t)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+
+	if (w->opts.ca)
+		snprintf(t->dev, sizeof(t->dev), "%s", w->opts.ca);
+	else if (umad_get_cas_names(names, UMAD_MAX_DEVICES) > 0)
+		snprintf(t->dev, sizeof(t->dev), "%s", names[0]);
+	t->port = w->opts.ca_port;
+}
+
+/* Called with the lock held; samples without it. */
+static void watch_sample(struct fabric_worker *w)
+{
+	struct ctr_target t = { 0 };
+	struct counter_set *cs = malloc(sizeof(*cs));
+	unsigned lid = w->watch_lid;
+	int port = w->watch_port;
+
+	w->watch_next = mono() + WATCH_PERIOD_S;
+	if (!cs)
+		return;
+	pthread_mutex_unlock(&w->lock);
+	t.lid = lid;
+	t.pma_port = port;
+	t.remote = true;
+	snprintf(t.label, sizeof(t.label), "lid %u port %d", lid, port);
+	umadlock_span_begin();
+	watch_source(w, &t);
+	if (!w->cs)
+		w->cs = ctrs_open();
+	if (w->cs) {
+		ctrs_sample(w->cs, &t, cs);
+		ctrs_release(w->cs);	/* umad2sim: no PMA agent kept open */
+	} else {
+		memset(cs, 0, sizeof(*cs));
+		snprintf(cs->why, sizeof(cs->why), "out of memory");
+	}
+	umadlock_span_end();
+	cs->lid = lid;
+	cs->port = port;
+	pthread_mutex_lock(&w->lock);
+	if (lid != w->watch_lid || port != w->watch_port) {
+		free(cs);	/* the selection moved meanwhile */
+		return;
+	}
+	free(w->cprev);
+	w->cprev = w->cnow;
+	w->cnow = cs;
+}
+
 static void *worker_main(void *arg)
 {
 	struct fabric_worker *w = arg;
@@ -64,9 +127,17 @@ static void *worker_main(void *arg)
 
 		while (!w->stop && !w->requested &&
 		       !(w->rediscover_s > 0 && mono() >= w->next_at)) {
-			if (w->rediscover_s > 0) {
+			if (w->watch_lid && mono() >= w->watch_next) {
+				watch_sample(w);	/* drops and retakes the lock */
+				continue;
+			}
+			if (w->rediscover_s > 0 || w->watch_lid) {
 				struct timespec ts;
-				double at = w->next_at - mono();
+				double at = w->rediscover_s > 0 ? w->next_at : 1e18;
+
+				if (w->watch_lid && w->watch_next < at)
+					at = w->watch_next;
+				at -= mono();
 
 				clock_gettime(CLOCK_REALTIME, &ts);
 				at += ts.tv_sec + ts.tv_nsec / 1e9;
@@ -168,6 +239,10 @@ void fabric_worker_stop(struct fabric_worker *w)
 	pthread_join(w->thread, NULL);
 	view_unref(w->cur);
 	view_unref(w->base_view);
+	free(w->cnow);
+	free(w->cprev);
+	if (w->cs)
+		ctrs_close(w->cs);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
 	free(w);
@@ -214,4 +289,37 @@ void fabric_worker_put(struct fabric_worker *w, struct fabric_view *v)
 	pthread_mutex_lock(&w->lock);
 	view_unref(v);
 	pthread_mutex_unlock(&w->lock);
+}
+
+void fabric_worker_watch(struct fabric_worker *w, unsigned lid, int port)
+{
+	pthread_mutex_lock(&w->lock);
+	if (lid != w->watch_lid || port != w->watch_port) {
+		w->watch_lid = lid;
+		w->watch_port = port;
+		w->watch_next = 0;	/* now */
+		free(w->cnow);
+		free(w->cprev);
+		w->cnow = w->cprev = NULL;
+		pthread_cond_signal(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+bool fabric_worker_counters(struct fabric_worker *w, struct counter_set *now,
+			    struct counter_set *prev)
+{
+	bool have;
+
+	pthread_mutex_lock(&w->lock);
+	have = w->cnow != NULL;
+	if (have) {
+		*now = *w->cnow;
+		if (w->cprev)
+			*prev = *w->cprev;
+		else
+			prev->valid = false;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return have;
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include "fabric.h"
+#include "counters.h"
 
 /* One published result. Read-only once published; hold a reference while
  * reading it. Judging it is the caller's business (src/diag). */
@@ -41,5 +42,14 @@ void fabric_worker_progress(struct fabric_worker *w, struct fabric_progress *p);
 /* The newest view with a reference taken, or NULL before the first one. */
 struct fabric_view *fabric_worker_get(struct fabric_worker *w);
 void fabric_worker_put(struct fabric_worker *w, struct fabric_view *v);
+
+/* Live counters of one fabric port (the screen's selection), read from its
+ * PMA by the worker about once a second while no discovery runs. lid 0
+ * stops it. */
+void fabric_worker_watch(struct fabric_worker *w, unsigned lid, int port);
+/* The newest two samples of the watched port (prev->valid false when
+ * there is only one); false when none matches the current watch. */
+bool fabric_worker_counters(struct fabric_worker *w, struct counter_set *now,
+			    struct counter_set *prev);
 
 #endif

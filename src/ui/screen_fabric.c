@@ -470,6 +470,55 @@ static void end_lines(WINDOW *win, int *y, int ymax, int w, const struct fabric 
 		*y = detail_line(win, *y, w, "  MTU", buf, UI_NORMAL);
 }
 
+/* The selected port's PMA counters, sampled by the discovery worker:
+ * error counters that are not zero (with the change over the last
+ * sample) and the data rates. */
+static int draw_counters(WINDOW *win, int y, int ymax, int w)
+{
+	static struct counter_set now, prev;
+	char buf[1024];
+	int n = 0, errs = 0;
+	double dt;
+
+	if (!fs.w || !fabric_worker_counters(fs.w, &now, &prev))
+		return detail_line(win, y, w, "  counters", "reading ...", UI_DIM);
+	if (!now.valid) {
+		snprintf(buf, sizeof(buf), "n/a (%s)", now.why[0] ? now.why : "no answer");
+		return detail_wrapped(win, y, ymax, w, "  counters", buf, UI_DIM);
+	}
+	dt = prev.valid ? now.t_mono - prev.t_mono : 0;
+	for (int i = 0; i < now.n && n < (int)sizeof(buf) - 80; i++) {
+		const struct ctr_value *v = &now.c[i], *pv;
+
+		if (!v->valid || v->cls != CTR_ERROR || !v->value)
+			continue;
+		pv = prev.valid ? counters_find(&prev, v->name) : NULL;
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s %llu", n ? ", " : "",
+			      v->name, (unsigned long long)v->value);
+		if (pv && pv->valid && v->value >= pv->value)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " (+%llu)",
+				      (unsigned long long)(v->value - pv->value));
+		errs++;
+	}
+	if (!errs)
+		n = snprintf(buf, sizeof(buf), "no error counted");
+	if (dt > 0) {
+		const char *names[2] = { "PortXmitData", "PortRcvData" };
+
+		for (int k = 0; k < 2; k++) {
+			const struct ctr_value *a = counters_find(&now, names[k]);
+			const struct ctr_value *b = counters_find(&prev, names[k]);
+
+			if (a && b && a->valid && b->valid && a->value >= b->value)
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s %.3f Gb/s",
+					      k ? "rcv" : "xmit",
+					      (double)(a->value - b->value) * 32 / dt / 1e9);
+		}
+	}
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now.lid, now.port);
+	return detail_wrapped(win, y, ymax, w, "  counters", buf, errs ? UI_WARN : UI_NORMAL);
+}
+
 static void draw_detail(WINDOW *win, int y0, int h, int w)
 {
 	const struct fabric *f = fab();
@@ -491,10 +540,11 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 		detail_line(win, y, w, "node", buf, UI_NORMAL);
 		return;
 	}
+	/* the selected end, its live counters, the findings, then the peer */
 	if (r->port >= 0) {
 		end_lines(win, &y, ymax, w, f, r->port);
-		if (f->ports[r->port].remote >= 0)
-			end_lines(win, &y, ymax, w, f, f->ports[r->port].remote);
+		if (y < ymax)
+			y = draw_counters(win, y, ymax, w);
 	}
 	for (int i = 0; i < fs.rep.n && y < ymax; i++) {
 		const struct lh_finding *x = &fs.rep.f[i];
@@ -508,15 +558,14 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 		y = detail_wrapped(win, y, ymax, w, lh_severity_name(lh_rules[x->rule].severity),
 				   buf, sev_role(lh_rules[x->rule].severity));
 	}
-	if (y < ymax)
-		detail_line(win, y, w, "counters", "n/a: live port counters come with the counters view",
-			    UI_DIM);
+	if (r->port >= 0 && f->ports[r->port].remote >= 0)
+		end_lines(win, &y, ymax, w, f, f->ports[r->port].remote);
 }
 
 static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	int h = getmaxy(win), w = getmaxx(win);
-	int dh = h >= 24 ? FAB_DETAIL_H : 0;
+	int dh = h >= 24 ? (h / 3 > FAB_DETAIL_H ? h / 3 : FAB_DETAIL_H) : 0;
 	int ty = 3, th = h - 1 - ty - dh;
 	char buf[300];
 
@@ -535,6 +584,16 @@ static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 		fs.top = fs.sel;
 	if (th > 0 && fs.sel >= fs.top + th)
 		fs.top = fs.sel - th + 1;
+	/* live counters follow the selected port */
+	if (fs.w) {
+		const struct fabric *f = fab();
+		int p = fs.sel < fs.nrows ? fs.rows[fs.sel].port : -1;
+
+		if (f && p >= 0 && f->ports[p].lid)
+			fabric_worker_watch(fs.w, f->ports[p].lid, f->ports[p].portnum);
+		else
+			fabric_worker_watch(fs.w, 0, 0);
+	}
 	for (int i = 0; i < th && fs.top + i < fs.nrows; i++) {
 		const struct frow *r = &fs.rows[fs.top + i];
 		enum ui_role role = fs.top + i == fs.sel ? UI_SELECTED :
