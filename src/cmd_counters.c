@@ -270,26 +270,13 @@ struct listed {
 	bool moved;
 };
 
+/* Listed when a rule says watch / act, or by the sweep's own rule. */
 static bool port_listed(const struct counter_set *cs, const struct counter_set *prev,
 			const struct verdict *v, bool *moved)
 {
-	bool any = v->level != VERDICT_OK;
+	bool any = counters_errors_listed(cs, prev, moved);
 
-	*moved = false;
-	for (int i = 0; i < cs->n; i++) {
-		const struct ctr_value *x = &cs->c[i];
-		const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
-
-		if (x->cls == CTR_TRAFFIC)
-			continue;
-		/* like ibqueryerrors (thresholds 0): any non-zero error
-		 * counter, and PortXmitWait, lists the port */
-		if (x->value)
-			any = true;
-		if (p && p->value != x->value)
-			*moved = any = true;
-	}
-	return any;
+	return any || v->level != VERDICT_OK;
 }
 
 static void sweep_counter_json(struct json *j, const struct ctr_value *x,

@@ -179,6 +179,26 @@ const struct ctr_value *counters_find(const struct counter_set *cs,
 	return NULL;
 }
 
+bool counters_errors_listed(const struct counter_set *cs,
+			    const struct counter_set *prev, bool *moved)
+{
+	bool any = false;
+
+	*moved = false;
+	for (int i = 0; i < cs->n; i++) {
+		const struct ctr_value *x = &cs->c[i];
+		const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
+
+		if (x->cls == CTR_TRAFFIC)
+			continue;
+		if (x->value)
+			any = true;
+		if (p && p->value != x->value)
+			*moved = any = true;
+	}
+	return any;
+}
+
 double counters_now(void)
 {
 	struct timespec ts;

@@ -187,28 +187,6 @@ static void *work_main(void *arg)
 	return NULL;
 }
 
-/* Listing rule of the sweep view: error / congestion counters non-zero
- * or moved (the judging is the UI's, through the rules). */
-static bool listed(const struct counter_set *cs, const struct counter_set *pv,
-		   bool *moved)
-{
-	bool any = false;
-
-	*moved = false;
-	for (int i = 0; i < cs->n; i++) {
-		const struct ctr_value *x = &cs->c[i];
-		const struct ctr_value *p = pv ? counters_find(pv, x->name) : NULL;
-
-		if (x->cls == CTR_TRAFFIC)
-			continue;
-		if (x->value)
-			any = true;
-		if (p && p->value != x->value)
-			*moved = any = true;
-	}
-	return any;
-}
-
 static void *sweep_main(void *arg)
 {
 	struct ctrwork *w = arg;
@@ -254,7 +232,7 @@ static void *sweep_main(void *arg)
 					failed++;
 					continue;
 				}
-				if (listed(cs, pv, &moved)) {
+				if (counters_errors_listed(cs, pv, &moved)) {
 					if (nf < CTRW_MAX_FLAGGED) {
 						struct ctrw_flagged *f = &m->flag[nf++];
 
