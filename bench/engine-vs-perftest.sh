@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# engine-vs-perftest.sh: ibconsole's test engine against perftest, in ONE
+# engine-vs-perftest.sh (results: bench/engine-vs-perftest.md): ibconsole's test engine against perftest, in ONE
 # Soft-RoCE VM boot: write bandwidth at 64 KiB (ib_write_bw) and send
 # latency at 2 B (ib_send_lat, median = perftest's t_typical), REPS
 # alternating runs each, reported as ratios of the medians:

@@ -13,11 +13,16 @@ enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
 	OPT_JSON = 256, OPT_SYSFS_ROOT, OPT_DEMO, OPT_NO_COLOR, OPT_INTERVAL,
 	OPT_NO_SMP,
+	/* fabric (issue 3) */
+	OPT_PROBLEMS, OPT_SAVE, OPT_DIFF, OPT_HOPS, OPT_MAD_TIMEOUT,
+	OPT_NODE_NAME_MAP, OPT_REDISCOVER,
+	/* issue 5: counters */
+	OPT_COUNT, OPT_LID, OPT_CONFIG, OPT_INFLIGHT,
 	/* test / serve (issue 4); perftest's letters */
 	OPT_SIZE = 's', OPT_ALL = 'a', OPT_QPS = 'q', OPT_BIDIR = 'b', OPT_ITERS = 'n',
 	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
-	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_SAVE, OPT_NO_RECORD,
+	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
 	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
 };
 
@@ -30,12 +35,25 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot)" },
-	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "console refresh interval in seconds (0.5-60, default 1)" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric)" },
+	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
+	/* fabric (issue 3) */
+	{ "problems", NULL, OPT_PROBLEMS, no_argument, NULL, "fabric: list only the flagged links and ports" },
+	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE" },
+	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
+	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)" },
+	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
+	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
+	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
+	/* issue 5: counters */
+	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
+	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
+	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve (issue 4) */
 	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
 	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M suffixes (bw 65536, lat 2, rate 4)" },
@@ -53,7 +71,6 @@ static const struct cli_option {
 	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
 	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve: shared secret (first line of F)" },
 	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
-	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "test: write the record to FILE" },
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
@@ -72,6 +89,10 @@ static const struct cli_command {
 } commands[] = {
 	{ "console", CMD_CONSOLE, "interactive console (the default)" },
 	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
+	{ "fabric", CMD_FABRIC, "discover the fabric, judge every link (--json, --problems, --save, --diff)" },
+	/* issue 5: counters */
+	{ "watch", CMD_WATCH, "per-interval counter deltas and rates [--interval S] [--count N] [--json]" },
+	{ "errors", CMD_ERRORS, "fabric-wide error sweep [--json]; with --interval S, deltas over S" },
 	{ "test", CMD_TEST, "test bw|lat|rate [options] PEER: run a test against an agent" },
 	{ "serve", CMD_SERVE, "the peer agent that 'test' talks to" },
 };
@@ -206,7 +227,6 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_BIND: t->bind = optarg; break;
 	case OPT_SECRET: t->secret_file = optarg; break;
 	case OPT_COMPARE: t->compare = optarg; break;
-	case OPT_SAVE: t->save = optarg; break;
 	case OPT_NO_RECORD: t->no_record = true; break;
 	case OPT_TIMEOUT:
 		if (parse_num(optarg, 0.5, 3600, &t->timeout_s))
@@ -281,8 +301,54 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
 				return 2;
 			}
+			c->interval_set = true;
 			break;
 		}
+		case OPT_PROBLEMS: c->problems = true; break;
+		case OPT_SAVE: c->save = optarg; break;
+		case OPT_DIFF: c->diff = optarg; break;
+		case OPT_NODE_NAME_MAP: c->node_name_map = optarg; break;
+		case OPT_HOPS:
+			if (parse_int(optarg, 1, 63, &c->hops)) {
+				snprintf(err, errlen, "bad hop limit '%s' — give 1..63", optarg);
+				return 2;
+			}
+			break;
+		case OPT_MAD_TIMEOUT:
+			if (parse_int(optarg, 1, 60000, &c->mad_timeout_ms)) {
+				snprintf(err, errlen, "bad time-out '%s' — give milliseconds, 1..60000", optarg);
+				return 2;
+			}
+			break;
+		case OPT_REDISCOVER: {
+			char *end;
+
+			c->rediscover_s = strtod(optarg, &end);
+			if (end == optarg || *end || c->rediscover_s < 5 || c->rediscover_s > 86400) {
+				snprintf(err, errlen, "bad rediscovery interval '%s' — give seconds between 5 and 86400", optarg);
+				return 2;
+			}
+			break;
+		}
+		/* issue 5: counters */
+		case OPT_COUNT: {
+			int v;
+
+			if (parse_int(optarg, 0, 100000000, &v)) {
+				snprintf(err, errlen, "bad count '%s' — give a number of intervals (0 = until interrupted)", optarg);
+				return 2;
+			}
+			c->count = v;
+			break;
+		}
+		case OPT_LID: c->lids = optarg; break;
+		case OPT_CONFIG: c->config = optarg; break;
+		case OPT_INFLIGHT:
+			if (parse_int(optarg, 1, 256, &c->inflight)) {
+				snprintf(err, errlen, "bad --inflight '%s' — give 1..256", optarg);
+				return 2;
+			}
+			break;
 		case OPT_HELP: c->help = true; break;
 		case OPT_VERSION: c->version = true; break;
 		case ':':

@@ -7,7 +7,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT, CMD_TEST, CMD_SERVE };
+enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
+	/* issue 5: counters */ CMD_WATCH, CMD_ERRORS,
+	/* issue 3: fabric */ CMD_FABRIC,
+	/* issue 4: test engine */ CMD_TEST, CMD_SERVE };
 
 /* ---- test / serve options (issue 4); -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -22,7 +25,7 @@ struct cli_test {
 	int gid_index;		/* -1 */
 	int tx_depth, inline_size, cq_mod;	/* -1 */
 	int tcp_port;		/* 0 */
-	const char *bind, *secret_file, *compare, *save, *peer;
+	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save */
 	bool no_record;
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
@@ -41,6 +44,18 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
+	/* fabric (issue 3) */
+	bool problems;
+	const char *save, *diff, *node_name_map;
+	int hops, mad_timeout_ms;
+	double rediscover_s;
+	/* issue 5: counters (watch / errors) */
+	bool interval_set;	/* --interval given explicitly */
+	long count;		/* --count N, 0: until interrupted */
+	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
+	const char *config;	/* --config FILE (thresholds) */
+	int inflight;		/* --inflight N: sweep MADs in flight */
+	/* test / serve (issue 4) */
 	struct cli_test t;
 };
 

@@ -193,15 +193,15 @@ static int mkdirs(char *path)
 
 /* Where a record goes: --save, else $IBCONSOLE_RECORD_DIR or
  * $XDG_STATE_HOME/ibconsole/records (~/.local/state/…). */
-static int record_path(const struct cli_test *t, const struct proto_params *p, char *out, size_t len)
+static int record_path(const struct cli *c, const struct proto_params *p, char *out, size_t len)
 {
 	const char *dir = getenv("IBCONSOLE_RECORD_DIR"), *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 	char base[400], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (t->save) {
-		snprintf(out, len, "%s", t->save);
+	if (c->save) {
+		snprintf(out, len, "%s", c->save);
 		return 0;
 	}
 	if (dir && *dir)
@@ -350,7 +350,7 @@ int cmd_test(const struct cli *c)
 	else
 		print_table(&o, r, &rv, diff);
 	if (!t->no_record) {
-		FILE *f = record_path(t, &o.p, path, sizeof(path)) ? NULL : fopen(path, "w");
+		FILE *f = record_path(c, &o.p, path, sizeof(path)) ? NULL : fopen(path, "w");
 
 		if (f) {
 			record_write(f, &o, r, &rv, diff, NULL);

@@ -242,6 +242,9 @@ static pid_t demo_spawn_ibsim(struct demo *d)
 	if (pid != 0)
 		return pid;
 	demo_child_setup(SIGKILL, parent);
+	/* out of the terminal's process group: Ctrl-C is for the console,
+	 * which must still reach the fabric while it shuts down */
+	setpgid(0, 0);
 	demo_redirect(0, fifo, O_RDONLY);
 	demo_redirect(1, log, O_WRONLY | O_CREAT | O_APPEND);
 	dup2(1, 2);
@@ -270,6 +273,7 @@ static pid_t demo_spawn_opensm(struct demo *d)
 	if (pid != 0)
 		return pid;
 	demo_child_setup(SIGKILL, parent);
+	setpgid(0, 0);
 	if (chdir(d->dir) != 0)
 		_exit(127);
 	demo_redirect(0, "/dev/null", O_RDONLY);
@@ -350,6 +354,17 @@ static int demo_wait_for(pid_t pid, long timeout_ms)
 		waited += 50;
 	}
 	return st;
+}
+
+/* Reaps pid if it exits within timeout_ms; false (pid left alone) if not. */
+static bool demo_exited_within(pid_t pid, long timeout_ms, int *st)
+{
+	for (long waited = 0; waited < timeout_ms; waited += 50) {
+		if (waitpid(pid, st, WNOHANG) == pid)
+			return true;
+		demo_sleep_ms(50);
+	}
+	return false;
 }
 
 static int demo_start_fabric(struct demo *d, char *err, size_t errlen)
@@ -558,9 +573,15 @@ static int demo_drive(struct demo *d, const sigset_t *set)
 			}
 			continue;
 		}
-		/* SIGINT / SIGTERM / SIGHUP: end the console, then ourselves */
-		kill(d->console, SIGTERM);
-		st = demo_wait_for(d->console, 3000);
+		/*
+		 * SIGINT / SIGHUP come from the terminal, which sent the
+		 * console the same signal: let it restore the screen and
+		 * exit on its own before asking it to. SIGTERM is ours alone.
+		 */
+		if (sig == SIGTERM || !demo_exited_within(d->console, 2000, &st)) {
+			kill(d->console, SIGTERM);
+			st = demo_wait_for(d->console, 3000);
+		}
 		d->console = 0;
 		if (st == -1 || WIFSIGNALED(st))
 			return 128 + sig;

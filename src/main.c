@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_fabric.h"
+#include "cmd_counters.h"
 #include "cmd_test.h"
 #include "demo.h"
 #include "core/snapshot.h"
@@ -34,9 +36,14 @@ static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 		free(s);
 		return st;
 	}
-	if (c->json)
-		snapshot_write_json(stdout, s);
-	else
+	if (c->json) {
+		st = cmd_snapshot_json(s, err, sizeof(err));	/* with counters */
+		if (st) {
+			fail(err);
+			free(s);
+			return st;
+		}
+	} else
 		snapshot_write_table(stdout, s);
 	free(s);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -77,13 +84,31 @@ int main(int argc, char **argv)
 	switch (c.cmd) {
 	case CMD_SNAPSHOT:
 		return run_snapshot(&c, &o);
+	case CMD_FABRIC:		/* issue 3: fabric */
+		return cmd_fabric(&c);
+	case CMD_WATCH:		/* issue 5: counters */
+	case CMD_ERRORS: {
+		char cerr[400] = "";
+
+		rc = c.cmd == CMD_WATCH ? cmd_watch(&c, &o, cerr, sizeof(cerr)) :
+					  cmd_errors(&c, &o, cerr, sizeof(cerr));
+		if (rc > 1)
+			fail(cerr);
+		return rc;
+	}
 	case CMD_TEST:		/* issue 4 */
 		return cmd_test(&c);
 	case CMD_SERVE:
 		return cmd_serve(&c);
 	case CMD_CONSOLE:
 	default: {
-		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color };
+		struct ui_opts u = { .interval_s = c.interval, .no_color = c.no_color,
+				     .config = c.config };
+		struct fab_opts fo;
+
+		cmd_fabric_opts(&c, &fo);
+		u.fabric = &fo;
+		u.rediscover_s = c.rediscover_s;
 
 		u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
 		return ui_run(&o, &u);

@@ -19,7 +19,7 @@ PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
  libncurses-dev libnuma-dev libcmocka-dev
  ibsim-utils opensm infiniband-diags perftest ibverbs-utils
- tmux python3 procps util-linux iproute2 numactl
+ tmux python3 procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
  valgrind clang-14 libclang-rt-14-dev"
 

@@ -253,7 +253,7 @@ static enum eng_status place_and_alloc(struct eng *e, char *err, size_t errlen)
 		snprintf(e->info.numa_note, sizeof(e->info.numa_note), "%s on node %d",
 			 e->numa_buf ? "thread and buffers" : "could not place", ni.node);
 	} else {
-		snprintf(e->info.numa_note, sizeof(e->info.numa_note), "not placed: %s",
+		snprintf(e->info.numa_note, sizeof(e->info.numa_note), "not placed: %.110s",
 			 ni.v.valid ? "libnuma unavailable" : ni.v.why);
 	}
 	if (!e->buf && posix_memalign((void **)&e->buf, 4096, e->buflen))

@@ -39,7 +39,7 @@ static void lead(struct json *j, const char *key)
 	if (!j->first[j->depth])
 		fputc(',', j->f);
 	j->first[j->depth] = false;
-	if (j->depth) {
+	if (j->depth && !j->compact) {
 		fputc('\n', j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
@@ -65,7 +65,7 @@ static void close_(struct json *j, char c)
 
 	if (j->depth)
 		j->depth--;
-	if (!empty) {
+	if (!empty && !j->compact) {
 		fputc('\n', j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);

@@ -13,6 +13,7 @@ struct json {
 	FILE *f;
 	int depth;
 	bool first[JSON_MAX_DEPTH];
+	bool compact;	/* one line per top-level value (JSON Lines) */
 };
 
 void json_init(struct json *j, FILE *f);

@@ -192,8 +192,8 @@ void port_decode_rate(struct port_info *p)
 	p->lane_gbps = act->lane_gbps;
 	p->rate_gbps = lanes * act->data_gbps;
 
-	if (!p->width_supported && !p->speed_supported)
-		return;		/* capabilities unknown (verbs-only port) */
+	if (!p->caps_valid)
+		return;		/* capabilities unknown (sysfs / verbs only) */
 	cap = best_speed(p, 2);
 	if (!cap || cap->data_gbps < act->data_gbps)
 		cap = act;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define PORT_STR 64
-#define PORT_ERR 96
+#define PORT_ERR 192
 #define PORT_MAX_GIDS 32
 
 /* A field that could not be read carries the reason instead of a value. */
@@ -71,6 +71,7 @@ struct port_info {
 	unsigned speed_active, speed_enabled, speed_supported;	/* masks */
 	unsigned ext_active, ext_enabled, ext_supported;	/* masks */
 	unsigned ext2_active, ext2_enabled, ext2_supported;	/* XDR */
+	bool caps_valid;		/* enabled / supported known (SMP) */
 	bool ext_valid, ext2_valid;
 	bool fdr10;
 	double lane_gbps;		/* signalling per lane, 0 unknown */

@@ -12,6 +12,7 @@
 #include "pcie.h"
 #include "sources.h"
 #include "sysfs.h"
+#include "umadlock.h"
 
 /* Refiners in order of authority: later ones only fill what is missing. */
 static const struct source *const refiners[] = {
@@ -69,8 +70,23 @@ static void explain_empty(const struct snap_opts *o, int rc, const char *enum_er
 			 sysfs_is_real_root() ? "" : sysfs_root(), "");
 }
 
+static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
+				char *err, size_t errlen);
+
+/* issue 5: one span of umad use at a time under umad2sim (umadlock.h) */
 enum snap_status snapshot_collect(struct snapshot *s, const struct snap_opts *o,
 				  char *err, size_t errlen)
+{
+	enum snap_status st;
+
+	umadlock_span_begin();
+	st = collect(s, o, err, errlen);
+	umadlock_span_end();
+	return st;
+}
+
+static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
+				char *err, size_t errlen)
 {
 	char enum_err[160] = "";
 	int n = -1;
@@ -131,7 +147,10 @@ enum snap_status snapshot_collect(struct snapshot *s, const struct snap_opts *o,
 				 !sysfs_is_real_root() ? "fixture tree: no SMP or verbs access" :
 				 "no source reported width and speed");
 		if (!p->mtu_v.valid && !p->mtu_v.why[0])
-			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s", p->link_v.why);
+			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s",
+				 o->no_smp ? "SMP queries disabled (--no-smp) and no verbs device" :
+				 !sysfs_is_real_root() ? "fixture tree: MTU needs SMP or verbs" :
+				 p->link_v.why[0] ? p->link_v.why : "no source reported the MTU");
 		if (p->link_v.valid)
 			port_decode_rate(p);
 		pcie_judge(p);

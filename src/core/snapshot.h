@@ -25,7 +25,7 @@ struct snapshot {
 	int nports;
 	struct port_info ports[SNAP_MAX_PORTS];
 	/* non-fatal trouble, e.g. "SMP query failed on mlx5_0/1: ..." */
-	char warning[256];
+	char warning[PORT_ERR + 64];
 };
 
 /* Status codes double as exit codes (DESIGN.md). */
@@ -80,5 +80,11 @@ enum snap_status snapshot_collect(struct snapshot *s,
 #include <stdio.h>
 void snapshot_write_json(FILE *f, const struct snapshot *s);
 void snapshot_write_table(FILE *f, const struct snapshot *s);
+/* issue 5: the same JSON with extra members per port (e.g. "counters"),
+ * written by fn just before each port object closes. */
+struct json;
+typedef void (*snapshot_port_extra_fn)(struct json *j, int port_index, void *arg);
+void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
+			       snapshot_port_extra_fn fn, void *arg);
 
 #endif

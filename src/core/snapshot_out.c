@@ -42,9 +42,8 @@ static void json_mask_pair(struct json *j, const char *key, bool valid,
 
 static void json_link(struct json *j, const struct port_info *p)
 {
-	bool v = p->link_v.valid, caps = v && (p->width_supported || p->speed_supported);
+	bool v = p->link_v.valid, caps = v && p->caps_valid;
 	bool ext = v && p->ext_valid && caps;
-	char buf[96];
 
 	if (!v)
 		json_str(j, "link_error", p->link_v.why);
@@ -79,10 +78,10 @@ static void json_link(struct json *j, const struct port_info *p)
 		json_null(j, "below_capability");
 		json_str(j, "below_capability_reason", NULL);
 	}
-	(void)buf;
 }
 
-static void json_port(struct json *j, const struct port_info *p)
+static void json_port(struct json *j, const struct port_info *p,
+		      snapshot_port_extra_fn extra, int idx, void *arg)
 {
 	char buf[64];
 
@@ -190,10 +189,18 @@ static void json_port(struct json *j, const struct port_info *p)
 		json_str(j, "numa_error", p->numa.v.why);
 	}
 	json_str(j, "sources", p->sources);
+	if (extra)
+		extra(j, idx, arg);
 	json_obj_end(j);
 }
 
 void snapshot_write_json(FILE *f, const struct snapshot *s)
+{
+	snapshot_write_json_extra(f, s, NULL, NULL);
+}
+
+void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
+			       snapshot_port_extra_fn extra, void *arg)
 {
 	struct json j;
 	char when[32];
@@ -211,7 +218,7 @@ void snapshot_write_json(FILE *f, const struct snapshot *s)
 	json_str(&j, "warning", s->warning[0] ? s->warning : NULL);
 	json_arr_begin(&j, "ports");
 	for (int i = 0; i < s->nports; i++)
-		json_port(&j, &s->ports[i]);
+		json_port(&j, &s->ports[i], extra, i, arg);
 	json_arr_end(&j);
 	json_obj_end(&j);
 }

@@ -34,8 +34,13 @@ static bool sim_unreachable(char *err, size_t errlen)
 	if (!f)
 		return false;	/* cannot tell: let libibumad try */
 	while (!seen && fgets(line, sizeof(line), f)) {
+		size_t n, w = strlen(want);
+
+		/* the name's trailing NUL padding prints as '@' */
 		line[strcspn(line, "\n")] = '\0';
-		size_t n = strlen(line), w = strlen(want);
+		n = strlen(line);
+		while (n && line[n - 1] == '@')
+			line[--n] = '\0';
 
 		seen = n >= w && !strcmp(line + n - w, want);
 	}
@@ -187,6 +192,7 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
 	p->mtu_v.valid = p->mtu_active > 0;
 	p->link_v.valid = true;
+	p->caps_valid = true;
 	if (!p->state)
 		p->state = mad_get_field(pi, 0, IB_PORT_STATE_F);
 	if (!p->phys_state)

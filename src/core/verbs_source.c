@@ -5,6 +5,8 @@
 #include "sources.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <infiniband/verbs.h>
@@ -25,6 +27,21 @@ static void verbs_speed(struct port_info *p, unsigned sp)
 	case 128: p->ext_active = 8; break;			/* NDR */
 	default: break;
 	}
+}
+
+/* libibverbs does not keep open()'s errno; ask the device node itself. */
+static int open_errno(struct ibv_device *dev)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/infiniband/%s", dev->dev_name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return EIO;
+	}
+	return errno;
 }
 
 struct uverbs_walk {
@@ -73,7 +90,8 @@ static int verbs_refine(struct port_info *p, const struct snap_opts *o,
 		if (!strcmp(ibv_get_device_name(list[i]), p->dev)) {
 			found = true;
 			ctx = ibv_open_device(list[i]);
-			err = errno;
+			if (!ctx)
+				err = open_errno(list[i]);
 		}
 	ibv_free_device_list(list);
 	if (found && !ctx) {

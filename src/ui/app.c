@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/sampler.h"
+#include "core/ctrwork.h"
+#include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
 #include "widgets.h"
@@ -37,7 +39,53 @@ struct ui_app {
 	char host[64];
 	time_t drawn_sec;	/* header clock shown */
 	bool dirty, clear;
+	/* issue 5: counters */
+	struct ctrwork *cw;
+	struct ctr_model *ctr;
 };
+
+/*
+ * rdma-core and umad2sim print warnings ("ibwarn: ...") on stderr from the
+ * sampler thread; on a curses screen they would scribble over the table.
+ * Park fd 2 in a temporary file while the screen is up; after endwin the
+ * parked text is shown when the console failed, dropped when it did not.
+ */
+struct ui_stderr {
+	int saved;
+	FILE *parked;
+};
+
+static void ui_stderr_park(struct ui_stderr *e)
+{
+	e->saved = -1;
+	e->parked = tmpfile();
+	if (!e->parked)
+		return;
+	fflush(stderr);
+	e->saved = dup(STDERR_FILENO);
+	if (e->saved < 0 || dup2(fileno(e->parked), STDERR_FILENO) < 0) {
+		fclose(e->parked);
+		e->parked = NULL;
+	}
+}
+
+static void ui_stderr_restore(struct ui_stderr *e, bool replay)
+{
+	char line[512];
+
+	if (!e->parked)
+		return;
+	fflush(stderr);
+	dup2(e->saved, STDERR_FILENO);
+	close(e->saved);
+	if (replay) {
+		rewind(e->parked);
+		while (fgets(line, sizeof(line), e->parked))
+			fputs(line, stderr);
+	}
+	fclose(e->parked);
+	e->parked = NULL;
+}
 
 static const int ui_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define UI_NSIG ((int)(sizeof(ui_signals) / sizeof(ui_signals[0])))
@@ -120,6 +168,8 @@ static void ui_draw(struct ui_app *a, time_t now)
 			.st = &a->st,
 			.interval_s = a->interval_s,
 			.source = a->source,
+			.ctr = a->ctr,
+			.cw = a->cw,
 		};
 
 		ui_draw_header(a, w, now);
@@ -143,13 +193,17 @@ static bool ui_key(struct ui_app *a, int key)
 	enum ui_action act = keymap_lookup(key);
 	struct ui_ctx c = {
 		.snap = a->snap, .st = &a->st, .interval_s = a->interval_s,
-		.source = a->source,
+		.source = a->source, .ctr = a->ctr, .cw = a->cw,
 	};
 	int fl;
 
 	if (key == KEY_RESIZE) {
 		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_help.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_fabric.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -171,11 +225,37 @@ static bool ui_key(struct ui_app *a, int key)
 	case UI_ACT_HELP:
 		a->screen = &screen_help;
 		break;
+	case UI_ACT_FABRIC:
+		a->screen = &screen_fabric;
+		break;
 	case UI_ACT_SLOWER:
 	case UI_ACT_FASTER:
 		a->interval_s = sampler_set_interval(a->sm,
 			layout_interval_step(a->interval_s,
 					     act == UI_ACT_SLOWER ? 1 : -1));
+		ctrwork_set_interval(a->cw, a->interval_s);
+		break;
+	/* issue 5: counters */
+	case UI_ACT_COUNTERS:
+		a->screen = &screen_counters;
+		break;
+	case UI_ACT_EVENTS:
+		a->screen = &screen_events;
+		break;
+	case UI_ACT_SWEEP:
+		ctrwork_sweep(a->cw);
+		a->screen = &screen_sweep;
+		break;
+	case UI_ACT_ACK:
+		ctrwork_ack(a->cw);
+		break;
+	case UI_ACT_MARK:
+		ctrwork_mark(a->cw);
+		break;
+	case UI_ACT_CLEAR:	/* the counters panel asks first */
+		a->screen = &screen_counters;
+		if (a->have)
+			a->screen->on_key(key, act, &c);
 		break;
 	case UI_ACT_REDRAW:
 		a->clear = true;
@@ -225,6 +305,7 @@ static void ui_why(const char *err, char *buf, size_t len)
 int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 {
 	struct sigaction old[UI_NSIG];
+	struct ui_stderr quiet;
 	struct ui_app a;
 	char err[256], why[256];
 	int rc = 0;
@@ -236,6 +317,12 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.interval_s = u->interval_s > 0 ? u->interval_s : 1.0;
+	/* issue 5: a bad thresholds file is a usage error, as in watch */
+	if (*ctrview_load(u->config)) {
+		fprintf(stderr, "ibconsole: %s\n", ctrview_load_error());
+		free(a.snap);
+		return 2;
+	}
 	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
 	if (!a.sm) {
 		free(a.snap);
@@ -244,18 +331,31 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.interval_s = sampler_interval(a.sm);
+	/* issue 5: counters, sampled on their own worker */
+	a.ctr = calloc(1, sizeof(*a.ctr));
+	a.cw = a.ctr ? ctrwork_start(a.interval_s, o, err, sizeof(err)) : NULL;
+	if (!a.cw) {
+		sampler_stop(a.sm);
+		free(a.ctr);
+		free(a.snap);
+		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
+			a.ctr ? err : "out of memory");
+		return 5;
+	}
 	a.source = ui_source(u);
 	a.screen = &screen_ports;
 	a.dirty = true;
+	screen_fabric_configure(u->fabric, u->rediscover_s);
 	if (gethostname(a.host, sizeof(a.host) - 1) < 0)
 		snprintf(a.host, sizeof(a.host), "?");
 
 	ui_signal = 0;
 	ui_signals_install(old);
+	ui_stderr_park(&quiet);
 	ui_curses_start(u);
 
 	for (;;) {
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		time_t now;
 		int key, n;
 
@@ -265,7 +365,11 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			a.dirty = true;
 			if (a.st.good_gen)
 				a.have = true;
+			if (a.have)
+				ctrwork_set_targets(a.cw, a.snap);
 		}
+		if (ctrwork_get(a.cw, a.ctr))
+			a.dirty = true;
 		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
 			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
 			break;
@@ -280,7 +384,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = sampler_fd(a.sm);
 		pfd[1].events = POLLIN;
-		n = poll(pfd, 2, ui_ms_to_next_second());
+		pfd[2].fd = ctrwork_fd(a.cw);	/* issue 5: counters */
+		pfd[2].events = POLLIN;
+		n = poll(pfd, 3, ui_ms_to_next_second());
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
@@ -288,6 +394,8 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			break;		/* terminal gone */
 		if (n > 0 && (pfd[1].revents & POLLIN))
 			sampler_drain(a.sm);
+		if (n > 0 && (pfd[2].revents & POLLIN))
+			ctrwork_drain(a.cw);
 		/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
 		while ((key = getch()) != ERR)
 			if (!ui_key(&a, key))
@@ -295,8 +403,13 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	}
 out:
 	endwin();
+	screen_fabric_shutdown();
+	/* workers stop while our handlers still catch a second Ctrl-C */
+	ctrwork_stop(a.cw);
+	free(a.ctr);
 	ui_signals_restore(old);
 	sampler_stop(a.sm);
+	ui_stderr_restore(&quiet, rc != 0);
 	if (rc == 3) {
 		ui_why(a.st.err, why, sizeof(why));
 		fprintf(stderr,

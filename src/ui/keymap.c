@@ -25,7 +25,26 @@ const struct keymap_entry keymap_table[] = {
 	{ { KEY_F(1), '?', 'h' }, "F1, ?, h", UI_ACT_HELP,
 	  "this help (any key returns)" },
 	{ { CTRL_KEY('l') }, "Ctrl-L", UI_ACT_REDRAW, "redraw the screen" },
+	/* issue 5: counters */
+	{ { 'c' }, "c", UI_ACT_COUNTERS,
+	  "counters of the selected port (c again: back)" },
+	{ { 'e' }, "e", UI_ACT_EVENTS, "event log of error-counter increments" },
+	{ { 'x' }, "x", UI_ACT_SWEEP,
+	  "fabric-wide error sweep (x again: sweep now)" },
+	{ { 'a' }, "a", UI_ACT_ACK, "acknowledge highlighted error increments" },
+	{ { 'm' }, "m", UI_ACT_MARK, "set the mark: totals count from now" },
+	{ { 'C' }, "C", UI_ACT_CLEAR,
+	  "clear the selected port's counters (asks first)" },
 	{ { 'q', 'Q', KEY_F(10) }, "q, F10", UI_ACT_QUIT, "quit" },
+	/* fabric screen (issue 3); the rows without an action are keys the
+	 * fabric screen reads itself, listed here for the help screen */
+	{ { 'f', KEY_F(3) }, "f, F3", UI_ACT_FABRIC,
+	  "fabric view: discovery, link health (f or Esc returns)" },
+	{ { 0 }, "r", UI_ACT_NONE, "fabric: rediscover now" },
+	{ { 0 }, "/", UI_ACT_NONE, "fabric: filter rows (Enter keeps, Esc drops)" },
+	{ { 0 }, "s", UI_ACT_NONE, "fabric: next sort (severity, name, rate, LID)" },
+	{ { 0 }, "v, Tab", UI_ACT_NONE, "fabric: problems first / switches and HCAs" },
+	{ { 0 }, "p", UI_ACT_NONE, "fabric: mark the selected HCA port as the test peer" },
 };
 
 const int keymap_count = sizeof(keymap_table) / sizeof(keymap_table[0]);

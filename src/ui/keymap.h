@@ -17,6 +17,14 @@ enum ui_action {
 	UI_ACT_HELP,
 	UI_ACT_REDRAW,
 	UI_ACT_QUIT,
+	UI_ACT_FABRIC,		/* fabric screen (issue 3) */
+	/* issue 5: counters */
+	UI_ACT_COUNTERS,
+	UI_ACT_EVENTS,
+	UI_ACT_SWEEP,
+	UI_ACT_ACK,
+	UI_ACT_MARK,
+	UI_ACT_CLEAR,
 };
 
 #define KEYMAP_MAX_KEYS 4

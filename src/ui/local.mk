@@ -7,6 +7,7 @@ libibc_core_a_SOURCES += src/core/sampler.c src/core/sampler.h
 libibc_ui_a_SOURCES += \
 	src/ui/ui.h src/ui/app.c \
 	src/ui/screen.h src/ui/screen_ports.c src/ui/screen_help.c \
+	src/ui/screen_fabric.c \
 	src/ui/widgets.c src/ui/widgets.h \
 	src/ui/keymap.c src/ui/keymap.h \
 	src/ui/layout.c src/ui/layout.h

@@ -8,6 +8,7 @@
 #include "core/sampler.h"
 #include "core/snapshot.h"
 #include "keymap.h"
+#include "core/ctrwork.h"
 
 /* What the app hands every screen: the newest snapshot and how fresh. */
 struct ui_ctx {
@@ -15,6 +16,9 @@ struct ui_ctx {
 	const struct sampler_state *st;
 	double interval_s;
 	const char *source;	/* header's data-source label */
+	/* issue 5: counters — the counter model and its worker (requests) */
+	const struct ctr_model *ctr;
+	struct ctrwork *cw;
 };
 
 enum screen_flags {
@@ -34,5 +38,18 @@ struct screen {
 
 extern const struct screen screen_ports;
 extern const struct screen screen_help;
+/* issue 5: counters */
+extern const struct screen screen_counters;
+extern const struct screen screen_events;
+extern const struct screen screen_sweep;
+/* The port selected on the ports screen ("" when none). */
+void screen_ports_selected(char *dev, int len, int *port);
+
+/* Fabric screen (issue 3): discovery options before the first draw; the
+ * discovery thread starts when the screen is first shown. */
+struct fab_opts;
+extern const struct screen screen_fabric;
+void screen_fabric_configure(const struct fab_opts *o, double rediscover_s);
+void screen_fabric_shutdown(void);
 
 #endif

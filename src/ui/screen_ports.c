@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctrview.h"
 #include "layout.h"
 #include "widgets.h"
 
 enum {
 	COL_PORT, COL_STATE, COL_PHYS, COL_LAYER, COL_LINK, COL_RATE,
-	COL_MTU, COL_LID, COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
+	COL_MTU, COL_LID,
+	COL_TX, COL_RX, COL_ERR,	/* issue 5: counters */
+	COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
 	COL_N
 };
 
@@ -31,6 +34,11 @@ static const struct layout_col ports_cols[COL_N] = {
 	[COL_NUMA] = { "NUMA", 4, 4, 8, true },
 	[COL_PCIE] = { "PCIe", 9, 9, 6, false },
 	[COL_FLAGS] = { "FLAGS", 5, 5, 0, false },
+	/* issue 5: counters; errors go with PCIe, rates first, so the
+	 * 80-column table keeps the link facts */
+	[COL_TX] = { "TX Gb/s", 7, 8, 9, true },
+	[COL_RX] = { "RX Gb/s", 7, 8, 9, true },
+	[COL_ERR] = { "ERR/10m", 7, 8, 6, true },
 };
 
 #define DETAIL_LABEL_W 17
@@ -98,11 +106,19 @@ static bool ports_flagged(const struct port_info *p)
 	       (p->pcie.v.valid && p->pcie.degraded) || p->state != 4;
 }
 
+static const struct ui_ctx *ports_ctx;	/* issue 5: counter cells */
+
 /* One table cell's text and role. */
 static enum ui_role ports_cell(const struct port_info *p, int col, char *b,
 			       int len)
 {
 	switch (col) {
+	case COL_TX:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_TX, b, len);
+	case COL_RX:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_RX, b, len);
+	case COL_ERR:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_ERR, b, len);
 	case COL_PORT:
 		snprintf(b, len, "%s/%d", p->dev, p->port);
 		return UI_NORMAL;
@@ -247,6 +263,15 @@ static void ports_items_ids(const struct port_info *p)
 	ports_add("Capability mask", UI_NORMAL, "0x%08x", p->cap_mask);
 }
 
+/* Only SMP reports enabled/supported sets; sysfs and verbs do not. */
+static void ports_mask(const char *label, bool known, const char *text)
+{
+	if (known)
+		ports_add(label, UI_NORMAL, "%s", text);
+	else
+		ports_add(label, UI_DIM, "n/a (not reported without SMP)");
+}
+
 static void ports_items_link(const struct port_info *p)
 {
 	char a[96], b[96];
@@ -266,21 +291,21 @@ static void ports_items_link(const struct port_info *p)
 	} else {
 		ports_add("Width active", UI_NORMAL, "%s",
 			  port_width_name(p->width_active));
-		ports_add("Width enabled", UI_NORMAL, "%s",
-			  port_width_list(p->width_enabled, a, sizeof(a)));
-		ports_add("Width supported", UI_NORMAL, "%s",
-			  port_width_list(p->width_supported, a, sizeof(a)));
+		ports_mask("Width enabled", p->caps_valid,
+			   port_width_list(p->width_enabled, a, sizeof(a)));
+		ports_mask("Width supported", p->caps_valid,
+			   port_width_list(p->width_supported, a, sizeof(a)));
 		if (p->lane_gbps > 0)
 			ports_add("Speed active", UI_NORMAL,
-				  "%s, %g Gb/s per lane",
+				  "%s, %.10g Gb/s per lane",
 				  p->speed_name[0] ? p->speed_name : "?",
 				  p->lane_gbps);
 		else
 			ports_add("Speed active", UI_DIM, "n/a (undecoded)");
-		ports_add("Speed enabled", UI_NORMAL, "%s",
-			  port_speed_list(p, true, a, sizeof(a)));
-		ports_add("Speed supported", UI_NORMAL, "%s",
-			  port_speed_list(p, false, a, sizeof(a)));
+		ports_mask("Speed enabled", p->caps_valid,
+			   port_speed_list(p, true, a, sizeof(a)));
+		ports_mask("Speed supported", p->caps_valid,
+			   port_speed_list(p, false, a, sizeof(a)));
 	}
 
 	if (p->rate_gbps > 0)
@@ -301,9 +326,12 @@ static void ports_items_link(const struct port_info *p)
 	if (p->below_capability)
 		ports_add("Below capability", UI_WARN, "yes: %s",
 			  p->below_why[0] ? p->below_why : "reason unknown");
-	else if (p->link_v.valid)
+	else if (p->link_v.valid && p->max_rate_gbps > 0)
 		ports_add("Below capability", UI_GOOD,
 			  "no (running at its best rate)");
+	else if (p->link_v.valid)
+		ports_add("Below capability", UI_DIM,
+			  "n/a (enabled/supported unknown)");
 	else
 		ports_add_na("Below capability", &p->link_v);
 	ports_add("Kernel rate", p->rate_sysfs[0] ? UI_NORMAL : UI_DIM, "%s",
@@ -324,6 +352,7 @@ static void ports_items_link(const struct port_info *p)
 
 static void ports_items_host(const struct port_info *p)
 {
+	struct ports_item *it;
 	char a[64], b[64];
 
 	if (p->netdev[0]) {
@@ -372,7 +401,7 @@ static void ports_items_host(const struct port_info *p)
 			ports_add("PCIe link", UI_GOOD, "at capability");
 		if (p->pcie_limits)
 			ports_add("PCIe vs line", UI_WARN,
-				  "limits the port: %s short of %s line rate",
+				  "%s short of the %s line rate",
 				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
 						  sizeof(a)),
 				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
@@ -409,13 +438,17 @@ static void ports_items_host(const struct port_info *p)
 			ports_add("Node memory", UI_DIM, "n/a (unknown)");
 	}
 
-	if (p->hw_counters_dir[0])
-		ports_add("hw_counters", UI_NORMAL, "%s (%d counters)",
-			  p->hw_counters_dir, p->n_hw_counters);
-	else
-		ports_add("hw_counters", UI_DIM, "none (driver exposes none)");
 	ports_add("Sources", UI_NORMAL, "%s",
 		  p->sources[0] ? p->sources : "n/a");
+	/* a path: too long for half a pane */
+	if (p->hw_counters_dir[0])
+		it = ports_add("hw_counters", UI_NORMAL, "%d counters in %s",
+			       p->n_hw_counters, p->hw_counters_dir);
+	else
+		it = ports_add("hw_counters", UI_DIM,
+			       "none (driver exposes none)");
+	if (it)
+		it->wide = true;
 }
 
 static void ports_items_gids(const struct port_info *p)
@@ -702,6 +735,7 @@ static void ports_draw(WINDOW *win, const struct ui_ctx *c)
 	layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
 	if (f.too_small)
 		return;		/* the app shows the message */
+	ports_ctx = c;
 	ports_find_sel(s);
 	ports_remember_sel(s);
 	ports_draw_table(win, &f, s);
@@ -750,6 +784,12 @@ static int ports_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 static void ports_on_resize(int w, int h)
 {
 	ports.detail_top = 0;
+}
+
+void screen_ports_selected(char *dev, int len, int *port)
+{
+	snprintf(dev, len, "%s", ports.sel_dev);
+	*port = ports.sel_port;
 }
 
 const struct screen screen_ports = {

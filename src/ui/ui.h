@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include "core/snapshot.h"
+#include "core/fabric.h"
 
 struct ui_opts {
 	double interval_s;		/* refresh, clamped to 0.5 … 60 s */
@@ -13,12 +14,15 @@ struct ui_opts {
 	const char *source_label;	/* header's data source; NULL: the
 					 * snapshot's sources, or "ibsim
 					 * (demo)" when IBCONSOLE_DEMO=1 */
+	const struct fab_opts *fabric;	/* fabric screen's discovery options */
+	double rediscover_s;		/* fabric rediscovery timer, 0 off */
+	const char *config;		/* issue 5: --config (thresholds) */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)
  * arrives; the terminal is restored in every case. Returns 0 on quit, 3
  * when no port could be read at start (message on stderr after endwin),
- * 5 on an internal failure. */
+ * 5 on an internal failure, 2 on a bad thresholds file (issue 5). */
 int ui_run(const struct snap_opts *o, const struct ui_opts *u);
 
 #endif

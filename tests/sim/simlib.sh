@@ -147,9 +147,10 @@ sim_start()
 	# The writer keeps the console FIFO open: without it ibsim sees EOF.
 	sleep 1e6 >"$SIM_DIR/ctl" &
 	SIM_WRITER_PID=$!
-	ibsim -s "$topo" <"$SIM_DIR/ctl" >"$SIM_DIR/ibsim.log" 2>&1 &
+	# SIM_IBSIM_ARGS: e.g. "-N 4096" for fabrics over 2,048 nodes (FACTS 6)
+	ibsim ${SIM_IBSIM_ARGS:-} -s "$topo" <"$SIM_DIR/ctl" >"$SIM_DIR/ibsim.log" 2>&1 &
 	SIM_PID=$!
-	for i in $(seq 1 100); do
+	for i in $(seq 1 "${SIM_READY_TENTHS:-100}"); do
 		grep -q 'Network simulator ready' "$SIM_DIR/ibsim.log" && break
 		kill -0 "$SIM_PID" 2>/dev/null || {
 			sim_log >&2
@@ -158,12 +159,12 @@ sim_start()
 		sleep 0.1
 	done
 	grep -q 'Network simulator ready' "$SIM_DIR/ibsim.log" ||
-		sim_die "ibsim not ready after 10 s on $topo"
+		sim_die "ibsim not ready after $(( ${SIM_READY_TENTHS:-100} / 10 )) s on $topo"
 	SIM_HOST=${SIM_HOST:-$(sim_first_hca "$topo")}
 	export SIM_HOST
 	mkdir -p "$SIM_DIR/osm"
 	(cd "$SIM_DIR" && OSM_CACHE_DIR="$SIM_DIR/osm" LD_PRELOAD="$SIM_UMAD2SIM" \
-		timeout -k 2 30 opensm -f "$SIM_DIR/opensm.log" -o \
+		timeout -k 2 "${SIM_OPENSM_TIMEOUT:-30}" opensm -f "$SIM_DIR/opensm.log" -o \
 		>"$SIM_DIR/opensm.out" 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] || {

@@ -71,6 +71,7 @@ static void test_below_capability(void **state)
 	struct port_info p = { 0 };
 
 	/* ibsim's healthy 4X SDR link: supported 31 must not mean "could be 12X" */
+	p.caps_valid = true;
 	p.width_active = p.width_enabled = 0x02;
 	p.width_supported = 31;
 	p.speed_active = p.speed_enabled = p.speed_supported = 1;
@@ -90,6 +91,7 @@ static void test_below_capability(void **state)
 
 	/* HDR-capable port running EDR */
 	memset(&p, 0, sizeof(p));
+	p.caps_valid = true;
 	p.width_active = p.width_enabled = p.width_supported = 0x02;
 	p.speed_supported = 7;
 	p.ext_valid = true;
@@ -102,6 +104,7 @@ static void test_below_capability(void **state)
 
 	/* 12X enabled and supported, trained 4X: flagged */
 	memset(&p, 0, sizeof(p));
+	p.caps_valid = true;
 	p.width_active = 0x02;
 	p.width_enabled = 0x0b;
 	p.width_supported = 0x0b;

@@ -4,5 +4,5 @@
 TESTS += tests/vm/verbs.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/t-00-env.sh tests/vm/t-snapshot.sh \
-	tests/vm/t-perftest.sh tests/vm/snapshot_oracle.py
+	tests/vm/t-perftest.sh tests/vm/snapshot_oracle.py tests/vm/t-05-permission.sh
 AM_TESTS_ENVIRONMENT += IBCONSOLE=$(abs_top_builddir)/ibconsole; export IBCONSOLE;

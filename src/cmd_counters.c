@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: MIT
+/* `ibconsole watch` and `ibconsole errors`: counters for scripts, cron
+ * and monitoring; the exit status says whether a rule says act. */
+#include "config.h"
+#include "cmd_counters.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/counters_out.h"
+#include "core/ctrsample.h"
+#include "core/delta.h"
+#include "core/json.h"
+#include "core/sweep.h"
+#include "diag/rules.h"
+#include "diag/thresholds.h"
+
+static volatile sig_atomic_t cmd_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cmd_stop = 1;
+}
+
+static void iso_time(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int load_thresholds(const struct cli *c, struct thresholds *th,
+			   char *err, size_t errlen)
+{
+	char buf[512];
+	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
+
+	thresholds_defaults(th);
+	if (thresholds_load(th, path, err, errlen) < 0)
+		return 2;
+	if (c->config && !th->file[0]) {
+		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
+		return 2;
+	}
+	return 0;
+}
+
+static void json_verdict(struct json *j, const struct verdict *v)
+{
+	json_obj_begin(j, "verdict");
+	json_str(j, "level", verdict_name(v->level));
+	json_str(j, "counter", v->counter[0] ? v->counter : NULL);
+	json_int(j, "count", (long long)v->count);
+	json_bool(j, "count_lower_bound", v->lower_bound);
+	if (v->level != VERDICT_OK)
+		json_int(j, "threshold", (long long)v->threshold);
+	else
+		json_null(j, "threshold");
+	json_str(j, "rule", v->rule);
+	json_str(j, "text", v->text);
+	json_obj_end(j);
+}
+
+/* Sleeps until the monotonic time t, waking early on a signal. */
+static void sleep_until(double t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)t;
+	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+	while (!cmd_stop &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void fmt_rate(char *b, size_t n, double v, const char *unit)
+{
+	if (v < 0)
+		snprintf(b, n, "n/a");
+	else
+		snprintf(b, n, "%.3g %s", v, unit);
+}
+
+static void print_text(const struct delta_port *d, const struct counter_set *cs,
+		       const struct verdict *v, double now)
+{
+	struct ctr_rates r;
+	char tx[24], rx[24], tp[24], rp[24];
+
+	if (!cs->valid) {
+		printf("%-20s n/a: %s\n", d->label, cs->why);
+		return;
+	}
+	counters_rates(d, &r);
+	fmt_rate(tx, sizeof(tx), r.tx_gbps, "Gb/s");
+	fmt_rate(rx, sizeof(rx), r.rx_gbps, "Gb/s");
+	fmt_rate(tp, sizeof(tp), r.tx_pps, "pkt/s");
+	fmt_rate(rp, sizeof(rp), r.rx_pps, "pkt/s");
+	printf("%-20s TX %-12s RX %-12s TX %-14s RX %-14s errors/%gmin %llu  %s\n",
+	       d->label, tx, rx, tp, rp, 10.0,
+	       (unsigned long long)delta_errors_window(d, now, DELTA_WIN_10MIN),
+	       verdict_name(v->level));
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+
+		if (!c->delta && c->state != DELTA_SATURATED &&
+		    c->state != DELTA_RESET && c->state != DELTA_WRAPPED &&
+		    c->state != DELTA_CLOCK)
+			continue;
+		if (c->state == DELTA_SATURATED && !c->delta && c->cls != CTR_ERROR)
+			continue;
+		printf("  %-30s %-10s value %-20llu delta %s%-12llu %s\n",
+		       c->name, ctr_class_name(c->cls),
+		       (unsigned long long)c->value, c->lower_bound ? ">=" : "+",
+		       (unsigned long long)c->delta,
+		       c->state == DELTA_OK ? "" : delta_state_name(c->state));
+	}
+	if (v->level != VERDICT_OK)
+		printf("  %s: %s\n", verdict_name(v->level), v->text);
+}
+
+int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
+	      size_t errlen)
+{
+	struct ctr_target t[CTRS_MAX_TARGETS];
+	struct thresholds th;
+	struct snapshot *s = NULL;
+	struct delta_port *dp = NULL;
+	struct counter_set *cs = NULL;
+	struct ctr_sampler *smp = NULL;
+	struct sigaction sa, old_int, old_term;
+	enum verdict_level worst = VERDICT_OK;
+	double t0, iv = c->interval;
+	int n = 0, rc;
+
+	rc = load_thresholds(c, &th, err, errlen);
+	if (rc)
+		return rc;
+	s = malloc(sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	rc = snapshot_collect(s, o, err, errlen);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	n = ctrs_targets_local(s, t, CTRS_MAX_TARGETS);
+	if (c->lids) {
+		int m = ctrs_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
+
+		if (m < 0) {
+			free(s);
+			return 2;
+		}
+		n += m;
+	}
+	free(s);
+	dp = calloc((size_t)n, sizeof(*dp));
+	cs = calloc((size_t)n, sizeof(*cs));
+	smp = ctrs_open();
+	if (!dp || !cs || !smp) {
+		snprintf(err, errlen, "out of memory");
+		rc = 5;
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	cmd_stop = 0;
+
+	for (int i = 0; i < n; i++)
+		delta_init(&dp[i], t[i].label, iv);
+	t0 = counters_now();
+	for (long k = 0; !cmd_stop && (c->count == 0 || k <= c->count); k++) {
+		char when[32];
+		double now;
+		struct json j;
+
+		if (k)
+			sleep_until(t0 + k * iv);
+		if (cmd_stop)
+			break;
+		for (int i = 0; i < n; i++) {
+			ctrs_sample(smp, &t[i], &cs[i]);
+			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
+		}
+		if (!k)
+			continue;	/* the baseline: nothing to report yet */
+		now = counters_now();
+		iso_time(when, sizeof(when));
+		if (c->json) {
+			json_init(&j, stdout);
+			j.compact = true;	/* JSON Lines: one record per interval */
+			json_obj_begin(&j, NULL);
+			json_str(&j, "schema", "ibconsole/watch/1");
+			json_str(&j, "time", when);
+			json_int(&j, "seq", k);
+			json_num(&j, "interval_s", iv);
+			json_arr_begin(&j, "ports");
+		} else {
+			printf("=== %s  interval %ld  (%g s) ===\n", when, k, iv);
+		}
+		for (int i = 0; i < n; i++) {
+			struct verdict v;
+
+			rules_eval_delta(&dp[i], &th, now, &v);
+			if (cs[i].valid && v.level > worst)
+				worst = v.level;
+			if (!c->json) {
+				print_text(&dp[i], &cs[i], &v, now);
+				continue;
+			}
+			json_obj_begin(&j, NULL);
+			json_str(&j, "port", t[i].label);
+			json_str(&j, "device", t[i].remote ? NULL : t[i].dev);
+			json_int(&j, "local_port", t[i].port);
+			if (t[i].lid)
+				json_int(&j, "lid", t[i].lid);
+			else
+				json_null(&j, "lid");
+			json_int(&j, "pma_port", t[i].pma_port);
+			json_bool(&j, "remote", t[i].remote);
+			json_str(&j, "source", cs[i].source == CTR_SRC_PMA ? "pma" :
+				 cs[i].source == CTR_SRC_SYSFS ? "sysfs" : NULL);
+			json_str(&j, "mode", cs[i].valid ? cs[i].mode : NULL);
+			json_bool(&j, "valid", cs[i].valid);
+			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
+			json_verdict(&j, &v);
+			counters_json_delta(&j, &dp[i], &cs[i], now);
+			json_obj_end(&j);
+		}
+		if (c->json) {
+			json_arr_end(&j);
+			json_str(&j, "worst", verdict_name(worst));
+			json_obj_end(&j);
+		}
+		fflush(stdout);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	rc = worst == VERDICT_ACT ? 1 : 0;
+	if (ferror(stdout)) {
+		snprintf(err, errlen, "cannot write the output");
+		rc = 5;
+	}
+out:
+	ctrs_close(smp);
+	free(dp);
+	free(cs);
+	return rc;
+}
+
+/* --- errors: one fabric-wide sweep --- */
+
+struct listed {
+	int idx;
+	struct verdict v;
+	bool moved;
+};
+
+/* Listed when a rule says watch / act, or by the sweep's own rule. */
+static bool port_listed(const struct counter_set *cs, const struct counter_set *prev,
+			const struct verdict *v, bool *moved)
+{
+	bool any = counters_errors_listed(cs, prev, moved);
+
+	return any || v->level != VERDICT_OK;
+}
+
+static void sweep_counter_json(struct json *j, const struct ctr_value *x,
+			       const struct counter_set *prev)
+{
+	const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "name", x->name);
+	json_str(j, "class", ctr_class_name(x->cls));
+	json_int(j, "bits", x->bits);
+	json_int(j, "value", (long long)x->value);
+	json_bool(j, "saturated", x->saturates && x->bits < 64 &&
+		  x->value == (UINT64_C(1) << x->bits) - 1);
+	if (p) {
+		uint64_t d;
+		bool lb;
+		enum delta_state st = delta_pair(p->value, x->value, x->bits,
+						 x->saturates, &d, &lb);
+
+		json_int(j, "delta", (long long)d);
+		json_bool(j, "delta_lower_bound", lb);
+		json_str(j, "state", delta_state_name(st));
+	}
+	json_obj_end(j);
+}
+
+int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
+	       size_t errlen)
+{
+	struct sweep_opts so = { 0 };
+	struct sweep sw;
+	struct thresholds th;
+	struct counter_set *prev = NULL;
+	struct listed *ls = NULL;
+	int rc, nl = 0, nfail = 0, levels[3] = { 0 };
+	double q1 = 0;
+	char when[32];
+
+	rc = load_thresholds(c, &th, err, errlen);
+	if (rc)
+		return rc;
+	so.dev = o->device;
+	so.port = o->port;
+	so.window = c->inflight;
+	so.max_smps = c->inflight;
+	rc = sweep_discover(&sw, &so, err, errlen);
+	if (rc)
+		return rc;
+	rc = sweep_query(&sw, &so, err, errlen);
+	if (rc)
+		goto out;
+	if (c->interval_set) {
+		double t = counters_now() + c->interval;
+
+		q1 = sw.query_s;
+		prev = calloc((size_t)sw.n + 1, sizeof(*prev));
+		if (!prev) {
+			snprintf(err, errlen, "out of memory");
+			rc = 5;
+			goto out;
+		}
+		for (int i = 0; i < sw.n; i++)
+			prev[i] = sw.p[i].cs;
+		sleep_until(t);
+		rc = sweep_query(&sw, &so, err, errlen);
+		if (rc)
+			goto out;
+	}
+	ls = calloc((size_t)sw.n + 1, sizeof(*ls));
+	if (!ls) {
+		snprintf(err, errlen, "out of memory");
+		rc = 5;
+		goto out;
+	}
+	for (int i = 0; i < sw.n; i++) {
+		const struct counter_set *cs = &sw.p[i].cs;
+		const struct counter_set *pv = prev && prev[i].valid ? &prev[i] : NULL;
+		struct verdict v;
+		bool moved;
+
+		if (!cs->valid) {
+			nfail++;
+			continue;
+		}
+		rules_eval_values(cs, &th, &v);
+		if (!port_listed(cs, pv, &v, &moved))
+			continue;
+		ls[nl].idx = i;
+		ls[nl].v = v;
+		ls[nl].moved = moved;
+		levels[v.level]++;
+		nl++;
+	}
+	iso_time(when, sizeof(when));
+	if (c->json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_obj_begin(&j, NULL);
+		json_str(&j, "schema", "ibconsole/errors/1");
+		json_str(&j, "time", when);
+		json_int(&j, "nodes", sw.nodes);
+		json_int(&j, "ports_swept", sw.n);
+		json_int(&j, "ports_failed", nfail);
+		json_num(&j, "discover_s", sw.discover_s);
+		json_num(&j, "query_s", q1 ? q1 : sw.query_s);
+		json_int(&j, "mads_sent", (long long)sw.mads_sent);
+		json_int(&j, "inflight", c->inflight ? c->inflight : 64);
+		if (c->interval_set)
+			json_num(&j, "interval_s", c->interval);
+		else
+			json_null(&j, "interval_s");
+		json_arr_begin(&j, "listed");
+		for (int k = 0; k < nl; k++) {
+			const struct sweep_port *p = &sw.p[ls[k].idx];
+			const struct counter_set *pv = prev && prev[ls[k].idx].valid ? &prev[ls[k].idx] : NULL;
+			char g[24];
+
+			json_obj_begin(&j, NULL);
+			json_str(&j, "node_desc", p->node_desc);
+			snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->guid);
+			json_str(&j, "node_guid", g);
+			json_bool(&j, "switch", p->is_switch);
+			json_int(&j, "lid", p->lid);
+			json_int(&j, "port", p->port);
+			json_str(&j, "mode", p->cs.mode);
+			json_bool(&j, "moved", ls[k].moved);
+			json_verdict(&j, &ls[k].v);
+			json_arr_begin(&j, "counters");
+			for (int i = 0; i < p->cs.n; i++) {
+				const struct ctr_value *x = &p->cs.c[i];
+				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
+
+				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
+					continue;
+				sweep_counter_json(&j, x, pv);
+			}
+			json_arr_end(&j);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_arr_begin(&j, "failed");
+		for (int i = 0; i < sw.n; i++) {
+			if (sw.p[i].cs.valid)
+				continue;
+			json_obj_begin(&j, NULL);
+			json_str(&j, "node_desc", sw.p[i].node_desc);
+			json_int(&j, "lid", sw.p[i].lid);
+			json_int(&j, "port", sw.p[i].port);
+			json_str(&j, "error", sw.p[i].cs.why);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_begin(&j, "summary");
+		json_int(&j, "listed", nl);
+		json_int(&j, "ok", levels[VERDICT_OK]);
+		json_int(&j, "watch", levels[VERDICT_WATCH]);
+		json_int(&j, "act", levels[VERDICT_ACT]);
+		json_obj_end(&j);
+		json_obj_end(&j);
+	} else {
+		for (int k = 0; k < nl; k++) {
+			const struct sweep_port *p = &sw.p[ls[k].idx];
+			const struct counter_set *pv = prev && prev[ls[k].idx].valid ? &prev[ls[k].idx] : NULL;
+
+			printf("%-5s \"%s\" lid %u port %d:", verdict_name(ls[k].v.level),
+			       p->node_desc, p->lid, p->port);
+			for (int i = 0; i < p->cs.n; i++) {
+				const struct ctr_value *x = &p->cs.c[i];
+				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
+
+				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
+					continue;
+				printf(" [%s == %llu", x->name, (unsigned long long)x->value);
+				if (y)
+					printf(" (%+lld)", (long long)(x->value - y->value));
+				printf("]");
+			}
+			printf("\n");
+			if (ls[k].v.level != VERDICT_OK)
+				printf("      %s\n", ls[k].v.text);
+		}
+		for (int i = 0; i < sw.n; i++)
+			if (!sw.p[i].cs.valid)
+				printf("fail  \"%s\" lid %u port %d: %s\n", sw.p[i].node_desc,
+				       sw.p[i].lid, sw.p[i].port, sw.p[i].cs.why);
+		printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
+		       sw.nodes, sw.n, q1 ? q1 : sw.query_s, sw.discover_s, sw.mads_sent, nl,
+		       levels[VERDICT_ACT], levels[VERDICT_WATCH], nfail);
+	}
+	fflush(stdout);
+	rc = levels[VERDICT_ACT] ? 1 : 0;
+out:
+	free(ls);
+	free(prev);
+	sweep_free(&sw);
+	return rc;
+}
+
+/* --- snapshot with counters --- */
+
+struct snap_extra {
+	struct ctr_sampler *smp;
+	struct ctr_target t[CTRS_MAX_TARGETS];
+	int n;
+};
+
+static void snap_port_counters(struct json *j, int i, void *arg)
+{
+	struct snap_extra *x = arg;
+	struct counter_set *cs;
+
+	if (i >= x->n)
+		return;
+	cs = calloc(1, sizeof(*cs));
+	if (!cs) {
+		json_null(j, "counters");
+		json_str(j, "counters_error", "out of memory");
+		return;
+	}
+	ctrs_sample(x->smp, &x->t[i], cs);
+	counters_json_set(j, cs);
+	free(cs);
+}
+
+int cmd_snapshot_json(const struct snapshot *s, char *err, size_t errlen)
+{
+	struct snap_extra *x = calloc(1, sizeof(*x));
+
+	if (!x || !(x->smp = ctrs_open())) {
+		free(x);
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	x->n = ctrs_targets_local(s, x->t, CTRS_MAX_TARGETS);
+	snapshot_write_json_extra(stdout, s, snap_port_counters, x);
+	ctrs_close(x->smp);
+	free(x);
+	return 0;
+}

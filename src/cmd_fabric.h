@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* `ibconsole fabric`: the scriptable fabric command (discover, judge,
+ * print, save, compare). Prints its own output; never exits. */
+#ifndef IBC_CMD_FABRIC_H
+#define IBC_CMD_FABRIC_H
+
+#include "cli.h"
+#include "core/fabric.h"
+
+/* Returns the exit status: 0 healthy, 1 findings to act on (or, with
+ * --diff, any difference), 2 usage / unreadable saved file, 3 discovery
+ * failed, 5 internal. */
+int cmd_fabric(const struct cli *c);
+/* The discovery options the command line asks for. */
+void cmd_fabric_opts(const struct cli *c, struct fab_opts *o);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* Error-counter thresholds: BRIEF §2 defaults (watch at 5, act above 50
+ * errors in 10 minutes), overridable per counter from the config file. */
+#ifndef IBC_THRESHOLDS_H
+#define IBC_THRESHOLDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/counters.h"
+
+#define THRESH_DEFAULT_WINDOW_S 600.0
+#define THRESH_DEFAULT_WATCH 5
+#define THRESH_DEFAULT_ACT 50
+#define THRESH_MAX 64
+
+struct threshold {
+	char counter[CTR_NAME];
+	uint64_t watch, act;	/* watch: >= watch; act: > act */
+	char origin[80];	/* "default (BRIEF §2)", "config:12" */
+};
+
+struct thresholds {
+	double window_s;
+	uint64_t watch, act;	/* for counters without their own row */
+	char origin[80];
+	int n;
+	struct threshold t[THRESH_MAX];
+	char file[256];		/* config file read, "" none */
+};
+
+void thresholds_defaults(struct thresholds *th);
+
+/* Reads `key = value` lines from path: error_window_s, error_watch,
+ * error_act, and per counter `Name = ACT` (infiniband-diags'
+ * error_thresholds style, spaces optional), `Name.watch = N`,
+ * `Name.act = N`. Other keys belong to other settings and are skipped.
+ * Returns 0, 1 when the file does not exist (defaults kept), -1 with a
+ * one-line error naming the line. */
+int thresholds_load(struct thresholds *th, const char *path, char *err,
+		    size_t errlen);
+
+/* The config path: explicit, else $IBCONSOLE_CONFIG, else
+ * $XDG_CONFIG_HOME/ibconsole/config, else ~/.config/ibconsole/config. */
+const char *thresholds_config_path(const char *explicit_path, char *buf,
+				   size_t len);
+
+/* Watch / act levels for one counter, with where they came from. */
+const char *thresholds_get(const struct thresholds *th, const char *counter,
+			   uint64_t *watch, uint64_t *act);
+
+#endif

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/* Counter views' shared pieces: cells, formatting, sparklines and the
+ * console's thresholds (defaults from BRIEF §2, overridden by config). */
+#include "config.h"
+#include "ctrview.h"
+
+#include <langinfo.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/counters_out.h"
+
+static struct thresholds ctrview_th;
+static bool ctrview_th_loaded;
+static char ctrview_th_err[256];
+
+const char *ctrview_load(const char *config)
+{
+	char buf[512];
+
+	thresholds_defaults(&ctrview_th);
+	ctrview_th_loaded = true;
+	ctrview_th_err[0] = '\0';
+	if (thresholds_load(&ctrview_th, thresholds_config_path(config, buf, sizeof(buf)),
+			    ctrview_th_err, sizeof(ctrview_th_err)) < 0)
+		thresholds_defaults(&ctrview_th);
+	else if (config && *config && !ctrview_th.file[0])
+		snprintf(ctrview_th_err, sizeof(ctrview_th_err),
+			 "config file %s not found — check the path given to --config", config);
+	return ctrview_th_err;
+}
+
+const char *ctrview_load_error(void)
+{
+	return ctrview_th_err;
+}
+
+const struct thresholds *ctrview_thresholds(void)
+{
+	if (!ctrview_th_loaded)
+		ctrview_load(NULL);
+	return &ctrview_th;
+}
+
+int ctrview_find(const struct ctr_model *m, const char *dev, int port)
+{
+	if (!m)
+		return -1;
+	for (int i = 0; i < m->n; i++)
+		if (!m->port[i].t.remote && m->port[i].t.port == port &&
+		    !strcmp(m->port[i].t.dev, dev))
+			return i;
+	return -1;
+}
+
+char *ctrview_num(uint64_t v, char *b, int len)
+{
+	if (v < 100000)
+		snprintf(b, len, "%llu", (unsigned long long)v);
+	else if (v < 1000000)
+		snprintf(b, len, "%.0fk", v / 1e3);
+	else if (v < 1000000000ULL)
+		snprintf(b, len, "%.3gM", v / 1e6);
+	else if (v < 1000000000000ULL)
+		snprintf(b, len, "%.3gG", v / 1e9);
+	else
+		snprintf(b, len, "%.3gT", v / 1e12);
+	return b;
+}
+
+enum ui_role ctrview_cell(const struct ui_ctx *c, const struct port_info *p,
+			  enum ctrview_col col, char *b, int len)
+{
+	const struct ctr_model *m = c->ctr;
+	int i = ctrview_find(m, p->dev, p->port);
+	struct ctr_rates r;
+	uint64_t e;
+
+	if (i < 0 || !m->dp[i].have || !m->port[i].valid) {
+		snprintf(b, len, "n/a");
+		return UI_DIM;
+	}
+	if (col == CTRVIEW_ERR) {
+		struct verdict v;
+
+		e = delta_errors_window(&m->dp[i], m->now, ctrview_thresholds()->window_s);
+		rules_eval_delta(&m->dp[i], ctrview_thresholds(), m->now, &v);
+		char num[24];
+
+		snprintf(b, len, "%s%s", ctrview_num(e, num, sizeof(num)),
+			 eventlog_unacked(&m->log, m->dp[i].label, NULL) ? "!" : "");
+		return v.level == VERDICT_ACT ? UI_BAD :
+		       v.level == VERDICT_WATCH ? UI_WARN :
+		       e ? UI_WARN : UI_NORMAL;
+	}
+	counters_rates(&m->dp[i], &r);
+	{
+		double g = col == CTRVIEW_TX ? r.tx_gbps : r.rx_gbps;
+
+		if (g < 0) {
+			snprintf(b, len, "-");
+			return UI_DIM;
+		}
+		if (g >= 100)
+			snprintf(b, len, "%.0f", g);
+		else if (g >= 1)
+			snprintf(b, len, "%.2f", g);
+		else
+			snprintf(b, len, "%.3f", g);
+	}
+	return UI_NORMAL;
+}
+
+bool ctrview_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && !strcmp(cs, "UTF-8");
+}
+
+void ctrview_spark(const struct delta_ctr *c, int width, bool utf8, char *out,
+		   int outlen)
+{
+	static const char *const blocks[8] = {
+		"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+		"\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88",
+	};
+	static const char ascii[] = " .:-=+*#";
+	int n = c->hist_n < width ? c->hist_n : width, o = 0;
+	uint64_t max = 0;
+
+	out[0] = '\0';
+	for (int k = 0; k < n; k++) {
+		uint64_t v = c->hist[(c->hist_pos - n + k + 2 * DELTA_HIST) % DELTA_HIST];
+
+		if (v > max)
+			max = v;
+	}
+	for (int k = 0; k < n && o < outlen - 4; k++) {
+		int idx = (c->hist_pos - n + k + 2 * DELTA_HIST) % DELTA_HIST;
+		uint64_t v = c->hist[idx];
+		int lvl = !max || !v ? 0 : 1 + (int)((double)v * 6.999 / (double)max);
+
+		if (lvl > 7)
+			lvl = 7;
+		if (utf8) {
+			const char *s = v ? blocks[lvl] : blocks[0];
+
+			memcpy(out + o, s, 3);
+			o += 3;
+		} else {
+			out[o++] = v ? ascii[lvl] : ascii[0] == ' ' ? '_' : ascii[0];
+		}
+	}
+	out[o] = '\0';
+}

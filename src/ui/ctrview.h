@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Counter views' shared pieces: the ports table's counter cells, number
+ * and rate formatting, sparklines and the thresholds the console uses. */
+#ifndef IBC_CTRVIEW_H
+#define IBC_CTRVIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "screen.h"
+#include "widgets.h"
+#include "diag/rules.h"
+#include "diag/thresholds.h"
+
+enum ctrview_col { CTRVIEW_TX, CTRVIEW_RX, CTRVIEW_ERR };
+
+/* Loads thresholds once (defaults + config file); returns a message
+ * when the file is bad ("" otherwise). */
+const char *ctrview_load(const char *config);
+const char *ctrview_load_error(void);	/* the last ctrview_load() message */
+const struct thresholds *ctrview_thresholds(void);
+
+/* Index of the model's port dev/port, -1 when absent. */
+int ctrview_find(const struct ctr_model *m, const char *dev, int port);
+
+/* Ports-table cells: TX / RX Gb/s, errors in the 10-minute window. */
+enum ui_role ctrview_cell(const struct ui_ctx *c, const struct port_info *p,
+			  enum ctrview_col col, char *b, int len);
+
+/* 1234 → "1234", 123456 → "123k", 12345678 → "12.3M". */
+char *ctrview_num(uint64_t v, char *b, int len);
+/* Sparkline of the newest width deltas into out (UTF-8 blocks when
+ * utf8, else " .:-=+*#"), scaled to their maximum. */
+void ctrview_spark(const struct delta_ctr *c, int width, bool utf8, char *out,
+		   int outlen);
+bool ctrview_utf8(void);
+
+#endif

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/* Counters panel of the selected port (value, delta, rate, windows,
+ * sparkline, saturation / reset marks, highlighted unacknowledged error
+ * increments, clear behind a confirmation) and the event-log view. */
+#include "config.h"
+#include "screen.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctrview.h"
+#include "layout.h"
+#include "widgets.h"
+
+#define KEY_ESC 27
+
+static struct {
+	int top;		/* first counter row shown */
+	int rows;		/* rows that fit, from the last draw */
+	bool confirm;		/* clear-counters dialog is up */
+	int confirm_idx;
+	char confirm_label[64];
+	int ev_top;
+} cv;
+
+static int cv_selected(const struct ui_ctx *c, char *label, int len)
+{
+	char dev[PORT_STR];
+	int port, i;
+
+	screen_ports_selected(dev, sizeof(dev), &port);
+	i = ctrview_find(c->ctr, dev, port);
+	if (i < 0 && c->ctr && c->ctr->n)
+		i = 0;		/* nothing selected yet: the first port */
+	if (i >= 0)
+		snprintf(label, len, "%s", c->ctr->dp[i].label);
+	else
+		snprintf(label, len, "%.40s/%d", dev, port);
+	return i;
+}
+
+static const char *cv_mark(const struct delta_ctr *k)
+{
+	switch (k->state) {
+	case DELTA_SATURATED: return "SATURATED";
+	case DELTA_RESET: return "RESET";
+	case DELTA_WRAPPED: return "wrapped";
+	case DELTA_GAP: return "gap";
+	case DELTA_CLOCK: return "clock";
+	case DELTA_MISSING: return "missing";
+	case DELTA_FIRST: return "first";
+	case DELTA_OK: break;
+	}
+	return "";
+}
+
+static void cv_rate(const struct delta_ctr *k, char *b, int len)
+{
+	double g = delta_gbps(k);
+
+	if (!k->rate_valid)
+		snprintf(b, len, "-");
+	else if (g >= 0)
+		snprintf(b, len, "%.3g Gb/s", g);
+	else if (k->rate >= 1e6)
+		snprintf(b, len, "%.3gM/s", k->rate / 1e6);
+	else if (k->rate >= 1e3)
+		snprintf(b, len, "%.3gk/s", k->rate / 1e3);
+	else
+		snprintf(b, len, "%.3g/s", k->rate);
+}
+
+static void cv_dialog(WINDOW *win, int w, int h)
+{
+	const char *lines[4];
+	char l1[160];
+
+	snprintf(l1, sizeof(l1), "Clear ALL PMA counters of %s?", cv.confirm_label);
+	lines[0] = l1;
+	lines[1] = "Every error and traffic counter on that port goes to 0,";
+	lines[2] = "for everyone watching it. This cannot be undone.";
+	lines[3] = "y = clear now    any other key = cancel";
+	(void)w;
+	(void)h;
+	widgets_message(win, lines, 4, UI_WARN);
+}
+
+static void counters_draw(WINDOW *win, const struct ui_ctx *c)
+{
+	int w = getmaxx(win), h = getmaxy(win), i, y, r;
+	const struct ctr_model *m = c->ctr;
+	const struct delta_port *d;
+	char label[64], buf[400], v[24], dl[24], rate[24], w1[16], w10[16];
+	char spark[3 * DELTA_HIST + 1], mark[16];
+	struct verdict vd;
+	bool utf8 = ctrview_utf8();
+	bool wide;
+	int sparkw;
+
+	i = cv_selected(c, label, sizeof(label));
+	widgets_bar(win, 1, w, UI_TITLE);
+	if (i < 0 || !m->dp[i].have) {
+		snprintf(buf, sizeof(buf), " %s counters", label);
+		widgets_text(win, 1, 0, w, buf, UI_TITLE, false, false);
+		snprintf(buf, sizeof(buf), "n/a: %s", i >= 0 && m->port[i].why[0] ?
+			 m->port[i].why : "no counter sample yet");
+		widgets_text(win, 3, 1, w - 2, buf, UI_DIM, false, false);
+		return;
+	}
+	d = &m->dp[i];
+	snprintf(buf, sizeof(buf), " %s counters  %s", label,
+		 m->port[i].valid ? m->port[i].mode : "(last sample failed)");
+	widgets_text(win, 1, 0, w, buf, UI_TITLE, false, false);
+	rules_eval_delta(d, ctrview_thresholds(), m->now, &vd);
+	snprintf(buf, sizeof(buf), " verdict: %s  %s", verdict_name(vd.level), vd.text);
+	widgets_text(win, 2, 0, w, buf, vd.level == VERDICT_ACT ? UI_BAD :
+		     vd.level == VERDICT_WATCH ? UI_WARN : UI_GOOD, false, false);
+	if (!m->port[i].valid)
+		snprintf(buf, sizeof(buf), " sample failed: %s", m->port[i].why);
+	else
+		snprintf(buf, sizeof(buf), " %s%s", m->note,
+			 m->dp[i].t_mark > m->dp[i].t_first ? "  (mark set)" : "");
+	widgets_text(win, 3, 0, w, buf, m->port[i].valid ? UI_DIM : UI_BAD, false, false);
+
+	/* wide: every column and a sparkline; narrow (80 columns): the
+	 * counter, value, delta, rate, 10-minute window and mark */
+	wide = w >= 112;
+	sparkw = w - 108;
+	if (sparkw > DELTA_HIST)
+		sparkw = DELTA_HIST;
+	if (wide)
+		snprintf(buf, sizeof(buf), " %-28s %-10s %14s %12s %12s %8s %8s %-10s %s",
+			 "COUNTER", "CLASS", "VALUE", "DELTA", "RATE", "1 MIN", "10 MIN",
+			 "MARK", sparkw > 4 ? "HISTORY" : "");
+	else
+		snprintf(buf, sizeof(buf), " %-28s %10s %9s %10s %7s %-9s",
+			 "COUNTER", "VALUE", "DELTA", "RATE", "10 MIN", "MARK");
+	widgets_bar(win, 4, w, UI_TITLE);
+	widgets_text(win, 4, 0, w, buf, UI_TITLE, false, false);
+
+	cv.rows = h - 6;
+	cv.top = layout_clamp(cv.top, 0, d->n > cv.rows ? d->n - cv.rows : 0);
+	for (r = 0; r < cv.rows && cv.top + r < d->n; r++) {
+		const struct delta_ctr *k = &d->c[cv.top + r];
+		bool unacked = eventlog_unacked(&m->log, d->label, k->name) > 0;
+		enum ui_role role = UI_NORMAL;
+
+		y = 5 + r;
+		if (k->state == DELTA_FIRST || k->state == DELTA_MISSING)
+			snprintf(dl, sizeof(dl), "-");
+		else
+			snprintf(dl, sizeof(dl), "%s%s", k->lower_bound ? ">=" : "+",
+				 ctrview_num(k->delta, v, sizeof(v)));
+		ctrview_num(k->value, v, sizeof(v));
+		cv_rate(k, rate, sizeof(rate));
+		ctrview_num(delta_window(k, m->now, DELTA_WIN_MINUTE), w1, sizeof(w1));
+		ctrview_num(delta_window(k, m->now, DELTA_WIN_10MIN), w10, sizeof(w10));
+		spark[0] = '\0';
+		if (sparkw > 4)
+			ctrview_spark(k, sparkw, utf8, spark, sizeof(spark));
+		/* the state mark stays visible; '!' (and the colour) says
+		 * the increment is not acknowledged yet */
+		snprintf(mark, sizeof(mark), "%s%s", *cv_mark(k) ? cv_mark(k) : unacked ? "NEW" : "",
+			 unacked ? "!" : "");
+		if (wide)
+			snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-10s %s",
+				 k->name, ctr_class_name(k->cls), v, dl, rate, w1, w10,
+				 mark, spark);
+		else
+			snprintf(buf, sizeof(buf), " %-28.28s %10s %9s %10s %7s %-9s",
+				 k->name, v, dl, rate, w10, mark);
+		if (unacked)
+			role = UI_BAD;
+		else if (k->state == DELTA_SATURATED || k->state == DELTA_RESET)
+			role = UI_WARN;
+		else if (k->cls == CTR_ERROR && delta_window(k, m->now, DELTA_WIN_10MIN))
+			role = UI_WARN;
+		else if (k->state == DELTA_FIRST || k->state == DELTA_MISSING)
+			role = UI_DIM;
+		widgets_text(win, y, 0, w, buf, role, false, true);
+	}
+	widgets_bar(win, h - 1, w, UI_FOOTER);
+	widgets_text(win, h - 1, 0, w,
+		     " a ack  m mark  C clear  e events  x sweep  Up/Down scroll  c/Esc back  q quit   ! = unacknowledged error increment",
+		     UI_FOOTER, false, false);
+	if (cv.confirm)
+		cv_dialog(win, w, h);
+}
+
+static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
+{
+	char label[64];
+	int i;
+
+	if (cv.confirm) {
+		cv.confirm = false;
+		if ((key == 'y' || key == 'Y') && c->cw)
+			ctrwork_clear(c->cw, cv.confirm_idx);
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	}
+	switch (a) {
+	case UI_ACT_UP:
+		cv.top--;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_DOWN:
+		cv.top++;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_DETAIL_UP:
+		cv.top -= cv.rows > 1 ? cv.rows - 1 : 1;
+		if (cv.top < 0)
+			cv.top = 0;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_DETAIL_DOWN:
+		cv.top += cv.rows > 1 ? cv.rows - 1 : 1;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_COUNTERS:
+		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
+	case UI_ACT_CLEAR:
+		i = cv_selected(c, label, sizeof(label));
+		if (i < 0)
+			return SCREEN_HANDLED;
+		cv.confirm = true;
+		cv.confirm_idx = i;
+		snprintf(cv.confirm_label, sizeof(cv.confirm_label), "%s", label);
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	default:
+		break;
+	}
+	if (key == KEY_ESC)
+		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
+	return 0;
+}
+
+static void counters_on_resize(int w, int h)
+{
+	cv.top = 0;
+}
+
+const struct screen screen_counters = {
+	.name = "counters",
+	.draw = counters_draw,
+	.on_key = counters_on_key,
+	.on_resize = counters_on_resize,
+};
+
+/* ---- event log ---- */
+
+static void events_draw(WINDOW *win, const struct ui_ctx *c)
+{
+	int w = getmaxx(win), h = getmaxy(win), rows = h - 4;
+	const struct eventlog *l = &c->ctr->log;
+	char buf[320], when[16], ms[24];
+	int unacked = eventlog_unacked(l, NULL, NULL);
+
+	widgets_bar(win, 1, w, UI_TITLE);
+	snprintf(buf, sizeof(buf), " Event log: %d error-counter events, %d unacknowledged (newest first)",
+		 l->n, unacked);
+	widgets_text(win, 1, 0, w, buf, UI_TITLE, false, false);
+	snprintf(buf, sizeof(buf), " %-12s %-22s %-30s %12s %14s  %s", "TIME", "PORT",
+		 "COUNTER", "DELTA", "VALUE", "STATE");
+	widgets_bar(win, 2, w, UI_TITLE);
+	widgets_text(win, 2, 0, w, buf, UI_TITLE, false, false);
+	cv.ev_top = layout_clamp(cv.ev_top, 0, l->n > rows ? l->n - rows : 0);
+	if (!l->n)
+		widgets_text(win, 3, 1, w - 2, "no error counter has moved since the console started",
+			     UI_DIM, false, false);
+	for (int r = 0; r < rows; r++) {
+		const struct event *e = eventlog_get(l, cv.ev_top + r);
+		struct tm tm;
+		char d[24];
+
+		if (!e)
+			break;
+		localtime_r(&e->when.tv_sec, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		snprintf(ms, sizeof(ms), ".%03ld", e->when.tv_nsec / 1000000);
+		snprintf(d, sizeof(d), "%s%llu",
+			 e->state == DELTA_RESET || e->state == DELTA_SATURATED ? ">=" : "+",
+			 (unsigned long long)e->delta);
+		snprintf(buf, sizeof(buf), " %s%s %-22.22s %-30.30s %12s %14llu  %s", when, ms,
+			 e->port, e->counter, d, (unsigned long long)e->value,
+			 delta_state_name((enum delta_state)e->state));
+		widgets_text(win, 3 + r, 0, w, buf,
+			     e->seq > l->acked ? UI_BAD : UI_NORMAL, false, true);
+	}
+	widgets_bar(win, h - 1, w, UI_FOOTER);
+	widgets_text(win, h - 1, 0, w,
+		     " a acknowledge all  Up/Down scroll  c counters  x sweep  e/Esc back  q quit",
+		     UI_FOOTER, false, false);
+}
+
+static int events_on_key(int key, enum ui_action a, const struct ui_ctx *c)
+{
+	switch (a) {
+	case UI_ACT_UP:
+		cv.ev_top--;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_DOWN:
+		cv.ev_top++;
+		return SCREEN_HANDLED | SCREEN_REDRAW;
+	case UI_ACT_EVENTS:
+		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
+	default:
+		break;
+	}
+	if (key == KEY_ESC)
+		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
+	return 0;
+}
+
+static void events_on_resize(int w, int h)
+{
+	cv.ev_top = 0;
+}
+
+const struct screen screen_events = {
+	.name = "events",
+	.draw = events_draw,
+	.on_key = events_on_key,
+	.on_resize = events_on_resize,
+};

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: MIT
+/* Fabric screen: switches and HCAs with their links, or a flat list with
+ * the problems first; filter, sort, port details, and the test peer. */
+#include "config.h"
+#include "screen.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "core/fabric_worker.h"
+#include "core/peer.h"
+#include "diag/linkhealth.h"
+#include "widgets.h"
+
+#define FAB_FILTER 64
+#define FAB_DETAIL_H 12
+
+enum fab_view { VIEW_PROBLEMS, VIEW_TREE, VIEW_N };
+enum fab_sort { SORT_SEVERITY, SORT_NAME, SORT_RATE, SORT_LID, SORT_N };
+static const char *const view_names[VIEW_N] = { "problems first", "switches and HCAs" };
+static const char *const sort_names[SORT_N] = { "severity", "name", "rate", "LID" };
+
+enum row_kind { ROW_NODE, ROW_PORT, ROW_LOST };
+
+struct frow {
+	enum row_kind kind;
+	int node, port;		/* fabric indices, -1 none */
+	int finding;		/* first finding on it, -1 none */
+	int sev;		/* highest severity, -1 healthy */
+	char text[320];
+};
+
+static struct {
+	struct fab_opts opts;
+	char ca[64], map[512];
+	bool configured;
+	double rediscover_s;
+	struct fabric_worker *w;
+	char err[320];		/* start failure */
+	struct fabric_view *v;
+	struct lh_report rep;
+	int *port_sev, *port_find;	/* per port */
+	struct frow *rows;
+	int nrows, cap;
+	int sel, top;
+	enum fab_view view;
+	enum fab_sort sort;
+	char filter[FAB_FILTER];
+	bool editing;
+	char note[160];		/* last action, shown in the status line */
+	int saved_stderr;	/* libibnetdisc / libibmad print there */
+} fs = { .saved_stderr = -1 };
+
+void screen_fabric_configure(const struct fab_opts *o, double rediscover_s)
+{
+	if (o) {
+		fs.opts = *o;
+		if (o->ca) {
+			snprintf(fs.ca, sizeof(fs.ca), "%s", o->ca);
+			fs.opts.ca = fs.ca;
+		}
+		if (o->node_name_map) {
+			snprintf(fs.map, sizeof(fs.map), "%s", o->node_name_map);
+			fs.opts.node_name_map = fs.map;
+		}
+	}
+	fs.rediscover_s = rediscover_s;
+	fs.configured = true;
+}
+
+static void fab_drop_view(void)
+{
+	if (fs.v)
+		fabric_worker_put(fs.w, fs.v);
+	fs.v = NULL;
+	linkhealth_free(&fs.rep);
+	free(fs.port_sev);
+	free(fs.port_find);
+	fs.port_sev = fs.port_find = NULL;
+	fs.nrows = 0;
+}
+
+void screen_fabric_shutdown(void)
+{
+	if (!fs.w)
+		return;
+	fab_drop_view();
+	fabric_worker_stop(fs.w);
+	fs.w = NULL;
+	if (fs.saved_stderr >= 0) {
+		dup2(fs.saved_stderr, STDERR_FILENO);
+		close(fs.saved_stderr);
+		fs.saved_stderr = -1;
+	}
+	free(fs.rows);
+	fs.rows = NULL;
+	fs.cap = 0;
+}
+
+static const struct fabric *fab(void)
+{
+	return fs.v ? fs.v->fabric : NULL;
+}
+
+static bool matches(const char *text)
+{
+	size_t n = strlen(fs.filter);
+
+	if (!n)
+		return true;
+	for (const char *p = text; *p; p++)
+		if (!strncasecmp(p, fs.filter, n))
+			return true;
+	return false;
+}
+
+static struct frow *push_row(void)
+{
+	if (fs.nrows == fs.cap) {
+		int ncap = fs.cap ? fs.cap * 2 : 256;
+		void *p = realloc(fs.rows, (size_t)ncap * sizeof(*fs.rows));
+
+		if (!p)
+			return NULL;
+		fs.rows = p;
+		fs.cap = ncap;
+	}
+	memset(&fs.rows[fs.nrows], 0, sizeof(*fs.rows));
+	return &fs.rows[fs.nrows++];
+}
+
+static void port_cells(const struct fabric *f, int p, char *buf, size_t len, bool tree)
+{
+	const struct fab_port *a = &f->ports[p];
+	char la[80], lb[80], tok[16], flags[96] = "", st[40];
+	int n = 0, fi;
+
+	for (fi = 0; fi < fs.rep.n; fi++)
+		if (fs.rep.f[fi].port == p || fs.rep.f[fi].peer == p)
+			n += snprintf(flags + n, sizeof(flags) - (size_t)n, "%s%s", n ? "," : "",
+				      lh_rules[fs.rep.f[fi].rule].name);
+	fabric_rate_token(a, tok, sizeof(tok));
+	snprintf(st, sizeof(st), "%s/%s", port_state_name(a->state),
+		 port_phys_state_name(a->phys_state));
+	if (tree) {
+		snprintf(buf, len, "  [%2d] %-6s %-16s %s %s",
+			 a->portnum, tok[0] ? tok : "-", st,
+			 a->remote >= 0 ? fabric_port_label(f, a->remote, lb, sizeof(lb)) : "(no peer)",
+			 n ? flags : "");
+	} else {
+		char lk[164];
+
+		if (a->remote >= 0)
+			snprintf(lk, sizeof(lk), "%s <-> %s", fabric_port_label(f, p, la, sizeof(la)),
+				 fabric_port_label(f, a->remote, lb, sizeof(lb)));
+		else
+			snprintf(lk, sizeof(lk), "%s", fabric_port_label(f, p, la, sizeof(la)));
+		snprintf(buf, len, "%-40s %-6s %-16s %4u %s", lk, tok[0] ? tok : "-", st,
+			 a->lid, n ? flags : "");
+	}
+}
+
+static const struct fabric *sort_f;
+
+static int row_cmp(const void *x, const void *y)
+{
+	const struct frow *a = x, *b = y;
+	const struct fabric *f = sort_f;
+	int c = 0;
+
+	if (fs.sort == SORT_SEVERITY || a->kind == ROW_LOST || b->kind == ROW_LOST)
+		c = b->sev - a->sev;
+	if (!c && fs.sort == SORT_RATE && a->port >= 0 && b->port >= 0) {
+		double ra = f->ports[a->port].rate_gbps, rb = f->ports[b->port].rate_gbps;
+
+		c = ra < rb ? -1 : ra > rb;
+	}
+	if (!c && fs.sort == SORT_LID && a->port >= 0 && b->port >= 0)
+		c = (int)f->ports[a->port].lid - (int)f->ports[b->port].lid;
+	if (!c)
+		c = strcmp(a->text, b->text);
+	return c;
+}
+
+static void fab_rows(void)
+{
+	const struct fabric *f = fab();
+	struct frow *r;
+
+	fs.nrows = 0;
+	if (!f)
+		return;
+	if (fs.view == VIEW_TREE) {
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < f->nnodes; i++) {
+				const struct fab_node *n = &f->nodes[i];
+				int first = fs.nrows;
+				bool any = false;
+
+				if ((pass == 0) != (n->type == FAB_SWITCH))
+					continue;
+				if (!(r = push_row()))
+					return;
+				r->kind = ROW_NODE;
+				r->node = i;
+				r->port = r->finding = -1;
+				r->sev = -1;
+				snprintf(r->text, sizeof(r->text), "%s \"%s\"  lid %u  %d ports  0x%016llx",
+					 fabric_type_name(n->type), n->name, n->lid, n->numports,
+					 (unsigned long long)n->guid);
+				any = matches(r->text);
+				for (int k = 0; k < n->nports; k++) {
+					int p = n->first_port + k;
+
+					if (f->ports[p].portnum == 0)
+						continue;
+					if (!(r = push_row()))
+						return;
+					r->kind = ROW_PORT;
+					r->node = i;
+					r->port = p;
+					r->sev = fs.port_sev[p];
+					r->finding = fs.port_find[p];
+					port_cells(f, p, r->text, sizeof(r->text), true);
+					if (!matches(r->text) && !any)
+						fs.nrows--;
+				}
+				if (fs.nrows == first + 1 && !any)
+					fs.nrows = first;	/* nothing of this node matched */
+				else if (fs.rows[first].sev < 0)
+					for (int k = first + 1; k < fs.nrows; k++)
+						if (fs.rows[k].sev > fs.rows[first].sev)
+							fs.rows[first].sev = fs.rows[k].sev;
+			}
+		return;
+	}
+	/* flat: one row per link (from its first end) and per lone port */
+	for (int p = 0; p < f->nports; p++) {
+		const struct fab_port *a = &f->ports[p];
+
+		if (a->portnum == 0)
+			continue;
+		/* one row per link, named from its HCA end when it has one */
+		if (a->remote >= 0) {
+			bool ca = f->nodes[a->node].type != FAB_SWITCH;
+			bool rca = f->nodes[f->ports[a->remote].node].type != FAB_SWITCH;
+
+			if (ca != rca ? !ca : a->remote < p)
+				continue;
+		}
+		if (!(r = push_row()))
+			return;
+		r->kind = ROW_PORT;
+		r->node = a->node;
+		r->port = p;
+		r->sev = fs.port_sev[p];
+		r->finding = fs.port_find[p];
+		if (a->remote >= 0 && fs.port_sev[a->remote] > r->sev) {
+			r->sev = fs.port_sev[a->remote];
+			r->finding = fs.port_find[a->remote];
+		}
+		port_cells(f, p, r->text, sizeof(r->text), false);
+		if (!matches(r->text))
+			fs.nrows--;
+	}
+	for (int i = 0; i < fs.rep.n; i++) {
+		if (fs.rep.f[i].rule != LH_LINK_LOST || fs.rep.f[i].port >= 0)
+			continue;
+		if (!(r = push_row()))
+			return;
+		r->kind = ROW_LOST;
+		r->node = r->port = -1;
+		r->finding = i;
+		r->sev = lh_rules[LH_LINK_LOST].severity;
+		snprintf(r->text, sizeof(r->text), "%-40s %-6s %-17s %4s link_lost",
+			 fs.rep.f[i].where, "-", "gone", "");
+		if (!matches(r->text))
+			fs.nrows--;
+	}
+	sort_f = f;
+	if (fs.nrows)
+		qsort(fs.rows, (size_t)fs.nrows, sizeof(*fs.rows), row_cmp);
+}
+
+/* A new view: judge it against the first discovery, index the findings. */
+static void fab_take(struct fabric_view *v)
+{
+	const struct fabric *f;
+
+	fab_drop_view();
+	fs.v = v;
+	f = fab();
+	if (!f)
+		return;
+	if (linkhealth_eval(f, v->baseline != f ? v->baseline : NULL, &fs.rep) ||
+	    !(fs.port_sev = malloc(sizeof(int) * ((size_t)f->nports + 1))) ||
+	    !(fs.port_find = malloc(sizeof(int) * ((size_t)f->nports + 1)))) {
+		snprintf(fs.note, sizeof(fs.note), "out of memory judging the fabric");
+		return;
+	}
+	for (int i = 0; i < f->nports; i++)
+		fs.port_sev[i] = fs.port_find[i] = -1;
+	for (int i = 0; i < fs.rep.n; i++) {
+		int sev = lh_rules[fs.rep.f[i].rule].severity;
+		int ends[2] = { fs.rep.f[i].port, fs.rep.f[i].peer };
+
+		for (int k = 0; k < 2; k++)
+			if (ends[k] >= 0 && sev > fs.port_sev[ends[k]]) {
+				fs.port_sev[ends[k]] = sev;
+				fs.port_find[ends[k]] = i;
+			}
+	}
+	fab_rows();
+}
+
+static void fab_poll(void)
+{
+	struct fabric_view *v;
+
+	if (!fs.w) {
+		int null;
+
+		if (fs.err[0])
+			return;
+		/* libibnetdisc and libibmad write time-outs to stderr, which is
+		 * the console's terminal: send them nowhere while it runs. */
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0 && isatty(STDERR_FILENO)) {
+			fs.saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+			dup2(null, STDERR_FILENO);
+		}
+		if (null >= 0)
+			close(null);
+		fs.w = fabric_worker_start(&fs.opts, fs.rediscover_s, fs.err, sizeof(fs.err));
+		return;
+	}
+	v = fabric_worker_get(fs.w);
+	if (!v)
+		return;
+	if (fs.v && v->gen == fs.v->gen) {
+		fabric_worker_put(fs.w, v);
+		return;
+	}
+	fab_take(v);
+}
+
+static enum ui_role sev_role(int sev)
+{
+	return sev == LH_ERROR ? UI_BAD : sev == LH_WARN ? UI_WARN : sev == LH_INFO ? UI_DIM : UI_NORMAL;
+}
+
+static void draw_status(WINDOW *win, int w)
+{
+	struct fabric_progress p;
+	const struct fabric *f = fab();
+	char buf[400];
+	struct test_peer tp;
+	int n = 0;
+
+	if (!fs.w) {
+		snprintf(buf, sizeof(buf), " %s", fs.err[0] ? fs.err : "starting discovery ...");
+		widgets_text(win, 1, 0, w, buf, fs.err[0] ? UI_BAD : UI_NORMAL, false, true);
+		return;
+	}
+	fabric_worker_progress(fs.w, &p);
+	if (p.running) {
+		int bar = 20, fill = p.last_s > 0 ? (int)(bar * p.elapsed_s / p.last_s) : 0;
+		char b[32];
+
+		if (fill > bar)
+			fill = bar;
+		for (int i = 0; i < bar; i++)
+			b[i] = i < fill ? '#' : '.';
+		b[bar] = '\0';
+		n = snprintf(buf, sizeof(buf), " discovering ... %.1f s [%s]", p.elapsed_s, b);
+		if (p.last_s > 0)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " last: %d nodes in %.1f s",
+				      p.last_nodes, p.last_s);
+	} else if (f) {
+		char when[16];
+		struct tm tm;
+
+		localtime_r(&f->taken.tv_sec, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		n = snprintf(buf, sizeof(buf), " %d nodes, %d links at %s in %.2f s", f->nnodes,
+			     f->nlinks, when, f->discover_s);
+		if (p.next_in_s >= 0)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", next in %.0f s", p.next_in_s);
+	} else if (fs.v) {
+		n = snprintf(buf, sizeof(buf), " %s", fs.v->err);
+	}
+	if (f)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " | problems: %d error %d warn %d info",
+			      fs.rep.by_severity[LH_ERROR], fs.rep.by_severity[LH_WARN],
+			      fs.rep.by_severity[LH_INFO]);
+	if (peer_get(&tp))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " | peer \"%s\"[%d] lid %u",
+			      tp.node, tp.port, tp.lid);
+	widgets_text(win, 1, 0, w, buf, !f && fs.v && !p.running ? UI_BAD : UI_NORMAL, false, true);
+}
+
+static int detail_line(WINDOW *win, int y, int w, const char *label, const char *val,
+		       enum ui_role r)
+{
+	widgets_text(win, y, 1, 18, label, UI_LABEL, false, false);
+	widgets_text(win, y, 20, w - 21, val, r, false, false);
+	return y + 1;
+}
+
+/* A long value (evidence, hints) wrapped at spaces over up to ymax. */
+static int detail_wrapped(WINDOW *win, int y, int ymax, int w, const char *label,
+			  const char *val, enum ui_role r)
+{
+	int vw = w - 21;
+	size_t len = strlen(val);
+
+	if (vw < 10)
+		return detail_line(win, y, w, label, val, r);
+	while (len && y < ymax) {
+		size_t cut = len;
+		char part[512];
+
+		if ((int)cut > vw) {
+			cut = (size_t)vw;
+			while (cut > (size_t)vw / 2 && val[cut] != ' ')
+				cut--;
+		}
+		snprintf(part, sizeof(part), "%.*s", (int)cut, val);
+		y = detail_line(win, y, w, label, part, r);
+		label = "";
+		while (val[cut] == ' ')
+			cut++;
+		val += cut;
+		len -= cut;
+	}
+	return y;
+}
+
+static void end_lines(WINDOW *win, int *y, int ymax, int w, const struct fabric *f, int p)
+{
+	const struct fab_port *a = &f->ports[p];
+	const struct fab_node *n = &f->nodes[a->node];
+	struct port_info pi;
+	char buf[256], l1[64], l2[64];
+
+	fabric_port_to_info(a, &pi);
+	snprintf(buf, sizeof(buf), "%s \"%s\" port %d  lid %u  guid 0x%016llx  %s/%s",
+		 fabric_type_name(n->type), n->name, a->portnum, a->lid,
+		 (unsigned long long)a->guid, port_state_name(a->state),
+		 port_phys_state_name(a->phys_state));
+	if (*y < ymax)
+		*y = detail_line(win, *y, w, "port", buf, UI_NORMAL);
+	snprintf(buf, sizeof(buf), "active %s, enabled %s, supported %s",
+		 a->width[0] ? a->width : "-", port_width_list(a->width_enabled, l1, sizeof(l1)),
+		 port_width_list(a->width_supported, l2, sizeof(l2)));
+	if (*y < ymax)
+		*y = detail_line(win, *y, w, "  width", buf, UI_NORMAL);
+	snprintf(buf, sizeof(buf), "active %s, enabled %s, supported %s",
+		 a->speed[0] ? a->speed : "-", port_speed_list(&pi, true, l1, sizeof(l1)),
+		 port_speed_list(&pi, false, l2, sizeof(l2)));
+	if (*y < ymax)
+		*y = detail_line(win, *y, w, "  speed", buf, UI_NORMAL);
+	snprintf(buf, sizeof(buf), "active %d, cap %d", a->mtu_active, a->mtu_cap);
+	if (*y < ymax)
+		*y = detail_line(win, *y, w, "  MTU", buf, UI_NORMAL);
+}
+
+/* The selected port's PMA counters, sampled by the discovery worker:
+ * error counters that are not zero (with the change over the last
+ * sample) and the data rates. */
+static int draw_counters(WINDOW *win, int y, int ymax, int w)
+{
+	static struct counter_set now, prev;
+	char buf[1024];
+	int n = 0, errs = 0;
+	double dt;
+
+	if (!fs.w || !fabric_worker_counters(fs.w, &now, &prev))
+		return detail_line(win, y, w, "  counters", "reading ...", UI_DIM);
+	if (!now.valid) {
+		snprintf(buf, sizeof(buf), "n/a (%s)", now.why[0] ? now.why : "no answer");
+		return detail_wrapped(win, y, ymax, w, "  counters", buf, UI_DIM);
+	}
+	dt = prev.valid ? now.t_mono - prev.t_mono : 0;
+	for (int i = 0; i < now.n && n < (int)sizeof(buf) - 80; i++) {
+		const struct ctr_value *v = &now.c[i], *pv;
+
+		if (!v->valid || v->cls != CTR_ERROR || !v->value)
+			continue;
+		pv = prev.valid ? counters_find(&prev, v->name) : NULL;
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s %llu", n ? ", " : "",
+			      v->name, (unsigned long long)v->value);
+		if (pv && pv->valid && v->value >= pv->value)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " (+%llu)",
+				      (unsigned long long)(v->value - pv->value));
+		errs++;
+	}
+	if (!errs)
+		n = snprintf(buf, sizeof(buf), "no error counted");
+	if (dt > 0) {
+		const char *names[2] = { "PortXmitData", "PortRcvData" };
+
+		for (int k = 0; k < 2; k++) {
+			const struct ctr_value *a = counters_find(&now, names[k]);
+			const struct ctr_value *b = counters_find(&prev, names[k]);
+
+			if (a && b && a->valid && b->valid && a->value >= b->value)
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s %.3f Gb/s",
+					      k ? "rcv" : "xmit",
+					      (double)(a->value - b->value) * 32 / dt / 1e9);
+		}
+	}
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now.lid, now.port);
+	return detail_wrapped(win, y, ymax, w, "  counters", buf, errs ? UI_WARN : UI_NORMAL);
+}
+
+static void draw_detail(WINDOW *win, int y0, int h, int w)
+{
+	const struct fabric *f = fab();
+	const struct frow *r;
+	int y = y0 + 1, ymax = y0 + h;
+
+	widgets_bar(win, y0, w, UI_TITLE);
+	widgets_text(win, y0, 0, w, " Details", UI_TITLE, false, false);
+	if (!f || fs.sel < 0 || fs.sel >= fs.nrows)
+		return;
+	r = &fs.rows[fs.sel];
+	if (r->kind == ROW_NODE) {
+		const struct fab_node *n = &f->nodes[r->node];
+		char buf[200];
+
+		snprintf(buf, sizeof(buf), "%s \"%s\" (%s)  guid 0x%016llx  lid %u  %d ports",
+			 fabric_type_name(n->type), n->name, n->desc,
+			 (unsigned long long)n->guid, n->lid, n->numports);
+		detail_line(win, y, w, "node", buf, UI_NORMAL);
+		return;
+	}
+	/* the selected end, its live counters, the findings, then the peer */
+	if (r->port >= 0) {
+		end_lines(win, &y, ymax, w, f, r->port);
+		if (y < ymax)
+			y = draw_counters(win, y, ymax, w);
+	}
+	for (int i = 0; i < fs.rep.n && y < ymax; i++) {
+		const struct lh_finding *x = &fs.rep.f[i];
+		char buf[700];
+
+		if (r->kind == ROW_LOST ? i != r->finding :
+		    !(r->port >= 0 && (x->port == r->port || x->peer == r->port)))
+			continue;
+		snprintf(buf, sizeof(buf), "%s: %s — %s", lh_rules[x->rule].name, x->evidence,
+			 lh_rules[x->rule].hint);
+		y = detail_wrapped(win, y, ymax, w, lh_severity_name(lh_rules[x->rule].severity),
+				   buf, sev_role(lh_rules[x->rule].severity));
+	}
+	if (r->port >= 0 && f->ports[r->port].remote >= 0)
+		end_lines(win, &y, ymax, w, f, f->ports[r->port].remote);
+}
+
+static void fab_draw(WINDOW *win, const struct ui_ctx *c)
+{
+	int h = getmaxy(win), w = getmaxx(win);
+	int dh = h >= 24 ? (h / 3 > FAB_DETAIL_H ? h / 3 : FAB_DETAIL_H) : 0;
+	int ty = 3, th = h - 1 - ty - dh;
+	char buf[300];
+
+	fab_poll();
+	draw_status(win, w);
+	snprintf(buf, sizeof(buf), " view: %s  sort: %s  filter: %s%s",
+		 view_names[fs.view], sort_names[fs.sort],
+		 fs.filter[0] || fs.editing ? fs.filter : "(none)", fs.editing ? "_" : "");
+	widgets_bar(win, 2, w, UI_TITLE);
+	widgets_text(win, 2, 0, w, buf, UI_TITLE, false, false);
+	if (fs.sel >= fs.nrows)
+		fs.sel = fs.nrows - 1;
+	if (fs.sel < 0)
+		fs.sel = 0;
+	if (fs.sel < fs.top)
+		fs.top = fs.sel;
+	if (th > 0 && fs.sel >= fs.top + th)
+		fs.top = fs.sel - th + 1;
+	/* live counters follow the selected port */
+	if (fs.w) {
+		const struct fabric *f = fab();
+		int p = fs.sel < fs.nrows ? fs.rows[fs.sel].port : -1;
+
+		if (f && p >= 0 && f->ports[p].lid)
+			fabric_worker_watch(fs.w, f->ports[p].lid, f->ports[p].portnum);
+		else
+			fabric_worker_watch(fs.w, 0, 0);
+	}
+	for (int i = 0; i < th && fs.top + i < fs.nrows; i++) {
+		const struct frow *r = &fs.rows[fs.top + i];
+		enum ui_role role = fs.top + i == fs.sel ? UI_SELECTED :
+				    r->kind == ROW_NODE ? UI_LABEL : sev_role(r->sev);
+
+		widgets_text(win, ty + i, 0, w, r->text, role, false, fs.top + i == fs.sel);
+	}
+	if (fab() && !fs.nrows)
+		widgets_text(win, ty, 2, w - 2, fs.filter[0] ? "no row matches the filter" :
+			     "nothing discovered", UI_DIM, false, false);
+	if (dh)
+		draw_detail(win, h - 1 - dh, dh, w);
+	widgets_bar(win, h - 1, w, UI_FOOTER);
+	widgets_text(win, h - 1, 0, w, fs.note[0] ? fs.note :
+		     " f/Esc back  r rediscover  / filter  s sort  v view  p test peer  ? help",
+		     UI_FOOTER, false, false);
+	(void)c;
+}
+
+static void mark_peer(void)
+{
+	const struct fabric *f = fab();
+	struct test_peer tp = { 0 };
+	int p;
+
+	if (!f || fs.sel < 0 || fs.sel >= fs.nrows || fs.rows[fs.sel].port < 0) {
+		snprintf(fs.note, sizeof(fs.note), " select a port first");
+		return;
+	}
+	p = fs.rows[fs.sel].port;
+	if (f->nodes[f->ports[p].node].type != FAB_CA && f->ports[p].remote >= 0)
+		p = f->ports[p].remote;		/* the HCA end of the link */
+	if (f->nodes[f->ports[p].node].type != FAB_CA) {
+		snprintf(fs.note, sizeof(fs.note), " the test peer must be an HCA port");
+		return;
+	}
+	snprintf(tp.node, sizeof(tp.node), "%s", f->nodes[f->ports[p].node].name);
+	tp.node_guid = f->nodes[f->ports[p].node].guid;
+	tp.port_guid = f->ports[p].guid;
+	tp.port = f->ports[p].portnum;
+	tp.lid = f->ports[p].lid;
+	peer_set(&tp);
+	snprintf(fs.note, sizeof(fs.note), " test peer: \"%s\"[%d] lid %u", tp.node, tp.port, tp.lid);
+}
+
+static int fab_on_key(int key, enum ui_action a, const struct ui_ctx *c)
+{
+	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
+
+	(void)c;
+	if (fs.editing) {
+		size_t n = strlen(fs.filter);
+
+		if (key == 27) {		/* Esc: drop the filter */
+			fs.filter[0] = '\0';
+			fs.editing = false;
+		} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+			fs.editing = false;
+		} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+			if (n)
+				fs.filter[n - 1] = '\0';
+		} else if (key >= 32 && key < 127 && n + 1 < sizeof(fs.filter)) {
+			fs.filter[n] = (char)key;
+			fs.filter[n + 1] = '\0';
+		} else {
+			return done;
+		}
+		fs.sel = fs.top = 0;
+		fab_rows();
+		return done;
+	}
+	fs.note[0] = '\0';
+	switch (key) {
+	case '/':
+		fs.editing = true;
+		return done;
+	case 'r':
+		if (fs.w)
+			fabric_worker_request(fs.w);
+		snprintf(fs.note, sizeof(fs.note), " rediscovery requested");
+		return done;
+	case 's':
+		fs.sort = (fs.sort + 1) % SORT_N;
+		fab_rows();
+		return done;
+	case 'v':
+	case '\t':
+		fs.view = (fs.view + 1) % VIEW_N;
+		fs.sel = fs.top = 0;
+		fab_rows();
+		return done;
+	case 'p':
+		mark_peer();
+		return done;
+	case 'f':
+	case 27:
+		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
+	}
+	switch (a) {
+	case UI_ACT_UP: fs.sel--; return done;
+	case UI_ACT_DOWN: fs.sel++; return done;
+	case UI_ACT_FIRST: fs.sel = 0; return done;
+	case UI_ACT_LAST: fs.sel = fs.nrows - 1; return done;
+	case UI_ACT_DETAIL_UP: fs.sel -= 10; return done;
+	case UI_ACT_DETAIL_DOWN: fs.sel += 10; return done;
+	default: return 0;
+	}
+}
+
+static void fab_on_resize(int w, int h)
+{
+	(void)w;
+	(void)h;
+	fs.top = 0;
+}
+
+const struct screen screen_fabric = {
+	.name = "fabric",
+	.draw = fab_draw,
+	.on_key = fab_on_key,
+	.on_resize = fab_on_resize,
+};

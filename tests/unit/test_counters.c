@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of the counter table, the classifier and PMA decoding:
+ * classic vs extended counters as ClassPortInfo allows. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <infiniband/mad.h>
+
+#include "core/counters.h"
+#include "core/ctrsample.h"
+
+static void test_table_rows(void **state)
+{
+	for (int i = 0; i < ctr_table_count; i++) {
+		const struct ctr_def *d = &ctr_table[i];
+
+		assert_non_null(d->name);
+		assert_ptr_equal(ctr_lookup(d->name), d);
+		if (d->sysfs)
+			assert_ptr_equal(ctr_lookup(d->sysfs), d);
+		assert_true(d->classic_bits == 0 || d->classic_bits == 4 ||
+			    d->classic_bits == 8 || d->classic_bits == 16 ||
+			    d->classic_bits == 32);
+	}
+	assert_int_equal(ctr_lookup("PortXmitData")->unit, CTR_WORDS4);
+	assert_int_equal(ctr_lookup("port_rcv_data")->unit, CTR_WORDS4);
+	assert_int_equal(ctr_lookup("PortXmitWait")->cls, CTR_CONGESTION);
+	assert_int_equal(ctr_lookup("SymbolErrorCounter")->classic_bits, 16);
+}
+
+static void test_classify(void **state)
+{
+	/* rxe and mlx5 hw_counters */
+	assert_int_equal(ctr_classify("rcvd_seq_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("duplicate_request"), CTR_ERROR);
+	assert_int_equal(ctr_classify("out_of_seq_request"), CTR_ERROR);
+	assert_int_equal(ctr_classify("completer_retry_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("local_ack_timeout_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("out_of_buffer"), CTR_ERROR);
+	assert_int_equal(ctr_classify("np_cnp_sent"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("rp_cnp_handled"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("np_ecn_marked_roce_packets"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("eth0:rx_pause_ctrl_phy"), CTR_CONGESTION);
+	assert_int_equal(ctr_classify("sent_pkts"), CTR_TRAFFIC);
+	assert_int_equal(ctr_classify("rdma_sends"), CTR_TRAFFIC);
+	assert_int_equal(ctr_classify("link_downed"), CTR_ERROR);
+	/* "deferred" contains "err": an exact row keeps it traffic */
+	assert_int_equal(ctr_classify("ack_deferred"), CTR_TRAFFIC);
+	assert_int_equal(ctr_classify("req_cqe_error"), CTR_ERROR);
+	assert_int_equal(ctr_classify("rcvd_rnr_err"), CTR_ERROR);
+	assert_int_equal(ctr_classify("roce_adp_retrans"), CTR_ERROR);
+	assert_string_equal(ctr_class_name(CTR_CONGESTION), "congestion");
+}
+
+static void test_cpi_byte_order(void **state)
+{
+	uint8_t cpi[192] = { 0 };
+	uint16_t cap;
+	uint32_t cap2;
+
+	/* ibsim HCA: CapabilityMask 0x1200, big-endian on the wire */
+	cpi[2] = 0x12;
+	cpi[3] = 0x00;
+	/* CapabilityMask2 bit 1 in the top 27 bits of bytes 4..7 */
+	cpi[7] = 0x40;	/* (0x2 << 5) = 0x40 */
+	counters_parse_cpi(cpi, &cap, &cap2);
+	assert_int_equal(cap, 0x1200);
+	assert_int_equal(cap2, 0x2);
+}
+
+static void test_classic_vs_extended(void **state)
+{
+	uint8_t pc[1024] = { 0 }, pce[1024] = { 0 };
+	struct counter_set cs;
+	uint64_t big = 0x123456789aULL;
+	uint32_t v;
+	const struct ctr_value *x;
+
+	v = 7;
+	mad_encode_field(pc, IB_PC_ERR_SYM_F, &v);
+	v = 0xffffffff;
+	mad_encode_field(pc, IB_PC_XMT_BYTES_F, &v);
+	v = 99;
+	mad_encode_field(pc, IB_PC_XMT_WAIT_F, &v);
+	mad_encode_field(pce, IB_PC_EXT_XMT_BYTES_F, &big);
+
+	/* classic only: 32-bit data, saturated at all-ones */
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, NULL, 0x0000, 0);
+	assert_false(cs.extended);
+	x = counters_find(&cs, "PortXmitData");
+	assert_int_equal(x->value, 0xffffffffULL);
+	assert_int_equal(x->bits, 32);
+	assert_true(x->saturates);
+	assert_null(counters_find(&cs, "PortXmitWait"));	/* unsupported */
+	assert_null(counters_find(&cs, "PortUnicastXmitPkts"));
+	assert_non_null(strstr(cs.mode, "classic"));
+
+	/* ibsim HCA: 0x1200 = extended width + PortXmitWait */
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, pce, 0x1200, 0);
+	assert_true(cs.extended);
+	assert_false(cs.ext_errors);
+	x = counters_find(&cs, "PortXmitData");
+	assert_int_equal(x->value, big);
+	assert_int_equal(x->bits, 64);
+	x = counters_find(&cs, "SymbolErrorCounter");
+	assert_int_equal(x->value, 7);
+	assert_int_equal(x->bits, 16);	/* errors stay classic */
+	assert_int_equal(counters_find(&cs, "PortXmitWait")->value, 99);
+	assert_non_null(counters_find(&cs, "PortUnicastXmitPkts"));
+	assert_non_null(strstr(cs.mode, "64-bit data"));
+
+	/* NoIETF: only the four data / packet counters are 64-bit */
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, pce, 0x0400, 0);
+	assert_true(cs.extended);
+	assert_null(counters_find(&cs, "PortUnicastXmitPkts"));
+	assert_int_equal(counters_find(&cs, "PortXmitData")->bits, 64);
+
+	/* CapabilityMask2 bit 1: 64-bit error counters */
+	big = 70000;
+	mad_encode_field(pce, IB_PC_EXT_ERR_SYM_F, &big);
+	memset(&cs, 0, sizeof(cs));
+	counters_from_pma(&cs, pc, pce, 0x1200, PMA_CAP2_EXT_ERRORS);
+	assert_true(cs.ext_errors);
+	x = counters_find(&cs, "SymbolErrorCounter");
+	assert_int_equal(x->value, 70000);
+	assert_int_equal(x->bits, 64);
+}
+
+static void test_put_find(void **state)
+{
+	struct counter_set cs;
+	struct ctr_value *v;
+
+	memset(&cs, 0, sizeof(cs));
+	v = counters_put(&cs, "rcvd_pkts", 5);
+	assert_int_equal(v->unit, CTR_PACKETS);
+	assert_int_equal(v->cls, CTR_TRAFFIC);
+	counters_put(&cs, "rcvd_pkts", 6);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(counters_find(&cs, "rcvd_pkts")->value, 6);
+	for (int i = 0; i < CTR_MAX + 3; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "c%d", i);
+		counters_put(&cs, n, 1);
+	}
+	assert_int_equal(cs.n, CTR_MAX);
+}
+
+static void test_remote_targets(void **state)
+{
+	static struct snapshot s;
+	struct ctr_target t[4];
+	char err[200];
+
+	memset(&s, 0, sizeof(s));
+	s.nports = 2;
+	snprintf(s.ports[0].dev, sizeof(s.ports[0].dev), "rxe0");
+	snprintf(s.ports[0].link_layer, sizeof(s.ports[0].link_layer), "Ethernet");
+	s.ports[0].port = 1;
+	snprintf(s.ports[1].dev, sizeof(s.ports[1].dev), "mlx5_1");
+	snprintf(s.ports[1].link_layer, sizeof(s.ports[1].link_layer), "InfiniBand");
+	s.ports[1].port = 2;
+	s.ports[1].lid = 9;
+	/* through the first IB port with a LID; default PMA port 1 */
+	assert_int_equal(ctrs_targets_remote("3:5,0x10", &s, t, 4, err, sizeof(err)), 2);
+	assert_string_equal(t[0].dev, "mlx5_1");
+	assert_int_equal(t[0].port, 2);
+	assert_int_equal(t[0].lid, 3);
+	assert_int_equal(t[0].pma_port, 5);
+	assert_true(t[0].remote);
+	assert_string_equal(t[0].label, "lid 3 port 5");
+	assert_int_equal(t[1].lid, 16);
+	assert_int_equal(t[1].pma_port, 1);
+	assert_int_equal(ctrs_targets_remote("0", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(ctrs_targets_remote("3:", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(ctrs_targets_remote("3;4", &s, t, 4, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "LID[:PORT]"));
+	s.ports[1].lid = 0;	/* no IB port with a LID: nowhere to ask from */
+	assert_int_equal(ctrs_targets_remote("3", &s, t, 4, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no local InfiniBand port"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_cpi_byte_order),
+		cmocka_unit_test(test_classic_vs_extended),
+		cmocka_unit_test(test_put_find),
+		cmocka_unit_test(test_remote_targets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of the delta engine's edge cases: first sample, word
+ * factor, saturation, reset, 64-bit wrap, missed intervals, clock jumps,
+ * windows and totals. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/delta.h"
+
+static struct counter_set cs;
+static struct delta_port dp;
+
+static void put(const char *name, uint64_t v, unsigned bits, bool sat)
+{
+	struct ctr_value *c = counters_put(&cs, name, v);
+
+	assert_non_null(c);
+	c->bits = (uint8_t)bits;
+	c->saturates = sat;
+}
+
+static void sample1(const char *name, uint64_t v, unsigned bits, bool sat,
+		    double t)
+{
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	put(name, v, bits, sat);
+	delta_update(&dp, &cs, t);
+}
+
+static const struct delta_ctr *get(const char *name)
+{
+	const struct delta_ctr *c = delta_find(&dp, name);
+
+	assert_non_null(c);
+	return c;
+}
+
+static void test_first_sample(void **state)
+{
+	delta_init(&dp, "t", 1.0);
+	sample1("SymbolErrorCounter", 42, 16, true, 100.0);
+	assert_int_equal(get("SymbolErrorCounter")->state, DELTA_FIRST);
+	assert_int_equal(get("SymbolErrorCounter")->delta, 0);
+	assert_false(get("SymbolErrorCounter")->rate_valid);
+	assert_int_equal(get("SymbolErrorCounter")->total, 0);
+	/* a pre-existing value is not an increment */
+	assert_int_equal(delta_errors_window(&dp, 100.0, DELTA_WIN_10MIN), 0);
+}
+
+static void test_rate_and_word_factor(void **state)
+{
+	const struct delta_ctr *c;
+
+	delta_init(&dp, "t", 1.0);
+	sample1("PortXmitData", 1000, 64, true, 10.0);
+	sample1("PortXmitData", 1000 + 250000000ULL, 64, true, 11.0);
+	c = get("PortXmitData");
+	assert_int_equal(c->state, DELTA_OK);
+	assert_int_equal(c->delta, 250000000ULL);
+	assert_true(c->rate_valid);
+	/* 250 M words/s = 1 GB/s = 8 Gb/s: ×4 octets, never ×1 or ×16 */
+	assert_true(delta_gbps(c) > 7.999 && delta_gbps(c) < 8.001);
+	assert_int_equal(delta_bytes(c, c->delta), 1000000000ULL);
+
+	sample1("PortRcvPkts", 10, 64, true, 12.0);
+	sample1("PortRcvPkts", 510, 64, true, 14.0);
+	c = get("PortRcvPkts");
+	assert_true(c->rate > 249.9 && c->rate < 250.1);
+	assert_true(delta_gbps(c) < 0);	/* packets are no data rate */
+}
+
+static void test_saturation(void **state)
+{
+	const struct delta_ctr *c;
+
+	delta_init(&dp, "t", 1.0);
+	sample1("SymbolErrorCounter", 65000, 16, true, 1.0);
+	sample1("SymbolErrorCounter", 65535, 16, true, 2.0);
+	c = get("SymbolErrorCounter");
+	assert_int_equal(c->state, DELTA_SATURATED);
+	assert_int_equal(c->delta, 535);
+	assert_true(c->lower_bound);
+	assert_false(c->rate_valid);
+	/* stuck at the maximum: saturated again, no delta, no rate */
+	sample1("SymbolErrorCounter", 65535, 16, true, 3.0);
+	c = get("SymbolErrorCounter");
+	assert_int_equal(c->state, DELTA_SATURATED);
+	assert_int_equal(c->delta, 0);
+	assert_false(c->rate_valid);
+	assert_int_equal(c->saturations, 1);
+	assert_true(c->total_lb);
+	/* first sample already at max is marked saturated too */
+	delta_init(&dp, "t", 1.0);
+	sample1("LinkDownedCounter", 255, 8, true, 1.0);
+	assert_int_equal(get("LinkDownedCounter")->state, DELTA_SATURATED);
+	/* 4-bit counters saturate at 15 */
+	delta_init(&dp, "t", 1.0);
+	sample1("LocalLinkIntegrityErrors", 3, 4, true, 1.0);
+	sample1("LocalLinkIntegrityErrors", 15, 4, true, 2.0);
+	assert_int_equal(get("LocalLinkIntegrityErrors")->state, DELTA_SATURATED);
+	assert_int_equal(get("LocalLinkIntegrityErrors")->delta, 12);
+}
+
+static void test_reset(void **state)
+{
+	const struct delta_ctr *c;
+
+	delta_init(&dp, "t", 1.0);
+	sample1("PortRcvErrors", 100, 16, true, 1.0);
+	sample1("PortRcvErrors", 3, 16, true, 2.0);
+	c = get("PortRcvErrors");
+	assert_int_equal(c->state, DELTA_RESET);
+	assert_int_equal(c->delta, 3);	/* counted since the clear */
+	assert_true(c->lower_bound);
+	assert_false(c->rate_valid);
+	assert_int_equal(c->resets, 1);
+	/* saturated then cleared to 0 */
+	sample1("PortRcvErrors", 65535, 16, true, 3.0);
+	sample1("PortRcvErrors", 0, 16, true, 4.0);
+	c = get("PortRcvErrors");
+	assert_int_equal(c->state, DELTA_RESET);
+	assert_int_equal(c->delta, 0);
+	assert_false(c->rate_valid);
+	/* then counting normally again */
+	sample1("PortRcvErrors", 7, 16, true, 5.0);
+	assert_int_equal(get("PortRcvErrors")->state, DELTA_OK);
+	assert_int_equal(get("PortRcvErrors")->delta, 7);
+	/* a 64-bit saturating counter going down is a reset, not a wrap */
+	delta_init(&dp, "t", 1.0);
+	sample1("PortXmitData", UINT64_MAX - 5, 64, true, 1.0);
+	sample1("PortXmitData", 10, 64, true, 2.0);
+	assert_int_equal(get("PortXmitData")->state, DELTA_RESET);
+}
+
+static void test_wrap64(void **state)
+{
+	const struct delta_ctr *c;
+
+	/* driver hw_counters are plain u64: they wrap */
+	delta_init(&dp, "t", 1.0);
+	sample1("rcvd_pkts", UINT64_MAX - 9, 64, false, 1.0);
+	sample1("rcvd_pkts", 5, 64, false, 2.0);
+	c = get("rcvd_pkts");
+	assert_int_equal(c->state, DELTA_WRAPPED);
+	assert_int_equal(c->delta, 15);
+	assert_true(c->rate_valid);
+	assert_true(c->rate > 14.9 && c->rate < 15.1);
+	/* small value after small value going down is a reset */
+	sample1("rcvd_pkts", 2, 64, false, 3.0);
+	assert_int_equal(get("rcvd_pkts")->state, DELTA_RESET);
+	/* a saturating 64-bit counter at all-ones is saturated */
+	delta_init(&dp, "t", 1.0);
+	sample1("PortRcvData", UINT64_MAX - 1, 64, true, 1.0);
+	sample1("PortRcvData", UINT64_MAX, 64, true, 2.0);
+	assert_int_equal(get("PortRcvData")->state, DELTA_SATURATED);
+	assert_false(get("PortRcvData")->rate_valid);
+}
+
+static void test_missed_intervals(void **state)
+{
+	const struct delta_ctr *c;
+	struct counter_set bad = { .valid = false };
+
+	delta_init(&dp, "t", 1.0);
+	sample1("PortXmitPkts", 0, 64, true, 1.0);
+	sample1("PortXmitPkts", 100, 64, true, 2.0);
+	delta_update(&dp, &bad, 3.0);	/* query failed */
+	/* the last interval's delta is not shown again */
+	assert_int_equal(get("PortXmitPkts")->state, DELTA_MISSING);
+	assert_int_equal(get("PortXmitPkts")->delta, 0);
+	assert_false(get("PortXmitPkts")->rate_valid);
+	delta_update(&dp, &bad, 4.0);
+	sample1("PortXmitPkts", 400, 64, true, 5.0);
+	c = get("PortXmitPkts");
+	assert_int_equal(c->state, DELTA_GAP);
+	assert_int_equal(c->delta, 300);
+	assert_true(c->rate_valid);
+	/* the average over the 3 s gap, not 300/s */
+	assert_true(c->rate > 99.9 && c->rate < 100.1);
+	assert_true(dp.dt > 2.9 && dp.dt < 3.1);
+	assert_int_equal(c->total, 400);
+	/* a counter absent from one sample is missing, not zero */
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	put("PortRcvPkts", 1, 64, true);
+	delta_update(&dp, &cs, 6.0);
+	assert_int_equal(get("PortXmitPkts")->state, DELTA_MISSING);
+	assert_int_equal(get("PortXmitPkts")->value, 400);
+	sample1("PortXmitPkts", 450, 64, true, 7.0);
+	assert_int_equal(get("PortXmitPkts")->delta, 50);
+}
+
+static void test_clock_jumps(void **state)
+{
+	const struct delta_ctr *c;
+
+	delta_init(&dp, "t", 1.0);
+	sample1("PortRcvErrors", 0, 16, true, 100.0);
+	sample1("PortRcvErrors", 4, 16, true, 99.0);	/* time went back */
+	c = get("PortRcvErrors");
+	assert_int_equal(c->state, DELTA_CLOCK);
+	assert_int_equal(c->delta, 4);	/* the events are real */
+	assert_false(c->rate_valid);	/* the rate is not */
+	sample1("PortRcvErrors", 6, 16, true, 99.0);	/* no time passed */
+	assert_int_equal(get("PortRcvErrors")->state, DELTA_CLOCK);
+	sample1("PortRcvErrors", 8, 16, true, 100.0);	/* back to normal */
+	c = get("PortRcvErrors");
+	assert_int_equal(c->state, DELTA_OK);
+	assert_true(c->rate > 1.99 && c->rate < 2.01);
+	assert_int_equal(delta_window(c, 100.0, DELTA_WIN_MINUTE), 8);
+	/* a forward jump of an hour: a gap, and the old window is gone */
+	sample1("PortRcvErrors", 9, 16, true, 3700.0);
+	c = get("PortRcvErrors");
+	assert_int_equal(c->state, DELTA_GAP);
+	assert_int_equal(delta_window(c, 3700.0, DELTA_WIN_10MIN), 1);
+}
+
+static void test_windows_and_totals(void **state)
+{
+	const struct delta_ctr *c;
+	uint64_t m, w10;
+	int t;
+
+	delta_init(&dp, "t", 1.0);
+	/* one error per second for 700 s */
+	for (t = 0; t <= 700; t++)
+		sample1("SymbolErrorCounter", (uint64_t)t, 16, true, (double)t);
+	c = get("SymbolErrorCounter");
+	assert_int_equal(delta_window(c, 700.0, DELTA_WIN_INTERVAL), 1);
+	m = delta_window(c, 700.0, DELTA_WIN_MINUTE);
+	w10 = delta_window(c, 700.0, DELTA_WIN_10MIN);
+	/* exact to one 5-second bucket at the window's old end */
+	assert_true(m >= 55 && m <= 60);
+	assert_true(w10 >= 595 && w10 <= 600);
+	assert_int_equal(c->total, 700);
+	delta_mark(&dp, 700.0);
+	sample1("SymbolErrorCounter", 710, 16, true, 701.0);
+	c = get("SymbolErrorCounter");
+	assert_int_equal(c->total, 710);
+	assert_int_equal(c->total_mark, 10);
+	/* quiet for 10 minutes: the window empties */
+	sample1("SymbolErrorCounter", 710, 16, true, 1400.0);
+	assert_int_equal(delta_window(get("SymbolErrorCounter"), 1400.0, DELTA_WIN_10MIN), 0);
+	assert_int_equal(delta_errors_window(&dp, 1400.0, DELTA_WIN_10MIN), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_first_sample),
+		cmocka_unit_test(test_rate_and_word_factor),
+		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_wrap64),
+		cmocka_unit_test(test_missed_intervals),
+		cmocka_unit_test(test_clock_jumps),
+		cmocka_unit_test(test_windows_and_totals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

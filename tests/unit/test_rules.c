@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of thresholds (defaults, config overrides) and the
+ * ok / watch / act verdicts, plus the event log. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/eventlog.h"
+#include "diag/rules.h"
+#include "diag/thresholds.h"
+
+static struct delta_port dp;
+
+static void feed(const char *name, uint64_t v, double t)
+{
+	struct counter_set cs;
+
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	counters_put(&cs, name, v)->bits = 16;
+	cs.c[0].saturates = true;
+	delta_update(&dp, &cs, t);
+}
+
+static void test_defaults_brief(void **state)
+{
+	struct thresholds th;
+	struct verdict v;
+
+	thresholds_defaults(&th);
+	assert_true(th.window_s == 600.0);
+	delta_init(&dp, "p/1", 1.0);
+	feed("PortRcvErrors", 0, 0);
+	feed("PortRcvErrors", 4, 60);
+	rules_eval_delta(&dp, &th, 60, &v);
+	assert_int_equal(v.level, VERDICT_OK);	/* < 5 in 10 min */
+	feed("PortRcvErrors", 5, 120);
+	rules_eval_delta(&dp, &th, 120, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.counter, "PortRcvErrors");
+	assert_string_equal(v.rule, "errors-in-window");
+	feed("PortRcvErrors", 51, 180);
+	rules_eval_delta(&dp, &th, 180, &v);
+	assert_int_equal(v.level, VERDICT_ACT);	/* > 50 in 10 min */
+	assert_int_equal(v.count, 51);
+	assert_int_equal(v.threshold, 50);
+	assert_non_null(strstr(v.text, "PortRcvErrors"));
+	/* eleven quiet minutes later the window has forgotten */
+	feed("PortRcvErrors", 51, 180 + 660);
+	rules_eval_delta(&dp, &th, 180 + 660, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+}
+
+static void test_config_file(void **state)
+{
+	char path[] = "/tmp/ibc-th-XXXXXX", err[256] = "";
+	struct thresholds th;
+	uint64_t w, a;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "# site overrides\nerror_window_s = 300\nerror_act = 20\n"
+		   "SymbolErrorCounter=100\nLinkDownedCounter.watch = 1\n"
+		   "theme = dark\nagent.port = 18515\nrcvd_seq_err = 7\n");
+	fclose(f);
+	thresholds_defaults(&th);
+	assert_int_equal(thresholds_load(&th, path, err, sizeof(err)), 0);
+	assert_true(th.window_s == 300.0);
+	thresholds_get(&th, "PortRcvErrors", &w, &a);
+	assert_int_equal(w, 5);
+	assert_int_equal(a, 20);
+	assert_non_null(strstr(thresholds_get(&th, "SymbolErrorCounter", &w, &a), "config"));
+	assert_int_equal(a, 100);
+	thresholds_get(&th, "LinkDownedCounter", &w, &a);
+	assert_int_equal(w, 1);
+	thresholds_get(&th, "rcvd_seq_err", &w, &a);
+	assert_int_equal(a, 7);
+	/* a bad value for one of ours names the line */
+	f = fopen(path, "w");
+	fprintf(f, "error_act = 20\nPortRcvErrors = lots\n");
+	fclose(f);
+	thresholds_defaults(&th);
+	assert_int_equal(thresholds_load(&th, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2:"));
+	unlink(path);
+	assert_int_equal(thresholds_load(&th, path, err, sizeof(err)), 1);
+}
+
+static void test_values_rule(void **state)
+{
+	struct thresholds th;
+	struct counter_set cs;
+	struct verdict v;
+	struct ctr_value *x;
+
+	thresholds_defaults(&th);
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	x = counters_put(&cs, "SymbolErrorCounter", 65535);
+	x->bits = 16;
+	x->saturates = true;
+	counters_put(&cs, "PortXmitWait", 1000000)->bits = 32;
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_true(v.lower_bound);	/* saturated: at least */
+	assert_string_equal(v.rule, "errors-since-clear");
+	/* congestion alone is no error verdict */
+	memset(&cs, 0, sizeof(cs));
+	counters_put(&cs, "PortXmitWait", 1000000)->bits = 32;
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+}
+
+static void test_eventlog(void **state)
+{
+	static struct eventlog log;
+	struct timespec now = { 1000, 0 };
+	const struct event *e;
+
+	eventlog_init(&log);
+	delta_init(&dp, "Hca1/1", 1.0);
+	feed("SymbolErrorCounter", 0, 1);
+	assert_int_equal(eventlog_add_from(&log, &dp, &now), 0);
+	feed("SymbolErrorCounter", 7, 2);
+	assert_int_equal(eventlog_add_from(&log, &dp, &now), 1);
+	e = eventlog_get(&log, 0);
+	assert_string_equal(e->port, "Hca1/1");
+	assert_string_equal(e->counter, "SymbolErrorCounter");
+	assert_int_equal(e->delta, 7);
+	assert_int_equal(eventlog_unacked(&log, "Hca1/1", "SymbolErrorCounter"), 1);
+	eventlog_ack(&log);
+	assert_int_equal(eventlog_unacked(&log, NULL, NULL), 0);
+	feed("SymbolErrorCounter", 0, 3);	/* cleared: logged as a reset */
+	assert_int_equal(eventlog_add_from(&log, &dp, &now), 1);
+	assert_int_equal(eventlog_get(&log, 0)->state, DELTA_RESET);
+	for (int i = 0; i < EVENTLOG_MAX + 10; i++) {
+		feed("SymbolErrorCounter", (uint64_t)i + 1, 4 + i);
+		eventlog_add_from(&log, &dp, &now);
+	}
+	assert_int_equal(log.n, EVENTLOG_MAX);
+	assert_int_equal(eventlog_get(&log, 0)->value, EVENTLOG_MAX + 10);
+	assert_null(eventlog_get(&log, EVENTLOG_MAX));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_brief),
+		cmocka_unit_test(test_config_file),
+		cmocka_unit_test(test_values_rule),
+		cmocka_unit_test(test_eventlog),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
