@@ -55,7 +55,7 @@ static int send_counters(struct sess *s, char *err, size_t errlen)
 	struct proto_msg m = { .type = MSG_COUNTERS };
 	struct testctr now, d;
 
-	testctr_sample(&now, eng_info(s->e)->device, eng_info(s->e)->ib_port);
+	testctr_sample_after(&now, &s->base, eng_info(s->e)->device, eng_info(s->e)->ib_port);
 	testctr_delta(&s->base, &now, &d);
 	m.u.counters.t_ms = (uint32_t)((eng_now_ns() - s->t0) / 1000000);
 	m.u.counters.n = d.n;

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sysfs.h"
 
@@ -28,16 +29,46 @@ static void one(const char *name, void *arg)
 	w->t->n++;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void testctr_sample(struct testctr *t, const char *dev, int port)
 {
 	char dir[256];
 	struct walk w = { .t = t, .dir = dir };
 
 	t->n = 0;
+	t->taken_ns = mono_ns();
+	if (sysfs_read_long(&t->lifespan_ms, "/sys/class/infiniband/%s/ports/%d/hw_counters/lifespan",
+			    dev, port) || t->lifespan_ms < 0 || t->lifespan_ms > 10000)
+		t->lifespan_ms = 0;
 	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/hw_counters", dev, port);
 	sysfs_list(dir, one, &w);
 	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/counters", dev, port);
 	sysfs_list(dir, one, &w);
+}
+
+void testctr_sample_after(struct testctr *t, const struct testctr *base,
+			  const char *dev, int port)
+{
+	uint64_t fresh = base->taken_ns + (uint64_t)base->lifespan_ms * 1000000u + 1000000u;
+	uint64_t now = mono_ns();
+
+	if (base->lifespan_ms && now < fresh) {
+		struct timespec ts = { 0, (long)(fresh - now) };
+
+		while (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		nanosleep(&ts, NULL);
+	}
+	testctr_sample(t, dev, port);
 }
 
 void testctr_delta(const struct testctr *base, const struct testctr *now, struct testctr *out)

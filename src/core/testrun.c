@@ -315,7 +315,7 @@ int testrun(const struct testrun_opts *o, struct testrun_result *r, char *err, s
 		goto out;
 	testctr_sample(&before, r->info.device, r->info.ib_port);
 	st = run_phases(&c, e, err, errlen);
-	testctr_sample(&after, r->info.device, r->info.ib_port);
+	testctr_sample_after(&after, &before, r->info.device, r->info.ib_port);
 	testctr_delta(&before, &after, &r->local_ctr);
 	if (st)
 		goto out;
