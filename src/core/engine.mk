@@ -32,5 +32,5 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 TESTS += fuzz/fuzz-proto.test
 EXTRA_DIST += fuzz/fuzz-proto.test fuzz/fuzz_proto.c fuzz/corpus \
 	bench/engine-vs-perftest.sh bench/in-vm.sh bench/engine-vs-perftest.md \
-	tests/vm/enginelib.sh tests/vm/t-40-engine-bw.sh tests/vm/t-41-faults-net.sh \
+	tests/vm/enginelib.sh tests/vm/faultlib.sh tests/vm/t-40-engine-bw.sh tests/vm/t-41-faults-net.sh \
 	tests/vm/t-42-engine-lat-rate.sh tests/vm/t-43-engine-oracle.sh tests/vm/t-44-faults-kill.sh
