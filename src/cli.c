@@ -109,11 +109,14 @@ void cli_usage(FILE *f)
 		const struct cli_option *o = &options[i];
 		char lhs[48];
 
-		snprintf(lhs, sizeof(lhs), "%s%c%s--%s%s%s",
-			 o->id < 256 ? "-" : "", o->id < 256 ? o->id : ' ',
-			 o->id < 256 ? ", " : "  ", o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "");
-		fprintf(f, "  %-24s %s\n", o->id < 256 ? lhs : lhs + 2 - 2, o->help);
+		/* "-d, --device DEV" or "    --json": the long names line up */
+		if (o->id < 256)
+			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->id, o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-24s %s\n", lhs, o->help);
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 a rule says act, 2 usage, 3 no device or no\n"
 		   "permission, 4 peer unreachable, 5 internal error.\n");
