@@ -81,12 +81,21 @@ static void sleep_until(double t)
 		;
 }
 
+/* 93700 → "93.7 k", for a person reading a terminal (JSON keeps raw). */
 static void fmt_rate(char *b, size_t n, double v, const char *unit)
 {
-	if (v < 0)
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+
+	if (v < 0) {
 		snprintf(b, n, "n/a");
-	else
-		snprintf(b, n, "%.3g %s", v, unit);
+		return;
+	}
+	while (v >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(b, n, "%.3g %s%s", v, pre[i], unit);
 }
 
 static void print_text(const struct delta_port *d, const struct counter_set *cs,
@@ -117,10 +126,18 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 			continue;
 		if (c->state == DELTA_SATURATED && !c->delta && c->cls != CTR_ERROR)
 			continue;
-		printf("  %-30s %-10s value %-20llu delta %s%-12llu %s\n",
+		char bytes[32] = "", dl[80];
+
+		/* data counters count 4-octet words: say so, and in bytes */
+		if (c->unit == CTR_WORDS4 || c->unit == CTR_BYTES)
+			fmt_rate(bytes, sizeof(bytes), (double)delta_bytes(c, c->delta), "B");
+		snprintf(dl, sizeof(dl), "%s%llu%s%s%s%s", c->lower_bound ? ">=" : "+",
+			 (unsigned long long)c->delta,
+			 c->unit == CTR_WORDS4 ? " words" : "", *bytes ? " (" : "", bytes,
+			 *bytes ? ")" : "");
+		printf("  %-30s %-10s value %-20llu delta %s%s%s\n",
 		       c->name, ctr_class_name(c->cls),
-		       (unsigned long long)c->value, c->lower_bound ? ">=" : "+",
-		       (unsigned long long)c->delta,
+		       (unsigned long long)c->value, dl, c->state == DELTA_OK ? "" : "  ",
 		       c->state == DELTA_OK ? "" : delta_state_name(c->state));
 	}
 	if (v->level != VERDICT_OK)
