@@ -13,9 +13,6 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
-#define PI_CAP_EXT_SPEEDS 0x4000	/* CapabilityMask bit 14 */
-#define PI_CAP_CAPMASK2 0x8000		/* CapabilityMask2 present */
-#define PI_CAP2_XDR 0x0800		/* LinkSpeedExt2 fields valid */
 #define MLNX_FDR10 1			/* MLNX ExtPortInfo LinkSpeedActive */
 
 struct fabric *fabric_new(void)
@@ -97,6 +94,29 @@ void fabric_port_to_info(const struct fab_port *p, struct port_info *pi)
 	pi->fdr10 = p->fdr10;
 	pi->mtu_active = p->mtu_active;
 	pi->mtu_max = p->mtu_cap;
+}
+
+/* The link fields of a decoded PortInfo, back into the fabric's port. */
+static void fabric_port_from_info(struct fab_port *p, const struct port_info *pi)
+{
+	p->state = pi->state;
+	p->phys_state = pi->phys_state;
+	p->width_active = pi->width_active;
+	p->width_enabled = pi->width_enabled;
+	p->width_supported = pi->width_supported;
+	p->speed_active = pi->speed_active;
+	p->speed_enabled = pi->speed_enabled;
+	p->speed_supported = pi->speed_supported;
+	p->ext_active = pi->ext_active;
+	p->ext_enabled = pi->ext_enabled;
+	p->ext_supported = pi->ext_supported;
+	p->ext_valid = pi->ext_valid;
+	p->ext2_active = pi->ext2_active;
+	p->ext2_enabled = pi->ext2_enabled;
+	p->ext2_supported = pi->ext2_supported;
+	p->ext2_valid = pi->ext2_valid;
+	p->mtu_active = pi->mtu_active;
+	p->mtu_cap = pi->mtu_max;
 }
 
 void fabric_port_decode(struct fab_port *p)
@@ -309,43 +329,20 @@ static void clean_desc(char *dst, size_t len, const char *src)
 
 static void port_from_ibnd(struct fab_port *fp, ibnd_port_t *p, uint32_t capmask)
 {
+	struct port_info info = { 0 };
 	uint8_t *pi = p->info;
 
 	fp->portnum = p->portnum;
 	fp->guid = p->guid;
 	fp->lid = p->base_lid;
 	fp->lmc = p->lmc;
-	fp->state = (int)mad_get_field(pi, 0, IB_PORT_STATE_F);
+	port_read_portinfo(&info, pi, capmask);	/* the snapshot's decoder */
 	/* libibnetdisc keeps ports whose PortInfo query failed: all zero */
-	fp->info_valid = fp->state != 0;
-	fp->phys_state = (int)mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
-	fp->width_active = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F);
-	fp->width_enabled = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F);
-	fp->width_supported = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F);
-	fp->speed_active = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
-	fp->speed_enabled = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F);
-	fp->speed_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_SUPPORTED_F);
-	fp->ext_valid = capmask & PI_CAP_EXT_SPEEDS;
-	if (fp->ext_valid) {
-		fp->ext_active = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
-		fp->ext_enabled = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
-		fp->ext_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F);
-		if (fp->ext_enabled == 30)	/* "extended speeds disabled" */
-			fp->ext_enabled = 0;
-	}
-	/* XDR: rdma-core 44 has no field ids; byte 56 by hand (FACTS 1). */
-	if ((capmask & PI_CAP_CAPMASK2) &&
-	    (mad_get_field(pi, 0, IB_PORT_CAPMASK2_F) & PI_CAP2_XDR)) {
-		fp->ext2_valid = true;
-		fp->ext2_active = (pi[56] >> 5) & 3;
-		fp->ext2_supported = (pi[56] >> 3) & 3;
-		fp->ext2_enabled = pi[56] & 7;
-	}
+	fp->info_valid = info.state != 0;
+	fabric_port_from_info(fp, &info);
 	/* FDR10 lives in Mellanox's ExtendedPortInfo (IBND_CONFIG_MLX_EPI). */
 	fp->fdr10 = !fp->ext_active &&
 		    mad_get_field(p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) == MLNX_FDR10;
-	fp->mtu_active = port_mtu_bytes((int)mad_get_field(pi, 0, IB_PORT_NEIGHBOR_MTU_F));
-	fp->mtu_cap = port_mtu_bytes((int)mad_get_field(pi, 0, IB_PORT_MTU_CAP_F));
 	fp->remote = -1;
 	fabric_port_decode(fp);
 }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <infiniband/mad.h>
 
 static const char *const state_names[] = {
 	"Unknown", "Down", "Initializing", "Armed", "Active", "ActiveDefer"
@@ -214,6 +215,47 @@ void port_decode_rate(struct port_info *p)
 			 "%srunning %s, port supports %s", n ? "; " : "",
 			 act->name, cap->name);
 	p->below_capability = p->below_why[0] != '\0';
+}
+
+#define PI_CAP_EXT_SPEEDS 0x4000u	/* IsExtendedSpeedsSupported */
+#define PI_CAP_CAPMASK2 0x8000u		/* CapabilityMask2 present */
+#define PI_CAP2_XDR 0x0800u		/* LinkSpeedExt2 fields valid */
+
+void port_read_portinfo(struct port_info *p, const uint8_t *pi, uint32_t capmask)
+{
+	uint8_t *b = (uint8_t *)pi;	/* libibmad's getters take void * */
+
+	p->width_active = mad_get_field(b, 0, IB_PORT_LINK_WIDTH_ACTIVE_F);
+	p->width_enabled = mad_get_field(b, 0, IB_PORT_LINK_WIDTH_ENABLED_F);
+	p->width_supported = mad_get_field(b, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F);
+	p->speed_active = mad_get_field(b, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
+	p->speed_enabled = mad_get_field(b, 0, IB_PORT_LINK_SPEED_ENABLED_F);
+	p->speed_supported = mad_get_field(b, 0, IB_PORT_LINK_SPEED_SUPPORTED_F);
+	p->ext_valid = capmask & PI_CAP_EXT_SPEEDS;
+	p->ext_active = p->ext_enabled = p->ext_supported = 0;
+	if (p->ext_valid) {
+		p->ext_active = mad_get_field(b, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
+		p->ext_enabled = mad_get_field(b, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+		p->ext_supported = mad_get_field(b, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F);
+		/* 30 (0x1e) in Enabled means "extended speeds disabled" */
+		if (p->ext_enabled == 30)
+			p->ext_enabled = 0;
+	}
+	/* rdma-core 44 has no field ids for LinkSpeedExt2: byte 56 by hand */
+	p->ext2_valid = (capmask & PI_CAP_CAPMASK2) &&
+			(mad_get_field(b, 0, IB_PORT_CAPMASK2_F) & PI_CAP2_XDR);
+	p->ext2_active = p->ext2_valid ? (pi[56] >> 5) & 3 : 0;
+	p->ext2_supported = p->ext2_valid ? (pi[56] >> 3) & 3 : 0;
+	p->ext2_enabled = p->ext2_valid ? pi[56] & 7 : 0;
+	p->mtu_active = port_mtu_bytes((int)mad_get_field(b, 0, IB_PORT_NEIGHBOR_MTU_F));
+	p->mtu_max = port_mtu_bytes((int)mad_get_field(b, 0, IB_PORT_MTU_CAP_F));
+	p->mtu_v.valid = p->mtu_active > 0;
+	p->link_v.valid = true;
+	p->caps_valid = true;
+	if (!p->state)
+		p->state = (int)mad_get_field(b, 0, IB_PORT_STATE_F);
+	if (!p->phys_state)
+		p->phys_state = (int)mad_get_field(b, 0, IB_PORT_PHYS_STATE_F);
 }
 
 const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len)

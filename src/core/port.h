@@ -117,6 +117,14 @@ int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
 /* Decodes active speed from the three masks; sets lane_gbps, speed_name,
  * rate_gbps and max_rate_gbps / below_capability. */
 void port_decode_rate(struct port_info *p);
+/*
+ * Fills the link fields (state, width / speed masks incl. extended and XDR,
+ * MTUs) from a raw 64-byte PortInfo — an SMP answer or libibnetdisc's
+ * port->info. capmask decides which extended fields are valid; for a switch
+ * port pass port 0's CapabilityMask (FACTS §1). State codes already known
+ * are kept. Marks link, caps and MTU valid; mtu_source is left to the caller.
+ */
+void port_read_portinfo(struct port_info *p, const uint8_t *pi, uint32_t capmask);
 /* What ibstat prints for "Rate:" given umad's truncated rate. */
 const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len);
 

@@ -117,9 +117,6 @@ const struct source source_umad = {
 
 /* --- SMP PortInfo through libibmad --- */
 
-#define PI_CAP_EXT_SPEEDS 0x4000u	/* IsExtendedSpeedsSupported */
-#define PI_CAP_CAPMASK2 0x8000u		/* CapabilityMask2 present */
-#define PI_CAP2_XDR 0x0800u		/* LinkSpeedExt2 fields valid */
 #define SMP_TIMEOUT_MS 300
 
 static int smp_refine(struct port_info *p, const struct snap_opts *o,
@@ -160,43 +157,8 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 	}
 	mad_rpc_close_port(mp);
 
-	uint32_t cap = mad_get_field(pi, 0, IB_PORT_CAPMASK_F);
-
-	p->width_active = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F);
-	p->width_enabled = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F);
-	p->width_supported = mad_get_field(pi, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F);
-	p->speed_active = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
-	p->speed_enabled = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_ENABLED_F);
-	p->speed_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_SUPPORTED_F);
-	p->ext_valid = cap & PI_CAP_EXT_SPEEDS;
-	if (p->ext_valid) {
-		p->ext_active = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
-		p->ext_enabled = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
-		p->ext_supported = mad_get_field(pi, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F);
-		/* 30 (0x1e) in Enabled means "extended speeds disabled" */
-		if (p->ext_enabled == 30)
-			p->ext_enabled = 0;
-	}
-	p->ext2_valid = false;
-	p->ext2_active = p->ext2_enabled = p->ext2_supported = 0;
-	/* rdma-core 44 has no field ids for LinkSpeedExt2: byte 56 by hand */
-	if ((cap & PI_CAP_CAPMASK2) &&
-	    (mad_get_field(pi, 0, IB_PORT_CAPMASK2_F) & PI_CAP2_XDR)) {
-		p->ext2_valid = true;
-		p->ext2_active = (pi[56] >> 5) & 3;
-		p->ext2_supported = (pi[56] >> 3) & 3;
-		p->ext2_enabled = pi[56] & 7;
-	}
-	p->mtu_active = port_mtu_bytes(mad_get_field(pi, 0, IB_PORT_NEIGHBOR_MTU_F));
-	p->mtu_max = port_mtu_bytes(mad_get_field(pi, 0, IB_PORT_MTU_CAP_F));
+	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
-	p->mtu_v.valid = p->mtu_active > 0;
-	p->link_v.valid = true;
-	p->caps_valid = true;
-	if (!p->state)
-		p->state = mad_get_field(pi, 0, IB_PORT_STATE_F);
-	if (!p->phys_state)
-		p->phys_state = mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
 	return 0;
 }
 

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <infiniband/mad.h>
+
 #include "core/port.h"
 
 static const struct rate_row {
@@ -153,6 +155,56 @@ static void test_speed_list(void **state)
 	assert_string_equal(port_speed_list(&p, true, buf, sizeof(buf)), "none");
 }
 
+/* The one PortInfo decoder the snapshot (SMP) and the fabric both use. */
+static void test_read_portinfo(void **state)
+{
+	uint8_t pi[64] = { 0 };
+	struct port_info p = { 0 };
+
+	mad_set_field(pi, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(pi, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(pi, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, 2);
+	mad_set_field(pi, 0, IB_PORT_LINK_WIDTH_ENABLED_F, 3);
+	mad_set_field(pi, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F, 3);
+	mad_set_field(pi, 0, IB_PORT_LINK_SPEED_SUPPORTED_F, 7);
+	mad_set_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, 4);
+	mad_set_field(pi, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F, 30);
+	mad_set_field(pi, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, 7);
+	mad_set_field(pi, 0, IB_PORT_NEIGHBOR_MTU_F, 5);
+	mad_set_field(pi, 0, IB_PORT_MTU_CAP_F, 5);
+	mad_set_field(pi, 0, IB_PORT_CAPMASK2_F, 0x0800);
+	pi[56] = (1 << 5) | (1 << 3) | 1;	/* XDR active, supported, enabled */
+
+	/* no CapabilityMask bits: extended and XDR fields are not valid */
+	port_read_portinfo(&p, pi, 0);
+	assert_false(p.ext_valid);
+	assert_int_equal(p.ext_active, 0);
+	assert_false(p.ext2_valid);
+	assert_int_equal(p.state, 4);
+	assert_int_equal(p.phys_state, 5);
+	assert_int_equal(p.mtu_active, 4096);
+	assert_true(p.link_v.valid && p.caps_valid && p.mtu_v.valid);
+
+	/* bit 14: extended speeds; Enabled 30 means "disabled" */
+	port_read_portinfo(&p, pi, 0x4000);
+	assert_true(p.ext_valid);
+	assert_int_equal(p.ext_active, 4);
+	assert_int_equal(p.ext_enabled, 0);
+	assert_int_equal(p.ext_supported, 7);
+	port_decode_rate(&p);
+	assert_string_equal(p.speed_name, "HDR");
+
+	/* bit 15 + CapabilityMask2 0x0800: XDR from byte 56 */
+	port_read_portinfo(&p, pi, 0xc000);
+	assert_true(p.ext2_valid);
+	assert_int_equal(p.ext2_active, 1);
+	assert_int_equal(p.ext2_supported, 1);
+	assert_int_equal(p.ext2_enabled, 1);
+	port_decode_rate(&p);
+	assert_string_equal(p.speed_name, "XDR");
+	assert_float_equal(p.rate_gbps, 800, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_below_capability),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_speed_list),
+		cmocka_unit_test(test_read_portinfo),
 	};
 
 	return cmocka_run_group_tests_name("port", tests, NULL, NULL);
