@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/proto.h"
-#include "core/record.h"
+#include "core/agent/proto.h"
+#include "core/agent/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

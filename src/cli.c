@@ -13,12 +13,12 @@ enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
 	OPT_JSON = 256, OPT_SYSFS_ROOT, OPT_DEMO, OPT_NO_COLOR, OPT_INTERVAL,
 	OPT_NO_SMP,
-	/* fabric (issue 3) */
+	/* fabric */
 	OPT_PROBLEMS, OPT_SAVE, OPT_DIFF, OPT_HOPS, OPT_MAD_TIMEOUT,
 	OPT_NODE_NAME_MAP, OPT_REDISCOVER,
-	/* issue 5: counters */
+	/* counters */
 	OPT_COUNT, OPT_LID, OPT_CONFIG, OPT_INFLIGHT,
-	/* test / serve (issue 4); perftest's letters */
+	/* test / serve; perftest's letters */
 	OPT_SIZE = 's', OPT_ALL = 'a', OPT_QPS = 'q', OPT_BIDIR = 'b', OPT_ITERS = 'n',
 	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
@@ -41,7 +41,7 @@ static const struct cli_option {
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
-	/* fabric (issue 3) */
+	/* fabric */
 	{ "problems", NULL, OPT_PROBLEMS, no_argument, NULL, "fabric: list only the flagged links and ports" },
 	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE" },
 	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
@@ -49,12 +49,12 @@ static const struct cli_option {
 	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
 	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
 	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
-	/* issue 5: counters */
+	/* counters */
 	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
 	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
 	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
 	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
-	/* test / serve (issue 4) */
+	/* test / serve */
 	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
 	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M suffixes (bw 65536, lat 2, rate 4)" },
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
@@ -90,7 +90,7 @@ static const struct cli_command {
 	{ "console", CMD_CONSOLE, "interactive console (the default)" },
 	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
 	{ "fabric", CMD_FABRIC, "discover the fabric, judge every link (--json, --problems, --save, --diff)" },
-	/* issue 5: counters */
+	/* counters */
 	{ "watch", CMD_WATCH, "per-interval counter deltas and rates [--interval S] [--count N] [--json]" },
 	{ "errors", CMD_ERRORS, "fabric-wide error sweep [--json]; with --interval S, deltas over S" },
 	{ "test", CMD_TEST, "test bw|lat|rate [options] PEER: run a test against an agent" },
@@ -333,7 +333,7 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			}
 			break;
 		}
-		/* issue 5: counters */
+		/* counters */
 		case OPT_COUNT: {
 			int v;
 

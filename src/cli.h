@@ -8,11 +8,11 @@
 #include <stdio.h>
 
 enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
-	/* issue 5: counters */ CMD_WATCH, CMD_ERRORS,
-	/* issue 3: fabric */ CMD_FABRIC,
-	/* issue 4: test engine */ CMD_TEST, CMD_SERVE };
+	/* counters */ CMD_WATCH, CMD_ERRORS,
+	/* fabric */ CMD_FABRIC,
+	/* test engine */ CMD_TEST, CMD_SERVE };
 
-/* ---- test / serve options (issue 4); -1 / 0 / NULL: not given ---- */
+/* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
 	int kind;		/* KIND_BW / KIND_LAT / KIND_RATE (core/proto.h) */
 	int op;			/* -1: the kind's default */
@@ -44,18 +44,18 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
-	/* fabric (issue 3) */
+	/* fabric */
 	bool problems;
 	const char *save, *diff, *node_name_map;
 	int hops, mad_timeout_ms;
 	double rediscover_s;
-	/* issue 5: counters (watch / errors) */
+	/* counters (watch / errors) */
 	bool interval_set;	/* --interval given explicitly */
 	long count;		/* --count N, 0: until interrupted */
 	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
 	const char *config;	/* --config FILE (thresholds) */
 	int inflight;		/* --inflight N: sweep MADs in flight */
-	/* test / serve (issue 4) */
+	/* test / serve */
 	struct cli_test t;
 };
 

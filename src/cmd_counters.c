@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/counters_out.h"
-#include "core/ctrsample.h"
-#include "core/delta.h"
-#include "core/json.h"
-#include "core/sweep.h"
+#include "core/counters/counters_json.h"
+#include "core/counters/reader.h"
+#include "core/counters/delta.h"
+#include "core/base/json.h"
+#include "core/fabric/sweep.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -152,7 +152,7 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 	struct snapshot *s = NULL;
 	struct delta_port *dp = NULL;
 	struct counter_set *cs = NULL;
-	struct ctr_sampler *smp = NULL;
+	struct ctr_reader *smp = NULL;
 	struct sigaction sa, old_int, old_term;
 	enum verdict_level worst = VERDICT_OK;
 	double t0, iv = c->interval;
@@ -171,9 +171,9 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 		free(s);
 		return rc;
 	}
-	n = ctrs_targets_local(s, t, CTRS_MAX_TARGETS);
+	n = reader_targets_local(s, t, CTRS_MAX_TARGETS);
 	if (c->lids) {
-		int m = ctrs_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
+		int m = reader_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
 
 		if (m < 0) {
 			free(s);
@@ -184,7 +184,7 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
-	smp = ctrs_open();
+	smp = reader_open();
 	if (!dp || !cs || !smp) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
@@ -210,7 +210,7 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 		if (cmd_stop)
 			break;
 		for (int i = 0; i < n; i++) {
-			ctrs_sample(smp, &t[i], &cs[i]);
+			reader_read(smp, &t[i], &cs[i]);
 			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
 		}
 		if (!k)
@@ -273,7 +273,7 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 		rc = 5;
 	}
 out:
-	ctrs_close(smp);
+	reader_close(smp);
 	free(dp);
 	free(cs);
 	return rc;
@@ -497,7 +497,7 @@ out:
 /* --- snapshot with counters --- */
 
 struct snap_extra {
-	struct ctr_sampler *smp;
+	struct ctr_reader *smp;
 	struct ctr_target t[CTRS_MAX_TARGETS];
 	int n;
 };
@@ -515,7 +515,7 @@ static void snap_port_counters(struct json *j, int i, void *arg)
 		json_str(j, "counters_error", "out of memory");
 		return;
 	}
-	ctrs_sample(x->smp, &x->t[i], cs);
+	reader_read(x->smp, &x->t[i], cs);
 	counters_json_set(j, cs);
 	free(cs);
 }
@@ -524,14 +524,14 @@ int cmd_snapshot_json(const struct snapshot *s, char *err, size_t errlen)
 {
 	struct snap_extra *x = calloc(1, sizeof(*x));
 
-	if (!x || !(x->smp = ctrs_open())) {
+	if (!x || !(x->smp = reader_open())) {
 		free(x);
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
-	x->n = ctrs_targets_local(s, x->t, CTRS_MAX_TARGETS);
+	x->n = reader_targets_local(s, x->t, CTRS_MAX_TARGETS);
 	snapshot_write_json_extra(stdout, s, snap_port_counters, x);
-	ctrs_close(x->smp);
+	reader_close(x->smp);
 	free(x);
 	return 0;
 }

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include "cli.h"
-#include "core/snapshot.h"
+#include "core/port/snapshot.h"
 
 /* Each prints its result on stdout and returns an exit code (0 ok, 1 a
  * rule says act, 2 usage, 3 no device, 4 unreachable, 5 internal) with a

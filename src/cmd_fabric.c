@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/fabric.h"
-#include "core/fabric_diff.h"
-#include "core/json.h"
+#include "core/fabric/fabric.h"
+#include "core/fabric/diff.h"
+#include "core/base/json.h"
 #include "diag/linkhealth.h"
 
 static void fail(const char *msg)

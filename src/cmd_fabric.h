@@ -5,7 +5,7 @@
 #define IBC_CMD_FABRIC_H
 
 #include "cli.h"
-#include "core/fabric.h"
+#include "core/fabric/fabric.h"
 
 /* Returns the exit status: 0 healthy, 1 findings to act on (or, with
  * --diff, any difference), 2 usage / unreadable saved file, 3 discovery

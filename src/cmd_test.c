@@ -13,9 +13,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "core/agent.h"
-#include "core/record.h"
-#include "core/testrun.h"
+#include "core/agent/agent.h"
+#include "core/agent/record.h"
+#include "core/agent/client.h"
 #include "diag/testverdict.h"
 
 static void fail(const char *msg)
@@ -109,7 +109,7 @@ static void print_counters(const char *what, const struct testctr *t)
 	printf("%s\n", shown ? "" : " no change");
 }
 
-static void print_table(const struct testrun_opts *o, const struct testrun_result *r,
+static void print_table(const struct client_opts *o, const struct client_result *r,
 			const struct record_verdict *v, const struct record_diff *d)
 {
 	const struct proto_params *p = &o->p;
@@ -152,7 +152,7 @@ static void print_table(const struct testrun_opts *o, const struct testrun_resul
 	} else {
 		printf(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n");
 		for (int i = 0; i < r->nphases; i++) {
-			const struct testrun_phase *ph = &r->ph[i];
+			const struct client_phase *ph = &r->ph[i];
 
 			printf(" %-10llu %-10llu     %-14.4f     %-14.4f       %-.6f\n",
 			       (unsigned long long)ph->local.size, (unsigned long long)ph->local.msgs,
@@ -247,11 +247,11 @@ static int load_record(const char *path, struct record_saved *s)
 int cmd_test(const struct cli *c)
 {
 	const struct cli_test *t = &c->t;
-	struct testrun_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
+	struct client_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
 				  .ib_port = c->port, .gid_index = t->gid_index,
 				  .timeout_ms = (int)((t->timeout_s > 0 ? t->timeout_s : 10) * 1000),
 				  .stall_ms = 5000 };
-	struct testrun_result *r = calloc(1, sizeof(*r));
+	struct client_result *r = calloc(1, sizeof(*r));
 	struct record_saved *saved = NULL;
 	struct record_diff *diff = NULL;
 	struct record_verdict rv = { .state = "none", .rule = "", .text = "" };
@@ -312,7 +312,7 @@ int cmd_test(const struct cli *c)
 	if (!c->json && isatty(2)) {
 		o.progress = progress;
 	}
-	st = testrun(&o, r, err, sizeof(err));
+	st = client_run(&o, r, err, sizeof(err));
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {
@@ -323,7 +323,7 @@ int cmd_test(const struct cli *c)
 		goto done;
 	}
 	{
-		const struct testrun_phase *ph = &r->ph[r->nphases - 1];
+		const struct client_phase *ph = &r->ph[r->nphases - 1];
 		struct tv_input in = {
 			.kind = o.p.kind, .op = o.p.op, .bidir = o.p.flags & PARAM_BIDIR,
 			.size = ph->local.size,

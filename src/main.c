@@ -12,7 +12,7 @@
 #include "cmd_counters.h"
 #include "cmd_test.h"
 #include "demo.h"
-#include "core/snapshot.h"
+#include "core/port/snapshot.h"
 #include "ui/ui.h"
 
 static void fail(const char *msg)
@@ -84,9 +84,9 @@ int main(int argc, char **argv)
 	switch (c.cmd) {
 	case CMD_SNAPSHOT:
 		return run_snapshot(&c, &o);
-	case CMD_FABRIC:		/* issue 3: fabric */
+	case CMD_FABRIC:		/* fabric */
 		return cmd_fabric(&c);
-	case CMD_WATCH:		/* issue 5: counters */
+	case CMD_WATCH:		/* counters */
 	case CMD_ERRORS: {
 		char cerr[400] = "";
 
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 			fail(cerr);
 		return rc;
 	}
-	case CMD_TEST:		/* issue 4 */
+	case CMD_TEST:
 		return cmd_test(&c);
 	case CMD_SERVE:
 		return cmd_serve(&c);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fabric_diff.h"
+#include "core/fabric/diff.h"
 
 const struct lh_rule lh_rules[LH_NRULES] = {
 	{ LH_BELOW_WIDTH, "below_width", LH_ERROR,

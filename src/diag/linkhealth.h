@@ -5,7 +5,7 @@
 #define IBC_LINKHEALTH_H
 
 #include <stdbool.h>
-#include "core/fabric.h"
+#include "core/fabric/fabric.h"
 
 enum lh_rule_id {
 	LH_BELOW_WIDTH,		/* trained narrower than both ends could */

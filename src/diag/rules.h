@@ -5,8 +5,8 @@
 #define IBC_RULES_H
 
 #include <stdint.h>
-#include "core/counters.h"
-#include "core/delta.h"
+#include "core/counters/counters.h"
+#include "core/counters/delta.h"
 #include "thresholds.h"
 
 enum verdict_level { VERDICT_OK = 0, VERDICT_WATCH, VERDICT_ACT };
@@ -23,7 +23,7 @@ struct verdict {
 
 const char *verdict_name(enum verdict_level l);	/* "ok" "watch" "act" */
 
-/* Live rule (BRIEF §2): error-counter increments in the last
+/* Live rule (the reference procedure): error-counter increments in the last
  * th->window_s seconds against each counter's watch / act levels. */
 void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,
 		      double now, struct verdict *v);

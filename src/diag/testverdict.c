@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* Verdict of a test against the port's line rate (BRIEF §2 rules): which
+/* Verdict of a test against the port's line rate (the reference procedure's rules): which
  * rule applied, healthy / warn / fail, and why, in one line. */
 #include "config.h"
 #include "testverdict.h"
 
 #include <stdio.h>
 
-#include "core/proto.h"
+#include "core/agent/proto.h"
 
-/* BRIEF §2: generation-independent rules, as fractions of the line rate. */
+/* The reference procedure: generation-independent rules, as fractions of the line rate. */
 static const struct tv_rule {
 	const char *id;
 	double healthy, abnormal;	/* bw: fraction of line; lat: µs; rate: Mpps per Gb/s */

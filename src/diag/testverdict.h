@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Verdict of a test against the port's line rate (BRIEF §2 rules): which
+/* Verdict of a test against the port's line rate (the reference procedure's rules): which
  * rule applied, healthy / warn / fail, and why, in one line. */
 #ifndef IBC_TESTVERDICT_H
 #define IBC_TESTVERDICT_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Error-counter thresholds: a table with BRIEF §2 defaults and a
+/* Error-counter thresholds: a table with the reference procedure's defaults and a
  * `key = value` config file that overrides them per site or counter. */
 #include "config.h"
 #include "thresholds.h"
@@ -16,7 +16,7 @@ void thresholds_defaults(struct thresholds *th)
 	th->window_s = THRESH_DEFAULT_WINDOW_S;
 	th->watch = THRESH_DEFAULT_WATCH;
 	th->act = THRESH_DEFAULT_ACT;
-	snprintf(th->origin, sizeof(th->origin), "default (BRIEF §2)");
+	snprintf(th->origin, sizeof(th->origin), "default (reference procedure)");
 }
 
 const char *thresholds_config_path(const char *explicit_path, char *buf,

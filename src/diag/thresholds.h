@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Error-counter thresholds: BRIEF §2 defaults (watch at 5, act above 50
+/* Error-counter thresholds: the reference procedure's defaults (watch at 5, act above 50
  * errors in 10 minutes), overridable per counter from the config file. */
 #ifndef IBC_THRESHOLDS_H
 #define IBC_THRESHOLDS_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/counters.h"
+#include "core/counters/counters.h"
 
 #define THRESH_DEFAULT_WINDOW_S 600.0
 #define THRESH_DEFAULT_WATCH 5
@@ -16,7 +16,7 @@
 struct threshold {
 	char counter[CTR_NAME];
 	uint64_t watch, act;	/* watch: >= watch; act: > act */
-	char origin[80];	/* "default (BRIEF §2)", "config:12" */
+	char origin[80];	/* "default (reference procedure)", "config:12" */
 };
 
 struct thresholds {

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/sampler.h"
-#include "core/ctrwork.h"
+#include "core/port/sampler.h"
+#include "core/counters/monitor.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
@@ -39,8 +39,8 @@ struct ui_app {
 	char host[64];
 	time_t drawn_sec;	/* header clock shown */
 	bool dirty, clear;
-	/* issue 5: counters */
-	struct ctrwork *cw;
+	/* counters */
+	struct monitor *cw;
 	struct ctr_model *ctr;
 };
 
@@ -233,9 +233,9 @@ static bool ui_key(struct ui_app *a, int key)
 		a->interval_s = sampler_set_interval(a->sm,
 			layout_interval_step(a->interval_s,
 					     act == UI_ACT_SLOWER ? 1 : -1));
-		ctrwork_set_interval(a->cw, a->interval_s);
+		monitor_set_interval(a->cw, a->interval_s);
 		break;
-	/* issue 5: counters */
+	/* counters */
 	case UI_ACT_COUNTERS:
 		a->screen = &screen_counters;
 		break;
@@ -243,14 +243,14 @@ static bool ui_key(struct ui_app *a, int key)
 		a->screen = &screen_events;
 		break;
 	case UI_ACT_SWEEP:
-		ctrwork_sweep(a->cw);
+		monitor_sweep(a->cw);
 		a->screen = &screen_sweep;
 		break;
 	case UI_ACT_ACK:
-		ctrwork_ack(a->cw);
+		monitor_ack(a->cw);
 		break;
 	case UI_ACT_MARK:
-		ctrwork_mark(a->cw);
+		monitor_mark(a->cw);
 		break;
 	case UI_ACT_CLEAR:	/* the counters panel asks first */
 		a->screen = &screen_counters;
@@ -317,7 +317,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.interval_s = u->interval_s > 0 ? u->interval_s : 1.0;
-	/* issue 5: a bad thresholds file is a usage error, as in watch */
+	/* a bad thresholds file is a usage error, as in watch */
 	if (*ctrview_load(u->config)) {
 		fprintf(stderr, "ibconsole: %s\n", ctrview_load_error());
 		free(a.snap);
@@ -331,9 +331,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.interval_s = sampler_interval(a.sm);
-	/* issue 5: counters, sampled on their own worker */
+	/* counters, sampled on their own worker */
 	a.ctr = calloc(1, sizeof(*a.ctr));
-	a.cw = a.ctr ? ctrwork_start(a.interval_s, o, err, sizeof(err)) : NULL;
+	a.cw = a.ctr ? monitor_start(a.interval_s, o, err, sizeof(err)) : NULL;
 	if (!a.cw) {
 		sampler_stop(a.sm);
 		free(a.ctr);
@@ -366,9 +366,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			if (a.st.good_gen)
 				a.have = true;
 			if (a.have)
-				ctrwork_set_targets(a.cw, a.snap);
+				monitor_set_targets(a.cw, a.snap);
 		}
-		if (ctrwork_get(a.cw, a.ctr))
+		if (monitor_get(a.cw, a.ctr))
 			a.dirty = true;
 		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
 			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
@@ -384,7 +384,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = sampler_fd(a.sm);
 		pfd[1].events = POLLIN;
-		pfd[2].fd = ctrwork_fd(a.cw);	/* issue 5: counters */
+		pfd[2].fd = monitor_fd(a.cw);	/* counters */
 		pfd[2].events = POLLIN;
 		n = poll(pfd, 3, ui_ms_to_next_second());
 		if (n < 0 && errno != EINTR)
@@ -395,7 +395,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		if (n > 0 && (pfd[1].revents & POLLIN))
 			sampler_drain(a.sm);
 		if (n > 0 && (pfd[2].revents & POLLIN))
-			ctrwork_drain(a.cw);
+			monitor_drain(a.cw);
 		/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
 		while ((key = getch()) != ERR)
 			if (!ui_key(&a, key))
@@ -405,7 +405,7 @@ out:
 	endwin();
 	screen_fabric_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
-	ctrwork_stop(a.cw);
+	monitor_stop(a.cw);
 	free(a.ctr);
 	ui_signals_restore(old);
 	sampler_stop(a.sm);

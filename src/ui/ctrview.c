@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Counter views' shared pieces: cells, formatting, sparklines and the
- * console's thresholds (defaults from BRIEF §2, overridden by config). */
+ * console's thresholds (defaults from the reference procedure, overridden by config). */
 #include "config.h"
 #include "ctrview.h"
 
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/counters_out.h"
+#include "core/counters/counters_json.h"
 
 static struct thresholds ctrview_th;
 static bool ctrview_th_loaded;

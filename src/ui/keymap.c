@@ -25,7 +25,7 @@ const struct keymap_entry keymap_table[] = {
 	{ { KEY_F(1), '?', 'h' }, "F1, ?, h", UI_ACT_HELP,
 	  "this help (any key returns)" },
 	{ { CTRL_KEY('l') }, "Ctrl-L", UI_ACT_REDRAW, "redraw the screen" },
-	/* issue 5: counters */
+	/* counters */
 	{ { 'c' }, "c", UI_ACT_COUNTERS,
 	  "counters of the selected port (c again: back)" },
 	{ { 'e' }, "e", UI_ACT_EVENTS, "event log of error-counter increments" },
@@ -36,7 +36,7 @@ const struct keymap_entry keymap_table[] = {
 	{ { 'C' }, "C", UI_ACT_CLEAR,
 	  "clear the selected port's counters (asks first)" },
 	{ { 'q', 'Q', KEY_F(10) }, "q, F10", UI_ACT_QUIT, "quit" },
-	/* fabric screen (issue 3); the rows without an action are keys the
+	/* fabric screen; the rows without an action are keys the
 	 * fabric screen reads itself, listed here for the help screen */
 	{ { 'f', KEY_F(3) }, "f, F3", UI_ACT_FABRIC,
 	  "fabric view: discovery, link health (f or Esc returns)" },

@@ -17,8 +17,8 @@ enum ui_action {
 	UI_ACT_HELP,
 	UI_ACT_REDRAW,
 	UI_ACT_QUIT,
-	UI_ACT_FABRIC,		/* fabric screen (issue 3) */
-	/* issue 5: counters */
+	UI_ACT_FABRIC,		/* fabric screen */
+	/* counters */
 	UI_ACT_COUNTERS,
 	UI_ACT_EVENTS,
 	UI_ACT_SWEEP,

@@ -5,10 +5,10 @@
 #define IBC_SCREEN_H
 
 #include <curses.h>
-#include "core/sampler.h"
-#include "core/snapshot.h"
+#include "core/port/sampler.h"
+#include "core/port/snapshot.h"
 #include "keymap.h"
-#include "core/ctrwork.h"
+#include "core/counters/monitor.h"
 
 /* What the app hands every screen: the newest snapshot and how fresh. */
 struct ui_ctx {
@@ -16,9 +16,9 @@ struct ui_ctx {
 	const struct sampler_state *st;
 	double interval_s;
 	const char *source;	/* header's data-source label */
-	/* issue 5: counters — the counter model and its worker (requests) */
+	/* counters — the counter model and its worker (requests) */
 	const struct ctr_model *ctr;
-	struct ctrwork *cw;
+	struct monitor *cw;
 };
 
 enum screen_flags {
@@ -38,14 +38,14 @@ struct screen {
 
 extern const struct screen screen_ports;
 extern const struct screen screen_help;
-/* issue 5: counters */
+/* counters */
 extern const struct screen screen_counters;
 extern const struct screen screen_events;
 extern const struct screen screen_sweep;
 /* The port selected on the ports screen ("" when none). */
 void screen_ports_selected(char *dev, int len, int *port);
 
-/* Fabric screen (issue 3): discovery options before the first draw; the
+/* Fabric screen: discovery options before the first draw; the
  * discovery thread starts when the screen is first shown. */
 struct fab_opts;
 extern const struct screen screen_fabric;

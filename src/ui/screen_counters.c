@@ -196,7 +196,7 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	if (cv.confirm) {
 		cv.confirm = false;
 		if ((key == 'y' || key == 'Y') && c->cw)
-			ctrwork_clear(c->cw, cv.confirm_idx);
+			monitor_clear(c->cw, cv.confirm_idx);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	}
 	switch (a) {

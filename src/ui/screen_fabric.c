@@ -12,8 +12,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "core/fabric_worker.h"
-#include "core/peer.h"
+#include "core/fabric/discovery.h"
+#include "core/agent/peer.h"
 #include "diag/linkhealth.h"
 #include "widgets.h"
 
@@ -40,7 +40,7 @@ static struct {
 	char ca[64], map[512];
 	bool configured;
 	double rediscover_s;
-	struct fabric_worker *w;
+	struct discovery *w;
 	char err[320];		/* start failure */
 	struct fabric_view *v;
 	struct lh_report rep;
@@ -76,7 +76,7 @@ void screen_fabric_configure(const struct fab_opts *o, double rediscover_s)
 static void fab_drop_view(void)
 {
 	if (fs.v)
-		fabric_worker_put(fs.w, fs.v);
+		discovery_put(fs.w, fs.v);
 	fs.v = NULL;
 	linkhealth_free(&fs.rep);
 	free(fs.port_sev);
@@ -90,7 +90,7 @@ void screen_fabric_shutdown(void)
 	if (!fs.w)
 		return;
 	fab_drop_view();
-	fabric_worker_stop(fs.w);
+	discovery_stop(fs.w);
 	fs.w = NULL;
 	if (fs.saved_stderr >= 0) {
 		dup2(fs.saved_stderr, STDERR_FILENO);
@@ -336,14 +336,14 @@ static void fab_poll(void)
 		}
 		if (null >= 0)
 			close(null);
-		fs.w = fabric_worker_start(&fs.opts, fs.rediscover_s, fs.err, sizeof(fs.err));
+		fs.w = discovery_start(&fs.opts, fs.rediscover_s, fs.err, sizeof(fs.err));
 		return;
 	}
-	v = fabric_worker_get(fs.w);
+	v = discovery_get(fs.w);
 	if (!v)
 		return;
 	if (fs.v && v->gen == fs.v->gen) {
-		fabric_worker_put(fs.w, v);
+		discovery_put(fs.w, v);
 		return;
 	}
 	fab_take(v);
@@ -367,7 +367,7 @@ static void draw_status(WINDOW *win, int w)
 		widgets_text(win, 1, 0, w, buf, fs.err[0] ? UI_BAD : UI_NORMAL, false, true);
 		return;
 	}
-	fabric_worker_progress(fs.w, &p);
+	discovery_progress(fs.w, &p);
 	if (p.running) {
 		int bar = 20, fill = p.last_s > 0 ? (int)(bar * p.elapsed_s / p.last_s) : 0;
 		char b[32];
@@ -480,7 +480,7 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 	int n = 0, errs = 0;
 	double dt;
 
-	if (!fs.w || !fabric_worker_counters(fs.w, &now, &prev))
+	if (!fs.w || !discovery_counters(fs.w, &now, &prev))
 		return detail_line(win, y, w, "  counters", "reading ...", UI_DIM);
 	if (!now.valid) {
 		snprintf(buf, sizeof(buf), "n/a (%s)", now.why[0] ? now.why : "no answer");
@@ -590,9 +590,9 @@ static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 		int p = fs.sel < fs.nrows ? fs.rows[fs.sel].port : -1;
 
 		if (f && p >= 0 && f->ports[p].lid)
-			fabric_worker_watch(fs.w, f->ports[p].lid, f->ports[p].portnum);
+			discovery_watch(fs.w, f->ports[p].lid, f->ports[p].portnum);
 		else
-			fabric_worker_watch(fs.w, 0, 0);
+			discovery_watch(fs.w, 0, 0);
 	}
 	for (int i = 0; i < th && fs.top + i < fs.nrows; i++) {
 		const struct frow *r = &fs.rows[fs.top + i];
@@ -672,7 +672,7 @@ static int fab_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		return done;
 	case 'r':
 		if (fs.w)
-			fabric_worker_request(fs.w);
+			discovery_request(fs.w);
 		snprintf(fs.note, sizeof(fs.note), " rediscovery requested");
 		return done;
 	case 's':

@@ -15,7 +15,7 @@
 enum {
 	COL_PORT, COL_STATE, COL_PHYS, COL_LAYER, COL_LINK, COL_RATE,
 	COL_MTU, COL_LID,
-	COL_TX, COL_RX, COL_ERR,	/* issue 5: counters */
+	COL_TX, COL_RX, COL_ERR,	/* counters */
 	COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
 	COL_N
 };
@@ -34,7 +34,7 @@ static const struct layout_col ports_cols[COL_N] = {
 	[COL_NUMA] = { "NUMA", 4, 4, 8, true },
 	[COL_PCIE] = { "PCIe", 9, 9, 6, false },
 	[COL_FLAGS] = { "FLAGS", 5, 5, 0, false },
-	/* issue 5: counters; errors go with PCIe, rates first, so the
+	/* counters; errors go with PCIe, rates first, so the
 	 * 80-column table keeps the link facts */
 	[COL_TX] = { "TX Gb/s", 7, 8, 9, true },
 	[COL_RX] = { "RX Gb/s", 7, 8, 9, true },
@@ -106,7 +106,7 @@ static bool ports_flagged(const struct port_info *p)
 	       (p->pcie.v.valid && p->pcie.degraded) || p->state != 4;
 }
 
-static const struct ui_ctx *ports_ctx;	/* issue 5: counter cells */
+static const struct ui_ctx *ports_ctx;	/* counter cells */
 
 /* One table cell's text and role. */
 static enum ui_role ports_cell(const struct port_info *p, int col, char *b,

@@ -69,7 +69,7 @@ static void sweep_draw(WINDOW *win, const struct ui_ctx *c)
 	sw_top = layout_clamp(sw_top, 0, n > rows ? n - rows : 0);
 	for (int r = 0; r < rows && sw_top + r < n; r++) {
 		const struct sw_row *o = &order[sw_top + r];
-		const struct ctrw_flagged *f = &m->flag[o->idx];
+		const struct monitor_flagged *f = &m->flag[o->idx];
 		int len;
 
 		len = snprintf(buf, sizeof(buf), " %-6s %-22.22s %5u %4d ",
@@ -108,7 +108,7 @@ static int sweep_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	case UI_ACT_SWEEP:
 		if (c->cw)
-			ctrwork_sweep(c->cw);
+			monitor_sweep(c->cw);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	default:
 		break;

@@ -5,8 +5,8 @@
 #define IBC_UI_H
 
 #include <stdbool.h>
-#include "core/snapshot.h"
-#include "core/fabric.h"
+#include "core/port/snapshot.h"
+#include "core/fabric/fabric.h"
 
 struct ui_opts {
 	double interval_s;		/* refresh, clamped to 0.5 … 60 s */
@@ -16,13 +16,13 @@ struct ui_opts {
 					 * (demo)" when IBCONSOLE_DEMO=1 */
 	const struct fab_opts *fabric;	/* fabric screen's discovery options */
 	double rediscover_s;		/* fabric rediscovery timer, 0 off */
-	const char *config;		/* issue 5: --config (thresholds) */
+	const char *config;		/* --config (thresholds) */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)
  * arrives; the terminal is restored in every case. Returns 0 on quit, 3
  * when no port could be read at start (message on stderr after endwin),
- * 5 on an internal failure, 2 on a bad thresholds file (issue 5). */
+ * 5 on an internal failure, 2 on a bad thresholds file. */
 int ui_run(const struct snap_opts *o, const struct ui_opts *u);
 
 #endif

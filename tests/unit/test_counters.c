@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <infiniband/mad.h>
 
-#include "core/counters.h"
-#include "core/ctrsample.h"
+#include "core/counters/counters.h"
+#include "core/counters/reader.h"
 
 static void test_table_rows(void **state)
 {
@@ -171,7 +171,7 @@ static void test_remote_targets(void **state)
 	s.ports[1].port = 2;
 	s.ports[1].lid = 9;
 	/* through the first IB port with a LID; default PMA port 1 */
-	assert_int_equal(ctrs_targets_remote("3:5,0x10", &s, t, 4, err, sizeof(err)), 2);
+	assert_int_equal(reader_targets_remote("3:5,0x10", &s, t, 4, err, sizeof(err)), 2);
 	assert_string_equal(t[0].dev, "mlx5_1");
 	assert_int_equal(t[0].port, 2);
 	assert_int_equal(t[0].lid, 3);
@@ -180,12 +180,12 @@ static void test_remote_targets(void **state)
 	assert_string_equal(t[0].label, "lid 3 port 5");
 	assert_int_equal(t[1].lid, 16);
 	assert_int_equal(t[1].pma_port, 1);
-	assert_int_equal(ctrs_targets_remote("0", &s, t, 4, err, sizeof(err)), -1);
-	assert_int_equal(ctrs_targets_remote("3:", &s, t, 4, err, sizeof(err)), -1);
-	assert_int_equal(ctrs_targets_remote("3;4", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(reader_targets_remote("0", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(reader_targets_remote("3:", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(reader_targets_remote("3;4", &s, t, 4, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "LID[:PORT]"));
 	s.ports[1].lid = 0;	/* no IB port with a LID: nowhere to ask from */
-	assert_int_equal(ctrs_targets_remote("3", &s, t, 4, err, sizeof(err)), -1);
+	assert_int_equal(reader_targets_remote("3", &s, t, 4, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no local InfiniBand port"));
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/delta.h"
+#include "core/counters/delta.h"
 
 static struct counter_set cs;
 static struct delta_port dp;

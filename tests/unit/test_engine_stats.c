@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 
 static void test_lat_perftest(void **state)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/fabric.h"
+#include "core/fabric/fabric.h"
 #include "diag/linkhealth.h"
 
 /* A port as ibsim reports a healthy 4X QDR end: supported width 31. */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/numa.h"
-#include "core/pcie.h"
+#include "core/port/numa.h"
+#include "core/port/pcie.h"
 
 static void test_usable(void **state)
 {

@@ -12,7 +12,7 @@
 
 #include <infiniband/mad.h>
 
-#include "core/port.h"
+#include "core/port/port.h"
 
 static const struct rate_row {
 	unsigned width, speed, ext, ext2;

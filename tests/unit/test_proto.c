@@ -12,9 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/proto.h"
-#include "core/record.h"
-#include "core/sha256.h"
+#include "core/agent/proto.h"
+#include "core/agent/record.h"
+#include "core/base/sha256.h"
 
 static struct proto_params good_params(void)
 {

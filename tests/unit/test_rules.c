@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/eventlog.h"
+#include "core/counters/eventlog.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 

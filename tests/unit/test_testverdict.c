@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests for the test verdict rules (BRIEF §2), row by row. */
+/* Unit tests for the test verdict rules (the reference procedure), row by row. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/proto.h"
+#include "core/agent/proto.h"
 #include "diag/testverdict.h"
 
 static enum tv_state bw(double line, double avg, double peak, bool bidir, unsigned long long size)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/fabric_diff.h"
+#include "core/fabric/diff.h"
 
 /* Trimmed ibnetdiscover output from ibsim (tests/topo/fabric-faults.net). */
 static const char sample[] =

@@ -1,8 +1,12 @@
-# tests/vm: owned fragment (see Makefile.am)
-# The Soft-RoCE VM tests: verbs.test boots one VM (tests/vm/rxe-vm.sh) and
-# runs every tests/vm/t-*.sh inside it through tests/vm/suite.sh.
-TESTS += tests/vm/verbs.test
+# tests/vm: the Soft-RoCE VM tests. verbs.test boots one VM (rxe-vm.sh) and
+# runs every t-*.sh inside it through suite.sh; wire.test joins two VMs.
+TESTS += tests/vm/verbs.test tests/vm/wire.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
-	tests/vm/vmlib.sh tests/vm/t-00-env.sh tests/vm/t-snapshot.sh \
-	tests/vm/t-perftest.sh tests/vm/snapshot_oracle.py tests/vm/t-05-permission.sh
-AM_TESTS_ENVIRONMENT += IBCONSOLE=$(abs_top_builddir)/ibconsole; export IBCONSOLE;
+	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
+	tests/vm/snapshot_oracle.py \
+	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-snapshot.sh \
+	tests/vm/t-perftest.sh tests/vm/t-40-counters.sh tests/vm/t-40-engine-bw.sh \
+	tests/vm/t-41-fabric.sh tests/vm/t-41-faults-net.sh \
+	tests/vm/t-42-engine-lat-rate.sh tests/vm/t-43-engine-oracle.sh \
+	tests/vm/t-44-faults-kill.sh \
+	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh

@@ -1,0 +1,4 @@
+# bench: speed and memory against the reference tools, results written down.
+EXTRA_DIST += bench/RESULTS.md bench/gen-fabric.py bench/sweep-bench.sh \
+	bench/fabric-discovery.sh bench/fabric-discovery.results \
+	bench/engine-vs-perftest.sh bench/engine-vs-perftest.md bench/in-vm.sh

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* Agent protocol: versioned, length-prefixed binary messages between the
+ * test client and `ibconsole serve`; pure encode / decode / validate. */
+#ifndef IBC_AGENT_PROTO_H
+#define IBC_AGENT_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Frame: "IBCT" | version u8 | type u8 | reserved u16 (0) | length u32 BE |
+ * payload. Integers are big-endian; strings are u16 length + bytes, printable
+ * ASCII only. Every message has one exact layout: a payload longer or shorter
+ * than its type's layout, a field out of range, an unknown type or version,
+ * or a non-zero reserved field is rejected.
+ */
+#define PROTO_MAGIC "IBCT"
+#define PROTO_VERSION 1
+#define PROTO_HDR 12
+#define PROTO_MAX_PAYLOAD 8192
+
+/* Limits the agent enforces (sizes, durations, memory). */
+#define PROTO_MAX_QPS 64
+#define PROTO_MIN_SIZE 2
+#define PROTO_MAX_SIZE (8u << 20)
+#define PROTO_MAX_ITERS 100000000ull
+#define PROTO_MAX_DURATION_MS 3600000u
+#define PROTO_MAX_TX_DEPTH 8192
+#define PROTO_MAX_INLINE 1024
+#define PROTO_MAX_COUNTERS 48
+#define PROTO_NAME 32
+#define PROTO_STR 96
+#define PROTO_NONCE 16
+
+enum proto_type {
+	MSG_HELLO = 1,		/* agent → client: versions, nonce, facts */
+	MSG_SETUP,		/* client → agent: auth + test parameters */
+	MSG_ACCEPT,		/* agent → client: its QPs, buffer and facts */
+	MSG_QPS,		/* client → agent: the client's QPs */
+	MSG_READY,		/* agent → client: QPs connected */
+	MSG_RUN,		/* client → agent: start one phase (one size) */
+	MSG_RUN_OK,		/* agent → client: receives posted, go */
+	MSG_COUNTERS,		/* agent → client: its port's counter deltas */
+	MSG_PHASE_END,		/* client → agent: phase over */
+	MSG_PHASE_RESULT,	/* agent → client: its side of a bidir phase */
+	MSG_BYE,		/* client → agent: done, free everything */
+	MSG_ERROR,		/* either way: code + one line */
+	MSG_TYPE_MAX = MSG_ERROR,
+};
+
+enum proto_kind { KIND_BW = 0, KIND_LAT, KIND_RATE };
+enum proto_op { OP_WRITE = 0, OP_READ, OP_SEND };
+enum proto_conn { CONN_RC = 0, CONN_UD };
+#define PARAM_BIDIR 0x1u
+#define PARAM_SWEEP 0x2u
+#define PARAM_FLAGS_ALL (PARAM_BIDIR | PARAM_SWEEP)
+
+struct proto_facts {
+	char host[PROTO_STR];
+	char device[PROTO_NAME];
+	char fw_ver[PROTO_NAME];
+	char driver[PROTO_NAME];
+	char ca_type[PROTO_NAME];
+	char link_layer[PROTO_NAME];
+	char kernel[PROTO_STR];
+	char pcie[PROTO_STR];		/* "8 GT/s x8 of 16 GT/s x16", "" unknown */
+	char cpu_governor[PROTO_NAME];
+	int32_t numa_node;		/* -1 unknown */
+	uint32_t cpu_mhz;		/* 0 unknown */
+	uint32_t rate_mbps;		/* port line rate, 0 unknown */
+	uint32_t mtu;			/* active MTU bytes */
+	int32_t gid_index;		/* -1 none (IB) */
+};
+
+struct proto_params {
+	uint8_t kind, op, conn, flags;
+	uint32_t qps;
+	uint32_t tx_depth;
+	uint32_t inline_size;
+	uint32_t cq_mod;
+	uint32_t duration_ms;		/* 0: use iters */
+	uint32_t counter_ms;		/* agent's COUNTERS interval */
+	uint64_t size;			/* largest size of the run */
+	uint64_t iters;
+};
+
+struct proto_qp {
+	uint32_t qpn, psn, rkey, qkey;
+	uint64_t vaddr;
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
+struct proto_counter {
+	char name[PROTO_NAME];
+	uint64_t delta;
+};
+
+struct proto_msg {
+	uint8_t type;
+	union {
+		struct {
+			uint16_t ver_min, ver_max;
+			uint8_t auth_required;
+			uint8_t nonce[PROTO_NONCE];
+			struct proto_facts facts;
+		} hello;
+		struct {
+			uint8_t mac[32];
+			struct proto_params p;
+			struct proto_facts facts;
+		} setup;
+		struct {
+			uint32_t nqps;
+			uint32_t mtu;		/* agreed path MTU bytes */
+			struct proto_qp qp[PROTO_MAX_QPS];
+			struct proto_facts facts;	/* MSG_ACCEPT only */
+		} qps;			/* MSG_ACCEPT and MSG_QPS */
+		struct {
+			uint64_t size, iters;
+			uint32_t duration_ms;
+		} run;
+		struct {
+			uint32_t t_ms;
+			uint32_t n;
+			struct proto_counter c[PROTO_MAX_COUNTERS];
+		} counters;
+		struct {
+			uint64_t bytes, msgs, ns;
+			double peak_gbps;
+		} result;
+		struct {
+			uint16_t code;		/* an exit code, 1..5 */
+			char text[256];
+		} error;
+	} u;
+};
+
+/* Encodes m into out (PROTO_HDR + payload); returns the length or -1 when
+ * m itself is invalid (the same rules as decoding). */
+int proto_encode(const struct proto_msg *m, uint8_t *out, size_t outlen);
+/* Checks a 12-byte header; returns the payload length, or -1 with why. */
+int proto_header(const uint8_t *hdr, uint8_t *type, char *why, size_t whylen);
+/* Decodes and validates one payload of the given type; 0 or -1 with why. */
+int proto_decode(uint8_t type, const uint8_t *p, size_t len,
+		 struct proto_msg *m, char *why, size_t whylen);
+/* Semantic checks on parameters (limits); 0 or -1 with why. */
+int proto_check_params(const struct proto_params *p, char *why, size_t whylen);
+const char *proto_type_name(uint8_t type);
+
+/* The shared-secret answer to a nonce: HMAC-SHA-256(secret, nonce). */
+void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
+		    uint8_t mac[32]);
+
+/* --- blocking I/O with a deadline (ms; every wait is bounded) --- */
+/* Returns 0; -1 with why (time-out, peer closed, I/O error, bad message).
+ * *timed_out is set when the failure was the time-out. */
+int proto_send(int fd, const struct proto_msg *m, int timeout_ms,
+	       char *why, size_t whylen);
+int proto_recv(int fd, struct proto_msg *m, int timeout_ms,
+	       char *why, size_t whylen);
+/* Sends MSG_ERROR, best effort, short time-out. */
+void proto_send_error(int fd, int code, const char *text);
+/* An ERROR's text for display: the wire's " -- " back to " \u2014 ". */
+void proto_error_text(const char *wire, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Port counters around a test: one sample of a port's counters/ and
+ * hw_counters/ files, and the deltas between two samples. */
+#ifndef IBC_AGENT_TESTCTR_H
+#define IBC_AGENT_TESTCTR_H
+
+#include <stdint.h>
+#include "core/agent/proto.h"
+
+struct testctr {
+	uint64_t taken_ns;	/* CLOCK_MONOTONIC of the sample */
+	long lifespan_ms;	/* driver's hw_counters cache time, 0 none */
+	uint32_t n;
+	struct proto_counter c[PROTO_MAX_COUNTERS];	/* delta holds the value */
+};
+
+void testctr_sample(struct testctr *t, const char *dev, int port);
+/* Samples again once the driver's counter cache (hw_counters/lifespan)
+ * has expired since base, so a short test does not read base's values. */
+void testctr_sample_after(struct testctr *t, const struct testctr *base,
+			  const char *dev, int port);
+/* out = now − base per name; a counter that went down (reset) or is
+ * missing from base counts from zero. */
+void testctr_delta(const struct testctr *base, const struct testctr *now, struct testctr *out);
+
+#endif

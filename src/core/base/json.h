@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* A small streaming JSON writer: objects, arrays, escaped strings and
+ * numbers, with commas and indentation kept track of for the caller. */
+#ifndef IBC_BASE_JSON_H
+#define IBC_BASE_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 16
+
+struct json {
+	FILE *f;
+	int depth;
+	bool first[JSON_MAX_DEPTH];
+	bool compact;	/* one line per top-level value (JSON Lines) */
+};
+
+void json_init(struct json *j, FILE *f);
+void json_obj_begin(struct json *j, const char *key);	/* key NULL in arrays */
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *val);	/* NULL → null */
+void json_int(struct json *j, const char *key, long long val);
+void json_num(struct json *j, const char *key, double val);
+void json_bool(struct json *j, const char *key, bool val);
+void json_null(struct json *j, const char *key);
+/* A value that may be missing: null plus a sibling "<key>_error". */
+void json_str_or_err(struct json *j, const char *key, bool valid,
+		     const char *val, const char *why);
+
+#endif

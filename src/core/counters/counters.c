@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+/* Port counters: the counter table, PMA decoding (classic vs 64-bit
+ * extended, as ClassPortInfo allows) and a blocking PMA client. */
+#include "config.h"
+#include "core/counters/counters.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+
+/* Order is display order: errors first, then congestion, then traffic. */
+const struct ctr_def ctr_table[] = {
+	{ "SymbolErrorCounter", "symbol_error", CTR_ERROR, CTR_COUNT, 16, "minor link errors on a physical lane" },
+	{ "LinkErrorRecoveryCounter", "link_error_recovery", CTR_ERROR, CTR_COUNT, 8, "link error recoveries completed" },
+	{ "LinkDownedCounter", "link_downed", CTR_ERROR, CTR_COUNT, 8, "times the link went down after recovery failed" },
+	{ "PortRcvErrors", "port_rcv_errors", CTR_ERROR, CTR_COUNT, 16, "received packets with errors" },
+	{ "PortRcvRemotePhysicalErrors", "port_rcv_remote_physical_errors", CTR_ERROR, CTR_COUNT, 16, "packets marked with EBP by the sender" },
+	{ "PortRcvSwitchRelayErrors", "port_rcv_switch_relay_errors", CTR_ERROR, CTR_COUNT, 16, "packets a switch could not relay" },
+	{ "PortXmitDiscards", "port_xmit_discards", CTR_ERROR, CTR_COUNT, 16, "outbound packets discarded (port down, congestion)" },
+	{ "PortXmitConstraintErrors", "port_xmit_constraint_errors", CTR_ERROR, CTR_COUNT, 8, "outbound packets not sent (filtering)" },
+	{ "PortRcvConstraintErrors", "port_rcv_constraint_errors", CTR_ERROR, CTR_COUNT, 8, "inbound packets discarded (filtering)" },
+	{ "LocalLinkIntegrityErrors", "local_link_integrity_errors", CTR_ERROR, CTR_COUNT, 4, "local physical errors over threshold" },
+	{ "ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors", CTR_ERROR, CTR_COUNT, 4, "consecutive receive buffer overruns" },
+	{ "VL15Dropped", "VL15_dropped", CTR_ERROR, CTR_COUNT, 16, "subnet management packets dropped" },
+	{ "PortXmitWait", "port_xmit_wait", CTR_CONGESTION, CTR_COUNT, 32, "ticks with data to send but no credits" },
+	{ "PortXmitData", "port_xmit_data", CTR_TRAFFIC, CTR_WORDS4, 32, "data sent, in 4-octet words" },
+	{ "PortRcvData", "port_rcv_data", CTR_TRAFFIC, CTR_WORDS4, 32, "data received, in 4-octet words" },
+	{ "PortXmitPkts", "port_xmit_packets", CTR_TRAFFIC, CTR_PACKETS, 32, "packets sent" },
+	{ "PortRcvPkts", "port_rcv_packets", CTR_TRAFFIC, CTR_PACKETS, 32, "packets received" },
+	{ "PortUnicastXmitPkts", "unicast_xmit_packets", CTR_TRAFFIC, CTR_PACKETS, 0, "unicast packets sent" },
+	{ "PortUnicastRcvPkts", "unicast_rcv_packets", CTR_TRAFFIC, CTR_PACKETS, 0, "unicast packets received" },
+	{ "PortMulticastXmitPkts", "multicast_xmit_packets", CTR_TRAFFIC, CTR_PACKETS, 0, "multicast packets sent" },
+	{ "PortMulticastRcvPkts", "multicast_rcv_packets", CTR_TRAFFIC, CTR_PACKETS, 0, "multicast packets received" },
+};
+const int ctr_table_count = sizeof(ctr_table) / sizeof(ctr_table[0]);
+
+/* libibmad field ids per row of ctr_table: classic, 64-bit extended. */
+static const struct {
+	enum MAD_FIELDS classic, ext;
+	bool ext_is_error;	/* needs CapabilityMask2 bit 1 */
+} pma_fields[] = {
+	{ IB_PC_ERR_SYM_F, IB_PC_EXT_ERR_SYM_F, true },
+	{ IB_PC_LINK_RECOVERS_F, IB_PC_EXT_LINK_RECOVERS_F, true },
+	{ IB_PC_LINK_DOWNED_F, IB_PC_EXT_LINK_DOWNED_F, true },
+	{ IB_PC_ERR_RCV_F, IB_PC_EXT_ERR_RCV_F, true },
+	{ IB_PC_ERR_PHYSRCV_F, IB_PC_EXT_ERR_PHYSRCV_F, true },
+	{ IB_PC_ERR_SWITCH_REL_F, IB_PC_EXT_ERR_SWITCH_REL_F, true },
+	{ IB_PC_XMT_DISCARDS_F, IB_PC_EXT_XMT_DISCARDS_F, true },
+	{ IB_PC_ERR_XMTCONSTR_F, IB_PC_EXT_ERR_XMTCONSTR_F, true },
+	{ IB_PC_ERR_RCVCONSTR_F, IB_PC_EXT_ERR_RCVCONSTR_F, true },
+	{ IB_PC_ERR_LOCALINTEG_F, IB_PC_EXT_ERR_LOCALINTEG_F, true },
+	{ IB_PC_ERR_EXCESS_OVR_F, IB_PC_EXT_ERR_EXCESS_OVR_F, true },
+	{ IB_PC_VL15_DROPPED_F, IB_PC_EXT_VL15_DROPPED_F, true },
+	{ IB_PC_XMT_WAIT_F, IB_PC_EXT_XMT_WAIT_F, true },
+	{ IB_PC_XMT_BYTES_F, IB_PC_EXT_XMT_BYTES_F, false },
+	{ IB_PC_RCV_BYTES_F, IB_PC_EXT_RCV_BYTES_F, false },
+	{ IB_PC_XMT_PKTS_F, IB_PC_EXT_XMT_PKTS_F, false },
+	{ IB_PC_RCV_PKTS_F, IB_PC_EXT_RCV_PKTS_F, false },
+	{ 0, IB_PC_EXT_XMT_UPKTS_F, false },
+	{ 0, IB_PC_EXT_RCV_UPKTS_F, false },
+	{ 0, IB_PC_EXT_XMT_MPKTS_F, false },
+	{ 0, IB_PC_EXT_RCV_MPKTS_F, false },
+};
+
+const struct ctr_def *ctr_lookup(const char *name)
+{
+	for (int i = 0; i < ctr_table_count; i++)
+		if (!strcmp(ctr_table[i].name, name) ||
+		    (ctr_table[i].sysfs && !strcmp(ctr_table[i].sysfs, name)))
+			return &ctr_table[i];
+	return NULL;
+}
+
+static bool has(const char *name, const char *part)
+{
+	return strstr(name, part) != NULL;
+}
+
+/* Driver counters whose names the patterns below would misjudge. */
+static const struct {
+	const char *name;
+	enum ctr_class cls;
+} hw_known[] = {
+	{ "ack_deferred", CTR_TRAFFIC },	/* rxe: an ACK coalesced */
+	{ "ack_deffered", CTR_TRAFFIC },	/* older kernels' spelling */
+	{ "rp_cnp_ignored", CTR_CONGESTION },
+	{ "rx_icrc_encapsulated", CTR_ERROR },
+	{ "roce_adp_retrans", CTR_ERROR },
+	{ "roce_adp_retrans_to", CTR_ERROR },
+	{ "roce_slow_restart", CTR_ERROR },
+	{ "roce_slow_restart_cnps", CTR_CONGESTION },
+	{ "roce_slow_restart_trans", CTR_ERROR },
+};
+
+enum ctr_class ctr_classify(const char *name)
+{
+	const struct ctr_def *d = ctr_lookup(name);
+
+	if (d)
+		return d->cls;
+	for (size_t i = 0; i < sizeof(hw_known) / sizeof(hw_known[0]); i++)
+		if (!strcmp(hw_known[i].name, name))
+			return hw_known[i].cls;
+	/* congestion first: "np_cnp_sent" is not an error */
+	if (has(name, "cnp") || has(name, "ecn") || has(name, "pause") ||
+	    has(name, "pfc") || has(name, "wait"))
+		return CTR_CONGESTION;
+	if (has(name, "_err") || has(name, "error") || has(name, "retry") || has(name, "seq") ||
+	    has(name, "duplicate") || has(name, "discard") ||
+	    has(name, "drop") || has(name, "out_of") || has(name, "timeout") ||
+	    has(name, "retrans") || has(name, "slow_restart") ||
+	    has(name, "nak") || has(name, "link_downed"))
+		return CTR_ERROR;
+	return CTR_TRAFFIC;
+}
+
+const char *ctr_class_name(enum ctr_class c)
+{
+	switch (c) {
+	case CTR_TRAFFIC: return "traffic";
+	case CTR_CONGESTION: return "congestion";
+	case CTR_ERROR: return "error";
+	}
+	return "?";
+}
+
+const char *ctr_unit_name(enum ctr_unit u)
+{
+	switch (u) {
+	case CTR_COUNT: return "count";
+	case CTR_WORDS4: return "words4";
+	case CTR_PACKETS: return "packets";
+	case CTR_BYTES: return "bytes";
+	}
+	return "?";
+}
+
+struct ctr_value *counters_put(struct counter_set *cs, const char *name,
+			       uint64_t value)
+{
+	const struct ctr_def *d;
+	struct ctr_value *v = NULL;
+
+	for (int i = 0; i < cs->n; i++)
+		if (!strcmp(cs->c[i].name, name))
+			v = &cs->c[i];
+	if (!v) {
+		if (cs->n >= CTR_MAX)
+			return NULL;
+		v = &cs->c[cs->n++];
+		memset(v, 0, sizeof(*v));
+		snprintf(v->name, sizeof(v->name), "%s", name);
+		d = ctr_lookup(name);
+		v->cls = d ? d->cls : ctr_classify(name);
+		v->unit = d ? d->unit : CTR_COUNT;
+		if (!d && (has(name, "pkts") || has(name, "packets") ||
+			   has(name, "sends") || has(name, "recvs")))
+			v->unit = CTR_PACKETS;
+		if (!d && has(name, "bytes"))
+			v->unit = CTR_BYTES;
+		v->bits = 64;
+	}
+	v->value = value;
+	v->valid = true;
+	return v;
+}
+
+const struct ctr_value *counters_find(const struct counter_set *cs,
+				      const char *name)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (!strcmp(cs->c[i].name, name))
+			return &cs->c[i];
+	return NULL;
+}
+
+bool counters_errors_listed(const struct counter_set *cs,
+			    const struct counter_set *prev, bool *moved)
+{
+	bool any = false;
+
+	*moved = false;
+	for (int i = 0; i < cs->n; i++) {
+		const struct ctr_value *x = &cs->c[i];
+		const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
+
+		if (x->cls == CTR_TRAFFIC)
+			continue;
+		if (x->value)
+			any = true;
+		if (p && p->value != x->value)
+			*moved = any = true;
+	}
+	return any;
+}
+
+double counters_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void counters_parse_cpi(const uint8_t *cpi, uint16_t *cap, uint32_t *cap2)
+{
+	/* Raw big-endian bytes, as perfquery reads them: CapabilityMask at
+	 * 2, CapabilityMask2 in the top 27 bits of the word at 4. */
+	*cap = (uint16_t)(cpi[2] << 8 | cpi[3]);
+	*cap2 = ((uint32_t)cpi[4] << 24 | (uint32_t)cpi[5] << 16 |
+		 (uint32_t)cpi[6] << 8 | cpi[7]) >> 5;
+}
+
+void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
+		       const uint8_t *pce, uint16_t cap, uint32_t cap2)
+{
+	bool ext = pce && (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF));
+	bool all8 = ext && (cap & PMA_CAP_EXT_WIDTH);
+	bool exterr = pce && (cap2 & PMA_CAP2_EXT_ERRORS);
+
+	cs->n = 0;
+	cs->pma_cap = cap;
+	cs->pma_cap2 = cap2;
+	cs->extended = ext;
+	cs->ext_errors = exterr;
+	cs->source = CTR_SRC_PMA;
+	for (int i = 0; i < ctr_table_count; i++) {
+		const struct ctr_def *d = &ctr_table[i];
+		bool is_err = pma_fields[i].ext_is_error;
+		bool use_ext = is_err ? exterr : ext;
+		struct ctr_value *v;
+		uint64_t val;
+
+		/* unicast / multicast only with the full extended set */
+		if (!d->classic_bits && !all8 && !exterr)
+			continue;
+		if (!strcmp(d->name, "PortXmitWait") &&
+		    !(cap & PMA_CAP_XMIT_WAIT) && !exterr)
+			continue;	/* not supported: absent, never 0 */
+		if (use_ext)
+			val = mad_get_field64((void *)pce, 0, pma_fields[i].ext);
+		else
+			val = mad_get_field((void *)pc, 0, pma_fields[i].classic);
+		v = counters_put(cs, d->name, val);
+		if (!v)
+			break;
+		v->bits = use_ext ? 64 : (uint8_t)d->classic_bits;
+		v->saturates = true;	/* IB: counters stop at all-ones */
+	}
+	snprintf(cs->mode, sizeof(cs->mode), "%s",
+		 exterr ? "PortCountersExtended (64-bit data and errors)" :
+		 ext ? "PortCountersExtended (64-bit data) + PortCounters (classic errors)" :
+		       "PortCounters (classic: 32-bit data, 4-16-bit errors, saturating)");
+	cs->valid = true;
+	cs->why[0] = '\0';
+}
+
+/* --- blocking PMA client through libibmad --- */
+
+struct pma_client {
+	struct ibmad_port *mp;
+	int timeout_ms;
+	/* ClassPortInfo per LID, asked once */
+	struct { unsigned lid; uint16_t cap; uint32_t cap2; } cpi[64];
+	int ncpi;
+};
+
+struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
+			    char *err, size_t errlen)
+{
+	int classes[] = { IB_PERFORMANCE_CLASS };
+	struct pma_client *c;
+	int fd;
+
+	/* libibmad prints when its open fails: probe quietly first. */
+	fd = umad_open_port((char *)dev, port);
+	if (fd < 0) {
+		int e = errno ? errno : -fd;
+
+		snprintf(err, errlen,
+			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
+			 dev, port, strerror(e));
+		return NULL;
+	}
+	umad_close_port(fd);
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->mp = mad_rpc_open_port((char *)dev, port, classes, 1);
+	if (!c->mp) {
+		snprintf(err, errlen, "libibmad cannot open %s/%d for PMA queries — check the umad device permissions", dev, port);
+		free(c);
+		return NULL;
+	}
+	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 500;
+	mad_rpc_set_timeout(c->mp, c->timeout_ms);
+	mad_rpc_set_retries(c->mp, 2);
+	return c;
+}
+
+void pma_close(struct pma_client *c)
+{
+	if (!c)
+		return;
+	mad_rpc_close_port(c->mp);
+	free(c);
+}
+
+static int pma_caps(struct pma_client *c, ib_portid_t *pid, int port,
+		    uint16_t *cap, uint32_t *cap2)
+{
+	uint8_t buf[1024];
+
+	for (int i = 0; i < c->ncpi; i++)
+		if (c->cpi[i].lid == (unsigned)pid->lid) {
+			*cap = c->cpi[i].cap;
+			*cap2 = c->cpi[i].cap2;
+			return 0;
+		}
+	memset(buf, 0, sizeof(buf));
+	if (!pma_query_via(buf, pid, port, c->timeout_ms, CLASS_PORT_INFO, c->mp))
+		return -1;
+	counters_parse_cpi(buf, cap, cap2);
+	if (c->ncpi < (int)(sizeof(c->cpi) / sizeof(c->cpi[0]))) {
+		c->cpi[c->ncpi].lid = (unsigned)pid->lid;
+		c->cpi[c->ncpi].cap = *cap;
+		c->cpi[c->ncpi].cap2 = *cap2;
+		c->ncpi++;
+	}
+	return 0;
+}
+
+int pma_sample(struct pma_client *c, unsigned lid, int port,
+	       struct counter_set *cs)
+{
+	uint8_t pc[1024], pce[1024];
+	ib_portid_t pid;
+	uint16_t cap;
+	uint32_t cap2;
+	bool want_ext;
+
+	memset(&pid, 0, sizeof(pid));
+	pid.lid = (int)lid;
+	cs->lid = lid;
+	cs->port = port;
+	cs->valid = false;
+	if (!lid) {
+		snprintf(cs->why, sizeof(cs->why), "no LID (is a subnet manager running?)");
+		return -1;
+	}
+	if (pma_caps(c, &pid, port, &cap, &cap2)) {
+		snprintf(cs->why, sizeof(cs->why), "PMA ClassPortInfo of LID %u timed out", lid);
+		return -1;
+	}
+	memset(pc, 0, sizeof(pc));
+	memset(pce, 0, sizeof(pce));
+	cs->t_mono = counters_now();
+	if (!pma_query_via(pc, &pid, port, c->timeout_ms, IB_GSI_PORT_COUNTERS, c->mp)) {
+		snprintf(cs->why, sizeof(cs->why), "PMA PortCounters of LID %u port %d: %s",
+			 lid, port, errno ? strerror(errno) : "no answer");
+		return -1;
+	}
+	want_ext = (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) ||
+		   (cap2 & PMA_CAP2_EXT_ERRORS);
+	if (want_ext &&
+	    !pma_query_via(pce, &pid, port, c->timeout_ms, IB_GSI_PORT_COUNTERS_EXT, c->mp)) {
+		snprintf(cs->why, sizeof(cs->why), "PMA PortCountersExtended of LID %u port %d: %s",
+			 lid, port, errno ? strerror(errno) : "no answer");
+		return -1;
+	}
+	counters_from_pma(cs, pc, want_ext ? pce : NULL, cap, cap2);
+	return 0;
+}
+
+int pma_clear(struct pma_client *c, unsigned lid, int port, char *err,
+	      size_t errlen)
+{
+	uint8_t buf[1024];
+	ib_portid_t pid;
+	uint16_t cap;
+	uint32_t cap2;
+
+	memset(&pid, 0, sizeof(pid));
+	pid.lid = (int)lid;
+	if (pma_caps(c, &pid, port, &cap, &cap2)) {
+		snprintf(err, errlen, "PMA ClassPortInfo of LID %u timed out", lid);
+		return -1;
+	}
+	memset(buf, 0, sizeof(buf));
+	/* mask 0 with CounterSelect2: every classic counter */
+	if (!performance_reset_via(buf, &pid, port, 0xffffffffu, c->timeout_ms,
+				   IB_GSI_PORT_COUNTERS, c->mp)) {
+		snprintf(err, errlen, "PMA PortCounters reset of LID %u port %d failed", lid, port);
+		return -1;
+	}
+	if (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) {
+		memset(buf, 0, sizeof(buf));
+		if (!performance_reset_via(buf, &pid, port, 0xffffffffu, c->timeout_ms,
+					   IB_GSI_PORT_COUNTERS_EXT, c->mp)) {
+			snprintf(err, errlen, "PMA PortCountersExtended reset of LID %u port %d failed", lid, port);
+			return -1;
+		}
+	}
+	return 0;
+}

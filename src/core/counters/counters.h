@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Port counters: the declarative counter table (name, class, unit) and a
+ * counter_set per port read from the PMA (IB) or sysfs (RoCE). */
+#ifndef IBC_COUNTERS_COUNTERS_H
+#define IBC_COUNTERS_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CTR_MAX 64		/* counters per port */
+#define CTR_NAME 40
+
+enum ctr_class { CTR_TRAFFIC = 0, CTR_CONGESTION, CTR_ERROR };
+
+enum ctr_unit {
+	CTR_COUNT = 0,		/* events */
+	CTR_WORDS4,		/* 4-octet words (PortXmitData / PortRcvData) */
+	CTR_PACKETS,
+	CTR_BYTES,
+};
+
+/* One row of the table of known counters. */
+struct ctr_def {
+	const char *name;	/* PMA name as perfquery prints it */
+	const char *sysfs;	/* kernel counters/ file name, NULL none */
+	enum ctr_class cls;
+	enum ctr_unit unit;
+	unsigned classic_bits;	/* width in PortCounters, 0: extended only */
+	const char *help;
+};
+
+extern const struct ctr_def ctr_table[];
+extern const int ctr_table_count;
+
+/* The known row for a PMA or kernel counters/ name, NULL when unknown. */
+const struct ctr_def *ctr_lookup(const char *name);
+/* Class of any counter name, including driver hw_counters (a few exact
+ * names, then patterns: *_err*, *error*, *retry*, *seq*, duplicate*,
+ * *discard* are errors;
+ * *cnp*, *ecn*, *pause*, *pfc*, *wait* congestion; the rest traffic). */
+enum ctr_class ctr_classify(const char *name);
+const char *ctr_class_name(enum ctr_class c);	/* "traffic" ... */
+const char *ctr_unit_name(enum ctr_unit u);	/* "count", "words4" ... */
+
+struct ctr_value {
+	char name[CTR_NAME];
+	uint8_t cls;		/* enum ctr_class */
+	uint8_t unit;		/* enum ctr_unit */
+	uint8_t bits;		/* field width: 4 … 64 */
+	bool saturates;		/* IB semantics: stops at all-ones */
+	bool valid;
+	uint64_t value;
+};
+
+enum ctr_source { CTR_SRC_NONE = 0, CTR_SRC_PMA, CTR_SRC_SYSFS };
+
+/* Every counter of one port at one instant. */
+struct counter_set {
+	char label[64];		/* "mlx5_0/1", "lid 7 port 3" */
+	char dev[32];		/* local device, "" for a remote port */
+	int port;		/* local port, or the PMA port number */
+	unsigned lid;		/* PMA target, 0 for sysfs */
+	uint64_t guid;		/* node GUID when known */
+	char node_desc[72];	/* remote node description when known */
+
+	enum ctr_source source;
+	/* Which counters are in use, in words: "PortCountersExtended
+	 * (64-bit data) + PortCounters (classic errors)". */
+	char mode[96];
+	bool extended;		/* 64-bit data / packet counters in use */
+	bool ext_errors;	/* 64-bit error counters in use */
+	uint16_t pma_cap;	/* ClassPortInfo CapabilityMask, host order */
+	uint32_t pma_cap2;
+
+	bool valid;
+	char why[160];		/* when !valid */
+	double t_mono;		/* CLOCK_MONOTONIC seconds at the read */
+
+	int n;
+	struct ctr_value c[CTR_MAX];
+};
+
+/* PMA ClassPortInfo CapabilityMask bits (the IB_PM_* constants live in
+ * an uninstalled rdma-core header). */
+#define PMA_CAP_ALL_PORT_SELECT 0x0100u
+#define PMA_CAP_EXT_WIDTH 0x0200u
+#define PMA_CAP_EXT_NOIETF 0x0400u
+#define PMA_CAP_XMIT_WAIT 0x1000u
+#define PMA_CAP2_EXT_ERRORS 0x0002u	/* CapabilityMask2 bit 1 */
+
+/* Decodes ClassPortInfo data (the MAD's data area, 192 bytes). */
+void counters_parse_cpi(const uint8_t *cpi, uint16_t *cap, uint32_t *cap2);
+
+/* Fills cs->c from PortCounters data pc and, when not NULL,
+ * PortCountersExtended data pce, as the capability masks allow; sets
+ * mode / extended / ext_errors. Pure: unit-tested. */
+void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
+		       const uint8_t *pce, uint16_t cap, uint32_t cap2);
+
+/* Adds (or updates) one counter; returns it, NULL when the set is full. */
+struct ctr_value *counters_put(struct counter_set *cs, const char *name,
+			       uint64_t value);
+/* The counter called name, NULL when absent. */
+const struct ctr_value *counters_find(const struct counter_set *cs,
+				      const char *name);
+
+/* The sweep's listing rule, ibqueryerrors' with thresholds 0: true when an
+ * error or congestion counter is non-zero; *moved when one changed since
+ * prev (NULL: first sweep). */
+bool counters_errors_listed(const struct counter_set *cs,
+			    const struct counter_set *prev, bool *moved);
+
+double counters_now(void);	/* CLOCK_MONOTONIC seconds */
+
+/* --- sources --- */
+
+/* A PMA client: one umad port (agent for the performance class). */
+struct pma_client;
+
+struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
+			    char *err, size_t errlen);
+void pma_close(struct pma_client *c);
+/* ClassPortInfo then PortCounters (+ PortCountersExtended) of LID/port.
+ * Returns 0, or -1 with cs->why filled (cs->valid false). */
+int pma_sample(struct pma_client *c, unsigned lid, int port,
+	       struct counter_set *cs);
+/* PortCounters (+Extended) reset of every counter on LID/port. */
+int pma_clear(struct pma_client *c, unsigned lid, int port, char *err,
+	      size_t errlen);
+
+/* RoCE (or any port with a kernel counters/ tree): reads
+ * ports/N/counters/, hw_counters/ under the sysfs root and, on the real
+ * root, the netdev's pause / PFC statistics through ethtool. Returns 0,
+ * or -1 with cs->why filled. */
+int counters_sysfs_sample(const char *dev, int port, const char *netdev,
+			  struct counter_set *cs);
+
+#endif

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/* JSON writers for counters: plain values (snapshot, sweep) and the
+ * delta engine's view (watch); missing values are null, never 0. */
+#include "config.h"
+#include "core/counters/counters_json.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Exact integers up to 2^63; beyond that (a saturated 64-bit counter)
+ * a double is as good as anyone will read. */
+static void u64(struct json *j, const char *k, uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX)
+		json_int(j, k, (long long)v);
+	else
+		json_num(j, k, (double)v);
+}
+
+static const char *src_name(enum ctr_source s)
+{
+	return s == CTR_SRC_PMA ? "pma" : s == CTR_SRC_SYSFS ? "sysfs" : NULL;
+}
+
+void counters_json_set(struct json *j, const struct counter_set *cs)
+{
+	if (!cs->valid) {
+		json_null(j, "counters");
+		json_str(j, "counters_error", cs->why[0] ? cs->why : "not read");
+		return;
+	}
+	json_obj_begin(j, "counters");
+	json_str(j, "source", src_name(cs->source));
+	json_str(j, "mode", cs->mode);
+	json_bool(j, "extended", cs->extended);
+	json_arr_begin(j, "values");
+	for (int i = 0; i < cs->n; i++) {
+		const struct ctr_value *v = &cs->c[i];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "name", v->name);
+		json_str(j, "class", ctr_class_name(v->cls));
+		json_str(j, "unit", ctr_unit_name(v->unit));
+		json_int(j, "bits", v->bits);
+		u64(j, "value", v->value);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static const struct delta_ctr *first_of(const struct delta_port *d,
+					const char *a, const char *b)
+{
+	const struct delta_ctr *c = delta_find(d, a);
+
+	return c ? c : b ? delta_find(d, b) : NULL;
+}
+
+void counters_rates(const struct delta_port *d, struct ctr_rates *r)
+{
+	const struct delta_ctr *c;
+
+	r->tx_gbps = r->rx_gbps = r->tx_pps = r->rx_pps = -1;
+	c = first_of(d, "PortXmitData", NULL);
+	if (c && c->rate_valid)
+		r->tx_gbps = delta_gbps(c);
+	c = first_of(d, "PortRcvData", NULL);
+	if (c && c->rate_valid)
+		r->rx_gbps = delta_gbps(c);
+	c = first_of(d, "PortXmitPkts", "sent_pkts");
+	if (c && c->rate_valid)
+		r->tx_pps = c->rate;
+	c = first_of(d, "PortRcvPkts", "rcvd_pkts");
+	if (c && c->rate_valid)
+		r->rx_pps = c->rate;
+}
+
+static void num_or_null(struct json *j, const char *k, double v)
+{
+	if (v < 0)
+		json_null(j, k);
+	else
+		json_num(j, k, v);
+}
+
+void counters_json_delta(struct json *j, const struct delta_port *d,
+			 const struct counter_set *cs, double now)
+{
+	struct ctr_rates r;
+
+	counters_rates(d, &r);
+	json_num(j, "interval_s", d->dt);
+	num_or_null(j, "tx_gbps", r.tx_gbps);
+	num_or_null(j, "rx_gbps", r.rx_gbps);
+	num_or_null(j, "tx_pps", r.tx_pps);
+	num_or_null(j, "rx_pps", r.rx_pps);
+	u64(j, "errors_interval", delta_errors_window(d, now, DELTA_WIN_INTERVAL));
+	u64(j, "errors_1min", delta_errors_window(d, now, DELTA_WIN_MINUTE));
+	u64(j, "errors_10min", delta_errors_window(d, now, DELTA_WIN_10MIN));
+	json_arr_begin(j, "counters");
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		bool first = c->state == DELTA_FIRST;
+		bool missing = c->state == DELTA_MISSING;
+
+		json_obj_begin(j, NULL);
+		json_str(j, "name", c->name);
+		json_str(j, "class", ctr_class_name(c->cls));
+		json_str(j, "unit", ctr_unit_name(c->unit));
+		json_int(j, "bits", c->bits);
+		u64(j, "value", c->value);
+		json_str(j, "state", delta_state_name(c->state));
+		if (first || missing)
+			json_null(j, "delta");
+		else
+			u64(j, "delta", c->delta);
+		json_bool(j, "delta_lower_bound", c->lower_bound);
+		if (c->rate_valid)
+			json_num(j, "per_s", c->rate);
+		else
+			json_null(j, "per_s");
+		if (c->unit == CTR_WORDS4 || c->unit == CTR_BYTES) {
+			if (!first && !missing)
+				u64(j, "bytes", delta_bytes(c, c->delta));
+			else
+				json_null(j, "bytes");
+			num_or_null(j, "gbps", delta_gbps(c));
+		}
+		u64(j, "total", c->total);
+		u64(j, "total_since_mark", c->total_mark);
+		json_bool(j, "total_lower_bound", c->total_lb);
+		u64(j, "window_1min", delta_window(c, now, DELTA_WIN_MINUTE));
+		u64(j, "window_10min", delta_window(c, now, DELTA_WIN_10MIN));
+		json_int(j, "resets", c->resets);
+		json_int(j, "saturations", c->saturations);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	(void)cs;
+}

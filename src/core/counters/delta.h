@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* Delta engine: per-interval deltas and rates of one port's counters,
+ * with saturation, resets, wraps, gaps and clock trouble told apart. */
+#ifndef IBC_COUNTERS_DELTA_H
+#define IBC_COUNTERS_DELTA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/counters/counters.h"
+
+/* Windows are kept as sums over 5-second buckets: 120 buckets hold the
+ * last 10 minutes, so a window is exact to one bucket at its old end. */
+#define DELTA_BUCKET_S 5.0
+#define DELTA_NBUCKETS 120
+#define DELTA_HIST 64		/* per-interval deltas kept for sparklines */
+/* A sample later than this many nominal intervals is a gap. */
+#define DELTA_GAP_FACTOR 2.5
+
+#define DELTA_WIN_INTERVAL 0.0	/* delta_window(): the last interval */
+#define DELTA_WIN_MINUTE 60.0
+#define DELTA_WIN_10MIN 600.0
+
+enum delta_state {
+	DELTA_FIRST = 0,	/* first sample: no delta, no rate */
+	DELTA_OK,		/* delta and rate */
+	DELTA_SATURATED,	/* at its maximum: delta is a lower bound, no rate */
+	DELTA_RESET,		/* went down (cleared): delta counts since the
+				 * reset, a lower bound, no rate */
+	DELTA_WRAPPED,		/* non-saturating counter wrapped: delta and
+				 * rate modulo its width */
+	DELTA_GAP,		/* late sample (missed intervals): delta spans
+				 * them, rate is their average */
+	DELTA_CLOCK,		/* time did not advance: delta, no rate */
+	DELTA_MISSING,		/* unreadable in this sample */
+};
+
+struct delta_ctr {
+	char name[CTR_NAME];
+	uint8_t cls, unit, bits;
+	bool saturates;
+	bool have;		/* a previous value exists */
+	uint64_t value;		/* newest value */
+	uint64_t delta;		/* over the last interval */
+	bool lower_bound;	/* delta is "at least" */
+	double rate;		/* counter units per second */
+	bool rate_valid;
+	enum delta_state state;
+	uint64_t total;		/* since the first sample */
+	uint64_t total_mark;	/* since delta_mark() */
+	bool total_lb;		/* a total includes a lower bound */
+	unsigned resets, saturations;
+	long long bucket_id;	/* newest bucket's index */
+	uint64_t bucket[DELTA_NBUCKETS];
+	uint64_t hist[DELTA_HIST];	/* newest at hist_pos - 1 */
+	uint8_t hist_state[DELTA_HIST];
+	int hist_n, hist_pos;
+};
+
+struct delta_port {
+	char label[64];
+	double interval;	/* nominal sampling interval, s */
+	double t_first, t_last, t_mark;
+	double dt;		/* length of the last interval, s */
+	bool have;		/* a good sample was taken */
+	unsigned samples;
+	int n;
+	struct delta_ctr c[CTR_MAX];
+};
+
+/* The rule for one pair of readings of a counter of the given width:
+ * SATURATED, RESET, WRAPPED or OK, with the delta (a lower bound when
+ * *lower_bound). Used by the engine and by the fabric sweep. */
+enum delta_state delta_pair(uint64_t prev, uint64_t cur, unsigned bits,
+			    bool saturates, uint64_t *delta, bool *lower_bound);
+
+void delta_init(struct delta_port *d, const char *label, double interval_s);
+
+/* Feeds one sample taken at t (monotonic seconds). An invalid set counts
+ * as a missed sample. Returns how many counters moved (delta > 0). */
+int delta_update(struct delta_port *d, const struct counter_set *cs, double t);
+
+/* Starts the "since mark" totals at t. */
+void delta_mark(struct delta_port *d, double t);
+
+/* Sum of deltas of the last window_s seconds before now (0: the last
+ * interval's delta). */
+uint64_t delta_window(const struct delta_ctr *c, double now, double window_s);
+/* Sum over every error-class counter of the port. */
+uint64_t delta_errors_window(const struct delta_port *d, double now,
+			     double window_s);
+
+/* Data rate in Gb/s (4-octet words × 4 × 8, or bytes × 8), -1 when the
+ * counter is not a data counter or has no rate. */
+double delta_gbps(const struct delta_ctr *c);
+/* Bytes a data counter's delta stands for (words × 4). */
+uint64_t delta_bytes(const struct delta_ctr *c, uint64_t delta);
+
+const struct delta_ctr *delta_find(const struct delta_port *d,
+				   const char *name);
+const char *delta_state_name(enum delta_state s);	/* "ok", "saturated" … */
+
+#endif

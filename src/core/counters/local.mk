@@ -1,0 +1,10 @@
+# src/core/counters: the counter table, PMA and sysfs readers, the delta
+# engine, the event log and the console's counter monitor.
+libibc_core_a_SOURCES += \
+	src/core/counters/counters.c src/core/counters/counters.h \
+	src/core/counters/sysfs_counters.c \
+	src/core/counters/counters_json.c src/core/counters/counters_json.h \
+	src/core/counters/reader.c src/core/counters/reader.h \
+	src/core/counters/delta.c src/core/counters/delta.h \
+	src/core/counters/eventlog.c src/core/counters/eventlog.h \
+	src/core/counters/monitor.c src/core/counters/monitor.h

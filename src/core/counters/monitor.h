@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* The console's counter workers: one thread samples the local ports'
+ * counters every interval (deltas, event log), another sweeps the fabric
+ * on demand; both publish plain-data models the UI copies and draws. */
+#ifndef IBC_COUNTERS_MONITOR_H
+#define IBC_COUNTERS_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/counters/counters.h"
+#include "core/counters/reader.h"
+#include "core/counters/delta.h"
+#include "core/counters/eventlog.h"
+#include "core/port/snapshot.h"
+
+#define CTRW_MAX_PORTS 16
+#define CTRW_MAX_FLAGGED 128
+
+struct monitor_port {
+	struct ctr_target t;
+	enum ctr_source source;
+	bool valid;
+	char mode[96];
+	char why[160];
+};
+
+/* A port the fabric sweep lists: an error or congestion counter is not
+ * zero, or moved since the previous sweep. */
+struct monitor_flagged {
+	char node_desc[72];
+	unsigned lid;
+	int port;
+	bool is_switch;
+	bool moved;
+	struct counter_set cs;		/* now */
+	struct counter_set prev;	/* previous sweep (valid false: none) */
+};
+
+struct ctr_model {
+	unsigned long gen;		/* local samples published, 0 none */
+	double now;			/* monotonic time of the newest */
+	double interval_s;
+	int n;
+	struct monitor_port port[CTRW_MAX_PORTS];
+	struct delta_port dp[CTRW_MAX_PORTS];
+	struct eventlog log;
+	char note[200];			/* result of the last request */
+
+	/* fabric sweep */
+	unsigned long sweep_gen;	/* sweeps published, 0 none */
+	bool sweep_busy;
+	char sweep_err[240];
+	int sweep_nodes, sweep_ports, sweep_failed;
+	double sweep_s;			/* discovery + queries */
+	int nflag;
+	bool flag_truncated;
+	struct monitor_flagged flag[CTRW_MAX_FLAGGED];
+};
+
+struct monitor;
+
+struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
+			      char *err, size_t errlen);
+void monitor_stop(struct monitor *w);
+
+/* Follows the snapshot's port list (restarts deltas when it changes). */
+void monitor_set_targets(struct monitor *w, const struct snapshot *s);
+void monitor_set_interval(struct monitor *w, double interval_s);
+
+/* Copies the newest model into dst when it changed since dst's
+ * generations; returns true when it did. Only the used ports are copied. */
+bool monitor_get(struct monitor *w, struct ctr_model *dst);
+
+/* Readable when a new model is published (poll() it with the keys);
+ * drain with monitor_drain(). */
+int monitor_fd(const struct monitor *w);
+void monitor_drain(struct monitor *w);
+
+/* Requests, carried out by the worker before its next publication. */
+void monitor_ack(struct monitor *w);		/* acknowledge all events */
+void monitor_mark(struct monitor *w);		/* restart "since mark" */
+void monitor_clear(struct monitor *w, int port_index);	/* PMA reset */
+void monitor_sweep(struct monitor *w);		/* start / repeat a sweep */
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/* Counter sampling over targets: one PMA client per local port, opened on
+ * first use; sysfs for RoCE ports and fixture trees. */
+#include "config.h"
+#include "core/counters/reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/sysfs.h"
+
+#define CTRS_CLIENTS 8
+
+struct ctr_reader {
+	struct {
+		char dev[32];
+		int port;
+		struct pma_client *c;
+	} cl[CTRS_CLIENTS];
+	int ncl;
+};
+
+struct ctr_reader *reader_open(void)
+{
+	return calloc(1, sizeof(struct ctr_reader));
+}
+
+void reader_release(struct ctr_reader *s)
+{
+	for (int i = 0; i < s->ncl; i++)
+		pma_close(s->cl[i].c);
+	s->ncl = 0;
+}
+
+void reader_close(struct ctr_reader *s)
+{
+	if (!s)
+		return;
+	reader_release(s);
+	free(s);
+}
+
+static bool is_ib(const struct port_info *p)
+{
+	return strcmp(p->link_layer, "Ethernet") != 0;
+}
+
+int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nports && n < max; i++) {
+		const struct port_info *p = &s->ports[i];
+		struct ctr_target *x = &t[n++];
+
+		memset(x, 0, sizeof(*x));
+		snprintf(x->label, sizeof(x->label), "%s/%d", p->dev, p->port);
+		snprintf(x->dev, sizeof(x->dev), "%s", p->dev);
+		x->port = p->port;
+		x->pma_port = p->port;
+		if (is_ib(p) && sysfs_is_real_root() && p->lid)
+			x->lid = p->lid;
+		snprintf(x->netdev, sizeof(x->netdev), "%s", p->netdev);
+	}
+	return n;
+}
+
+int reader_targets_remote(const char *spec, const struct snapshot *s,
+			struct ctr_target *t, int max, char *err, size_t errlen)
+{
+	const struct port_info *via = NULL;
+	const char *q = spec;
+	int n = 0;
+
+	for (int i = 0; i < s->nports; i++)
+		if (is_ib(&s->ports[i]) && s->ports[i].lid) {
+			via = &s->ports[i];
+			break;
+		}
+	if (!via) {
+		snprintf(err, errlen, "no local InfiniBand port with a LID to reach --lid %s from — check the port is Active and an SM has run", spec);
+		return -1;
+	}
+	while (*q && n < max) {
+		char *end;
+		unsigned long lid = strtoul(q, &end, 0), port = 1;
+		struct ctr_target *x;
+
+		if (end == q || !lid || lid > 0xbfff)
+			goto bad;
+		q = end;
+		if (*q == ':') {
+			port = strtoul(q + 1, &end, 10);
+			if (end == q + 1 || port > 254)
+				goto bad;
+			q = end;
+		}
+		if (*q == ',')
+			q++;
+		else if (*q)
+			goto bad;
+		x = &t[n++];
+		memset(x, 0, sizeof(*x));
+		snprintf(x->label, sizeof(x->label), "lid %lu port %lu", lid, port);
+		snprintf(x->dev, sizeof(x->dev), "%s", via->dev);
+		x->port = via->port;
+		x->lid = (unsigned)lid;
+		x->pma_port = (int)port;
+		x->remote = true;
+	}
+	return n;
+bad:
+	snprintf(err, errlen, "bad --lid '%s' — give LID[:PORT][,LID[:PORT]…], e.g. 3:1", spec);
+	return -1;
+}
+
+static struct pma_client *client_for(struct ctr_reader *s,
+				     const struct ctr_target *t, char *err,
+				     size_t errlen)
+{
+	struct pma_client *c;
+
+	for (int i = 0; i < s->ncl; i++)
+		if (!strcmp(s->cl[i].dev, t->dev) && s->cl[i].port == t->port)
+			return s->cl[i].c;
+	if (s->ncl >= CTRS_CLIENTS) {
+		snprintf(err, errlen, "too many local ports in use");
+		return NULL;
+	}
+	c = pma_open(t->dev, t->port, 500, err, errlen);
+	if (!c)
+		return NULL;
+	snprintf(s->cl[s->ncl].dev, sizeof(s->cl[0].dev), "%s", t->dev);
+	s->cl[s->ncl].port = t->port;
+	s->cl[s->ncl].c = c;
+	s->ncl++;
+	return c;
+}
+
+int reader_read(struct ctr_reader *s, const struct ctr_target *t,
+		struct counter_set *cs)
+{
+	struct pma_client *c;
+	int rc;
+
+	memset(cs, 0, offsetof(struct counter_set, c));
+	snprintf(cs->label, sizeof(cs->label), "%s", t->label);
+	if (!t->lid)
+		return counters_sysfs_sample(t->dev, t->port, t->netdev, cs);
+	c = client_for(s, t, cs->why, sizeof(cs->why));
+	if (!c) {
+		cs->valid = false;
+		return -1;
+	}
+	rc = pma_sample(c, t->lid, t->pma_port, cs);
+	if (!t->remote)
+		snprintf(cs->dev, sizeof(cs->dev), "%s", t->dev);
+	return rc;
+}
+
+int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
+	       size_t errlen)
+{
+	struct pma_client *c;
+
+	if (!t->lid) {
+		snprintf(err, errlen, "%s: counters are read from sysfs and cannot be cleared from here", t->label);
+		return -1;
+	}
+	c = client_for(s, t, err, errlen);
+	if (!c)
+		return -1;
+	return pma_clear(c, t->lid, t->pma_port, err, errlen);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Counter sampling for a list of targets (local ports, remote LIDs):
+ * picks PMA or sysfs per target and keeps one PMA client per local port. */
+#ifndef IBC_COUNTERS_READER_H
+#define IBC_COUNTERS_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/counters/counters.h"
+#include "core/port/snapshot.h"
+
+#define CTRS_MAX_TARGETS 64
+
+struct ctr_target {
+	char label[64];		/* "ibsim0/1", "lid 3 port 1" */
+	char dev[32];		/* local port the queries leave from */
+	int port;
+	unsigned lid;		/* PMA target LID, 0: sysfs */
+	int pma_port;		/* PMA PortSelect */
+	bool remote;
+	char netdev[32];	/* RoCE: for pause / PFC statistics */
+};
+
+struct ctr_reader;
+
+struct ctr_reader *reader_open(void);
+void reader_close(struct ctr_reader *s);
+
+/* Local ports of s as targets: IB ports with a LID on the real system
+ * use the PMA, everything else sysfs. Returns the count. */
+int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max);
+/* Parses "LID[:PORT][,LID[:PORT]…]" into remote targets reached through
+ * the first IB port of s. Returns the count, -1 with err on bad input. */
+int reader_targets_remote(const char *spec, const struct snapshot *s,
+			struct ctr_target *t, int max, char *err, size_t errlen);
+
+/* One sample of target t into cs (cs->valid false and cs->why on error). */
+int reader_read(struct ctr_reader *s, const struct ctr_target *t,
+		struct counter_set *cs);
+/* Closes the PMA clients (they reopen on the next sample): under
+ * umad2sim a kept-open client breaks other users of its class. */
+void reader_release(struct ctr_reader *s);
+/* Clears every PMA counter of t. */
+int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
+	       size_t errlen);
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/* RoCE (and kernel-side) counters: ports/N/counters/ and the driver's
+ * hw_counters/ under the sysfs root, plus the netdev's pause / PFC
+ * statistics through the ethtool ioctl when reading the real system. */
+#include "config.h"
+#include "core/counters/counters.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+
+#include "core/base/sysfs.h"
+
+#define IBDIR "/sys/class/infiniband"
+
+struct walk {
+	struct counter_set *cs;
+	const char *dir;	/* rooted-relative directory */
+	bool hw;
+	int added;
+};
+
+static void read_one(const char *name, void *arg)
+{
+	struct walk *w = arg;
+	char buf[64], *end;
+	unsigned long long v;
+	const struct ctr_def *d;
+	struct ctr_value *cv;
+
+	if (!strcmp(name, "lifespan"))
+		return;		/* hw_counters' cache time, not a counter */
+	if (sysfs_read(buf, sizeof(buf), "%s/%s", w->dir, name))
+		return;
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || end == buf)
+		return;		/* "N/A (no PMA)" and friends */
+	/* counters/ uses the kernel's names: show the PMA ones */
+	d = w->hw ? NULL : ctr_lookup(name);
+	cv = counters_put(w->cs, d ? d->name : name, v);
+	if (!cv)
+		return;
+	cv->bits = 64;
+	/* counters/ comes from the PMA and keeps its semantics */
+	cv->saturates = !w->hw;
+	w->added++;
+}
+
+/* Pause / PFC statistics of the netdev: ethtool -S names containing
+ * "pause" or "pfc". Best effort: most virtual NICs have none. */
+static int ethtool_pause(const char *netdev, struct counter_set *cs)
+{
+	struct ethtool_sset_info *si = NULL;
+	struct ethtool_gstrings *gs = NULL;
+	struct ethtool_stats *st = NULL;
+	struct ifreq ifr;
+	unsigned n = 0;
+	int fd, added = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", netdev);
+	si = calloc(1, sizeof(*si) + sizeof(uint32_t));
+	if (!si)
+		goto out;
+	si->cmd = ETHTOOL_GSSET_INFO;
+	si->sset_mask = 1ULL << ETH_SS_STATS;
+	ifr.ifr_data = (void *)si;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0 || !si->sset_mask)
+		goto out;
+	n = si->data[0];
+	if (!n || n > 4096)
+		goto out;
+	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
+	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
+	if (!gs || !st)
+		goto out;
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_STATS;
+	gs->len = n;
+	ifr.ifr_data = (void *)gs;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
+		goto out;
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = n;
+	ifr.ifr_data = (void *)st;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
+		goto out;
+	for (unsigned i = 0; i < n && i < gs->len && i < st->n_stats; i++) {
+		char name[ETH_GSTRING_LEN + 1], full[CTR_NAME];
+		struct ctr_value *cv;
+
+		memcpy(name, gs->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+		name[ETH_GSTRING_LEN] = '\0';
+		if (!strstr(name, "pause") && !strstr(name, "pfc"))
+			continue;
+		snprintf(full, sizeof(full), "%s:%s", netdev, name);
+		cv = counters_put(cs, full, st->data[i]);
+		if (!cv)
+			break;
+		cv->cls = CTR_CONGESTION;
+		cv->bits = 64;
+		added++;
+	}
+out:
+	free(si);
+	free(gs);
+	free(st);
+	close(fd);
+	return added;
+}
+
+int counters_sysfs_sample(const char *dev, int port, const char *netdev,
+			  struct counter_set *cs)
+{
+	char dir[256], hwdir[256];
+	struct walk w = { .cs = cs };
+	int a, b;
+
+	cs->n = 0;
+	cs->valid = false;
+	cs->source = CTR_SRC_SYSFS;
+	snprintf(cs->dev, sizeof(cs->dev), "%s", dev);
+	cs->port = port;
+	if (!cs->label[0])
+		snprintf(cs->label, sizeof(cs->label), "%s/%d", dev, port);
+	cs->t_mono = counters_now();
+
+	snprintf(dir, sizeof(dir), IBDIR "/%s/ports/%d/counters", dev, port);
+	w.dir = dir;
+	a = sysfs_list(dir, read_one, &w);
+	a = a < 0 ? a : w.added;
+	snprintf(hwdir, sizeof(hwdir), IBDIR "/%s/ports/%d/hw_counters", dev, port);
+	w.dir = hwdir;
+	w.hw = true;
+	w.added = 0;
+	b = sysfs_list(hwdir, read_one, &w);
+	b = b < 0 ? b : w.added;
+	if (netdev && *netdev && sysfs_is_real_root())
+		ethtool_pause(netdev, cs);
+	snprintf(cs->mode, sizeof(cs->mode), "sysfs %s%s%s (64-bit)",
+		 a > 0 ? "counters/" : "", a > 0 && b > 0 ? " + " : "",
+		 b > 0 ? "hw_counters/" : "");
+	if (cs->n == 0) {
+		snprintf(cs->why, sizeof(cs->why),
+			 "no readable counters under %.40s%.90s or hw_counters/ (%s)",
+			 sysfs_is_real_root() ? "" : sysfs_root(), dir,
+			 a < 0 ? strerror(-a) : "no numeric values");
+		return -1;
+	}
+	cs->valid = true;
+	cs->why[0] = '\0';
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* Test engine (libibverbs): bandwidth, latency and message rate over RC or
+ * UD, one phase at a time, with results in perftest's conventions. */
+#ifndef IBC_ENGINE_ENGINE_H
+#define IBC_ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/agent/proto.h"
+
+#define ENG_ERR 320
+#define ENG_HIST 24		/* latency histogram: log2 buckets from 128 ns */
+#define ENG_MAX_TS (1u << 20)	/* posts time-stamped per phase (peak, latency) */
+
+/* Status values double as exit codes (DESIGN.md). */
+enum eng_status {
+	ENG_OK = 0,
+	ENG_NODEV = 3,		/* no device, no permission, memlock too low */
+	ENG_PEER = 4,		/* peer gone, time-out, transport error */
+	ENG_INTERNAL = 5,
+};
+
+/* Progress while a phase runs, for a screen or a stderr line. */
+struct eng_progress {
+	double t_s;		/* since the phase started */
+	uint64_t msgs, bytes;	/* completed so far, this side */
+	double interval_gbps;	/* over the last interval */
+	double interval_mpps;
+	uint64_t size;
+};
+
+/* Called every few ms from the polling loop; returns 0 to go on, 1 when
+ * the phase should end now (peer said so), -1 to abort (err filled). */
+typedef int (*eng_tick_fn)(void *arg, char *err, size_t errlen);
+typedef void (*eng_progress_fn)(void *arg, const struct eng_progress *p);
+
+struct eng_cfg {
+	const char *device;	/* NULL: the first device */
+	int ib_port;		/* 0: port 1 */
+	int gid_index;		/* -1: RoCE v2 IPv4 entry of the netdev, automatic */
+	struct proto_params p;
+	bool initiator;		/* client (true) or agent (false) */
+	int stall_ms;		/* no completion for this long: abort (default 5000) */
+	int progress_ms;	/* progress interval (default 250) */
+	eng_tick_fn tick;
+	eng_progress_fn progress;
+	void *arg;
+};
+
+struct eng_result {
+	uint64_t size, iters;	/* per QP */
+	uint32_t qps;
+	uint64_t msgs, bytes;	/* completed by this side */
+	uint64_t ns;		/* first post to last completion */
+	double bw_avg_gbps, bw_peak_gbps;	/* 1e9 bit/s, --report_gbits */
+	bool peak_valid;
+	double msg_rate_mpps;
+	/* latency, µs; halved for send / write ping-pong (perftest) */
+	bool lat_valid, lat_halved;
+	uint64_t lat_samples;
+	double lat_min, lat_median, lat_avg, lat_p99, lat_p999, lat_max, lat_stdev;
+	uint64_t hist[ENG_HIST];	/* bucket i: [128·2^i, 128·2^(i+1)) ns, before halving */
+	uint64_t recv_msgs;	/* messages this side received (send tests) */
+};
+
+/* What the engine found about the local port (for facts and records). */
+struct eng_info {
+	char device[PROTO_NAME];
+	int ib_port;
+	char link_layer[PROTO_NAME];
+	int gid_index;		/* -1 IB */
+	bool gid_auto;
+	char gid[48];
+	uint32_t mtu;		/* active MTU bytes */
+	int numa_node;		/* -1 unknown */
+	bool numa_placed;	/* buffers and this thread on the HCA's node */
+	char numa_note[128];
+	size_t mem_bytes;	/* registered */
+};
+
+struct eng;
+
+/* Opens the device, checks the memlock limit, places buffers and the
+ * thread on the HCA's NUMA node and creates the QPs. */
+enum eng_status eng_open(struct eng **e, const struct eng_cfg *cfg,
+			 char *err, size_t errlen);
+const struct eng_info *eng_info(const struct eng *e);
+/* Fills MSG_ACCEPT / MSG_QPS with this side's QPs (m->type is kept). */
+void eng_local_qps(const struct eng *e, struct proto_msg *m);
+/* Connects to the peer's QPs (RTR/RTS, or UD address handles). */
+enum eng_status eng_connect(struct eng *e, const struct proto_msg *remote,
+			    char *err, size_t errlen);
+/* Readies the receive side of a phase (zeroes poll bytes, posts receives). */
+enum eng_status eng_prepare(struct eng *e, uint64_t size, char *err, size_t errlen);
+/* Runs one phase; the initiator times it, the responder serves it until
+ * its tick says stop. */
+enum eng_status eng_run(struct eng *e, uint64_t size, uint64_t iters,
+			uint32_t duration_ms, struct eng_result *r,
+			char *err, size_t errlen);
+void eng_close(struct eng *e);
+
+/* ---- pure helpers (engine_stats.c, unit-tested) ---- */
+/* perftest's latency report from post-to-post gaps (ns): sorts gaps,
+ * drops the 2 largest, median / p99 = sorted[ceil(0.99·N)] / p99.9 … */
+void eng_lat_stats(uint64_t *gaps, uint64_t n, bool halve, struct eng_result *r);
+/* perftest's BW peak: best window of size / min((tc[j]−tp[i]) / (j−i+1)). */
+double eng_bw_peak_gbps(const uint64_t *tposted, const uint64_t *tcompleted,
+			uint64_t n, uint64_t size);
+/* Locked memory needed vs the limit; returns 0 or -1 with an explanation. */
+int eng_memlock_check(uint64_t need, uint64_t limit, bool unlimited, bool cap_ipc_lock,
+		      char *err, size_t errlen);
+/* Bytes of locked memory a run needs (buffers + queues, rounded up). */
+uint64_t eng_mem_need(const struct proto_params *p);
+const char *eng_kind_name(int kind);
+const char *eng_op_name(int op);
+
+#endif

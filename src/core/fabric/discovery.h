@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Discovery worker: runs fabric_discover on its own thread, on request and
+ * on a timer, and publishes each result as an immutable, shared view. */
+#ifndef IBC_FABRIC_DISCOVERY_H
+#define IBC_FABRIC_DISCOVERY_H
+
+#include <stdbool.h>
+#include "core/fabric/fabric.h"
+#include "core/counters/counters.h"
+
+/* One published result. Read-only once published; hold a reference while
+ * reading it. Judging it is the caller's business (src/diag). */
+struct fabric_view {
+	int refs;			/* under the worker's lock */
+	unsigned gen;			/* 1, 2, ... */
+	struct fabric *fabric;		/* NULL when this discovery failed */
+	const struct fabric *baseline;	/* first good discovery (owned by
+					 * the worker, lives as long as it) */
+	char err[320];
+};
+
+struct fabric_progress {
+	bool running;
+	double elapsed_s;		/* of the discovery in flight */
+	double last_s;			/* duration of the previous one, 0 none */
+	int last_nodes;			/* its node count, 0 none */
+	unsigned gen;			/* newest published view */
+	double next_in_s;		/* until the timer fires, <0 no timer */
+};
+
+struct discovery;
+
+/* Starts the thread and its first discovery. rediscover_s <= 0: only on
+ * request. Returns NULL with err. The options are copied. */
+struct discovery *discovery_start(const struct fab_opts *o,
+					  double rediscover_s,
+					  char *err, size_t errlen);
+void discovery_stop(struct discovery *w);
+/* Asks for a discovery now (ignored while one runs). */
+void discovery_request(struct discovery *w);
+void discovery_progress(struct discovery *w, struct fabric_progress *p);
+/* The newest view with a reference taken, or NULL before the first one. */
+struct fabric_view *discovery_get(struct discovery *w);
+void discovery_put(struct discovery *w, struct fabric_view *v);
+
+/* Live counters of one fabric port (the screen's selection), read from its
+ * PMA by the worker about once a second while no discovery runs. lid 0
+ * stops it. */
+void discovery_watch(struct discovery *w, unsigned lid, int port);
+/* The newest two samples of the watched port (prev->valid false when
+ * there is only one); false when none matches the current watch. */
+bool discovery_counters(struct discovery *w, struct counter_set *now,
+			    struct counter_set *prev);
+
+#endif

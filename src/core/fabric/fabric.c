@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/* Fabric discovery through libibnetdisc and the plain model built from it:
+ * nodes, ports with their PortInfo masks, and links paired by both ends. */
+#include "config.h"
+#include "core/fabric/fabric.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#define MLNX_FDR10 1			/* MLNX ExtPortInfo LinkSpeedActive */
+
+struct fabric *fabric_new(void)
+{
+	struct fabric *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->from_node = -1;
+	return f;
+}
+
+void fabric_free(struct fabric *f)
+{
+	if (!f)
+		return;
+	free(f->nodes);
+	free(f->ports);
+	free(f->links);
+	free(f);
+}
+
+/* Grows *arr (of elem bytes) to hold n + 1 entries. */
+static int grow(void **arr, int n, int *cap, size_t elem)
+{
+	void *p;
+	int ncap;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	p = realloc(*arr, (size_t)ncap * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+int fabric_add_node(struct fabric *f, const struct fab_node *n)
+{
+	if (grow((void **)&f->nodes, f->nnodes, &f->node_cap, sizeof(*n)))
+		return -1;
+	f->nodes[f->nnodes] = *n;
+	f->nodes[f->nnodes].first_port = f->nports;
+	f->nodes[f->nnodes].nports = 0;
+	return f->nnodes++;
+}
+
+int fabric_add_port(struct fabric *f, const struct fab_port *p)
+{
+	if (grow((void **)&f->ports, f->nports, &f->port_cap, sizeof(*p)))
+		return -1;
+	f->ports[f->nports] = *p;
+	if (p->node >= 0 && p->node < f->nnodes)
+		f->nodes[p->node].nports++;
+	return f->nports++;
+}
+
+void fabric_port_to_info(const struct fab_port *p, struct port_info *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	pi->port = p->portnum;
+	pi->state = p->state;
+	pi->phys_state = p->phys_state;
+	pi->width_active = p->width_active;
+	pi->width_enabled = p->width_enabled;
+	pi->width_supported = p->width_supported;
+	pi->speed_active = p->speed_active;
+	pi->speed_enabled = p->speed_enabled;
+	pi->speed_supported = p->speed_supported;
+	pi->ext_active = p->ext_active;
+	pi->ext_enabled = p->ext_enabled;
+	pi->ext_supported = p->ext_supported;
+	pi->ext_valid = p->ext_valid;
+	pi->ext2_active = p->ext2_active;
+	pi->ext2_enabled = p->ext2_enabled;
+	pi->ext2_supported = p->ext2_supported;
+	pi->ext2_valid = p->ext2_valid;
+	pi->fdr10 = p->fdr10;
+	pi->mtu_active = p->mtu_active;
+	pi->mtu_max = p->mtu_cap;
+}
+
+/* The link fields of a decoded PortInfo, back into the fabric's port. */
+static void fabric_port_from_info(struct fab_port *p, const struct port_info *pi)
+{
+	p->state = pi->state;
+	p->phys_state = pi->phys_state;
+	p->width_active = pi->width_active;
+	p->width_enabled = pi->width_enabled;
+	p->width_supported = pi->width_supported;
+	p->speed_active = pi->speed_active;
+	p->speed_enabled = pi->speed_enabled;
+	p->speed_supported = pi->speed_supported;
+	p->ext_active = pi->ext_active;
+	p->ext_enabled = pi->ext_enabled;
+	p->ext_supported = pi->ext_supported;
+	p->ext_valid = pi->ext_valid;
+	p->ext2_active = pi->ext2_active;
+	p->ext2_enabled = pi->ext2_enabled;
+	p->ext2_supported = pi->ext2_supported;
+	p->ext2_valid = pi->ext2_valid;
+	p->mtu_active = pi->mtu_active;
+	p->mtu_cap = pi->mtu_max;
+}
+
+void fabric_port_decode(struct fab_port *p)
+{
+	struct port_info pi;
+
+	if (!p->info_valid)
+		return;		/* a file gave width / speed as text */
+	fabric_port_to_info(p, &pi);
+	port_decode_rate(&pi);
+	p->width[0] = p->speed[0] = '\0';
+	p->rate_gbps = 0;
+	/* A port that is not up has no meaningful active width / speed. */
+	if (p->state < 2 || !pi.speed_name[0])
+		return;
+	snprintf(p->width, sizeof(p->width), "%s", port_width_name(p->width_active));
+	snprintf(p->speed, sizeof(p->speed), "%s", pi.speed_name);
+	p->rate_gbps = pi.rate_gbps;
+}
+
+const char *fabric_type_name(int type)
+{
+	switch (type) {
+	case FAB_CA: return "CA";
+	case FAB_SWITCH: return "Switch";
+	case FAB_ROUTER: return "Router";
+	default: return "?";
+	}
+}
+
+char *fabric_rate_token(const struct fab_port *p, char *buf, size_t len)
+{
+	int lanes = 0;
+
+	buf[0] = '\0';
+	if (!p->width[0] || !p->speed[0])
+		return buf;
+	sscanf(p->width, "%d", &lanes);
+	snprintf(buf, len, "%dx%s", lanes, p->speed);
+	return buf;
+}
+
+char *fabric_port_label(const struct fabric *f, int port, char *buf, size_t len)
+{
+	if (port < 0 || port >= f->nports) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	snprintf(buf, len, "\"%s\"[%d]", f->nodes[f->ports[port].node].name,
+		 f->ports[port].portnum);
+	return buf;
+}
+
+int fabric_find_node(const struct fabric *f, uint64_t node_guid)
+{
+	for (int i = 0; i < f->nnodes; i++)
+		if (f->nodes[i].guid == node_guid)
+			return i;
+	return -1;
+}
+
+int fabric_find_port(const struct fabric *f, uint64_t node_guid, int portnum)
+{
+	int n = fabric_find_node(f, node_guid);
+
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < f->nodes[n].nports; i++)
+		if (f->ports[f->nodes[n].first_port + i].portnum == portnum)
+			return f->nodes[n].first_port + i;
+	return -1;
+}
+
+static int link_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct fabric *f = ctx;
+	const struct fab_link *x = a, *y = b;
+	const struct fab_port *xa = &f->ports[x->a], *ya = &f->ports[y->a];
+	uint64_t gx = f->nodes[xa->node].guid, gy = f->nodes[ya->node].guid;
+
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	return xa->portnum - ya->portnum;
+}
+
+static bool port_before(const struct fabric *f, int a, int b)
+{
+	uint64_t ga = f->nodes[f->ports[a].node].guid;
+	uint64_t gb = f->nodes[f->ports[b].node].guid;
+
+	return ga != gb ? ga < gb : f->ports[a].portnum < f->ports[b].portnum;
+}
+
+int fabric_build_links(struct fabric *f)
+{
+	int n = 0;
+
+	free(f->links);
+	f->links = NULL;
+	f->nlinks = 0;
+	for (int i = 0; i < f->nports; i++)
+		if (f->ports[i].remote >= 0 && port_before(f, i, f->ports[i].remote))
+			n++;
+	if (!n)
+		return 0;
+	f->links = calloc((size_t)n, sizeof(*f->links));
+	if (!f->links)
+		return -1;
+	for (int i = 0; i < f->nports; i++)
+		if (f->ports[i].remote >= 0 && port_before(f, i, f->ports[i].remote))
+			f->links[f->nlinks++] = (struct fab_link){ i, f->ports[i].remote };
+	qsort_r(f->links, (size_t)f->nlinks, sizeof(*f->links), link_cmp, f);
+	return 0;
+}
+
+/* ---- node-name map ---- */
+
+int fabric_read_name_map(const char *path, struct fab_name **map,
+			 char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512];
+	int n = 0, cap = 0, lineno = 0;
+
+	*map = NULL;
+	if (!fp) {
+		snprintf(err, errlen, "cannot read the node-name map %s: %s — check the path given to --node-name-map",
+			 path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		char *s = line, *end, *q;
+		uint64_t guid;
+
+		lineno++;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s || *s == '#')
+			continue;
+		errno = 0;
+		guid = strtoull(s, &end, 0);
+		if (end == s || errno) {
+			snprintf(err, errlen, "node-name map %s line %d: no GUID — write lines as 0xGUID \"name\"",
+				 path, lineno);
+			goto fail;
+		}
+		s = end;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == '"') {
+			q = strchr(++s, '"');
+			if (!q) {
+				snprintf(err, errlen, "node-name map %s line %d: unterminated quote — close the name with \"",
+					 path, lineno);
+				goto fail;
+			}
+		} else {
+			for (q = s; *q && !isspace((unsigned char)*q); q++)
+				;
+		}
+		*q = '\0';
+		if (grow((void **)map, n, &cap, sizeof(**map)))
+			goto oom;
+		(*map)[n].guid = guid;
+		snprintf((*map)[n].name, sizeof((*map)[n].name), "%s", s);
+		n++;
+	}
+	fclose(fp);
+	return n;
+oom:
+	snprintf(err, errlen, "reading the node-name map: out of memory");
+fail:
+	fclose(fp);
+	free(*map);
+	*map = NULL;
+	return -1;
+}
+
+static const char *name_map_find(const struct fab_name *map, int n, uint64_t guid)
+{
+	for (int i = 0; i < n; i++)
+		if (map[i].guid == guid)
+			return map[i].name;
+	return NULL;
+}
+
+/* ---- discovery ---- */
+
+static int node_type(int t)
+{
+	switch (t) {
+	case IB_NODE_CA: return FAB_CA;
+	case IB_NODE_SWITCH: return FAB_SWITCH;
+	case IB_NODE_ROUTER: return FAB_ROUTER;
+	default: return FAB_UNKNOWN;
+	}
+}
+
+/* Node descriptions may carry trailing blanks and control bytes. */
+static void clean_desc(char *dst, size_t len, const char *src)
+{
+	size_t i, n = 0;
+
+	for (i = 0; src[i] && n + 1 < len; i++)
+		dst[n++] = isprint((unsigned char)src[i]) ? src[i] : '?';
+	while (n && dst[n - 1] == ' ')
+		n--;
+	dst[n] = '\0';
+}
+
+static void port_from_ibnd(struct fab_port *fp, ibnd_port_t *p, uint32_t capmask)
+{
+	struct port_info info = { 0 };
+	uint8_t *pi = p->info;
+
+	fp->portnum = p->portnum;
+	fp->guid = p->guid;
+	fp->lid = p->base_lid;
+	fp->lmc = p->lmc;
+	port_read_portinfo(&info, pi, capmask);	/* the snapshot's decoder */
+	/* libibnetdisc keeps ports whose PortInfo query failed: all zero */
+	fp->info_valid = info.state != 0;
+	fabric_port_from_info(fp, &info);
+	/* FDR10 lives in Mellanox's ExtendedPortInfo (IBND_CONFIG_MLX_EPI). */
+	fp->fdr10 = !fp->ext_active &&
+		    mad_get_field(p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) == MLNX_FDR10;
+	fp->remote = -1;
+	fabric_port_decode(fp);
+}
+
+struct pmap { const void *ptr; int idx; };
+
+static int pmap_cmp(const void *a, const void *b)
+{
+	const struct pmap *x = a, *y = b;
+
+	return x->ptr < y->ptr ? -1 : x->ptr > y->ptr;
+}
+
+static int convert(struct fabric *f, ibnd_fabric_t *nf, const struct fab_name *map,
+		   int nmap)
+{
+	struct pmap *pm = NULL;
+	int npm = 0, pmcap = 0;
+
+	for (ibnd_node_t *n = nf->nodes; n; n = n->next) {
+		struct fab_node fn = { 0 };
+		uint32_t capmask = 0;
+		const char *mapped = name_map_find(map, nmap, n->guid);
+		int ni;
+
+		fn.type = node_type(n->type);
+		fn.guid = n->guid;
+		fn.sysimg_guid = mad_get_field64(n->info, 0, IB_NODE_SYSTEM_GUID_F);
+		fn.vendid = mad_get_field(n->info, 0, IB_NODE_VENDORID_F);
+		fn.devid = mad_get_field(n->info, 0, IB_NODE_DEVID_F);
+		fn.numports = n->numports;
+		clean_desc(fn.desc, sizeof(fn.desc), n->nodedesc);
+		if (mapped)
+			snprintf(fn.name, sizeof(fn.name), "%s", mapped);
+		else if (fn.desc[0])
+			snprintf(fn.name, sizeof(fn.name), "%s", fn.desc);
+		else	/* NodeDescription did not answer */
+			snprintf(fn.name, sizeof(fn.name), "0x%016llx", (unsigned long long)fn.guid);
+		if (fn.type == FAB_SWITCH && n->ports && n->ports[0]) {
+			capmask = mad_get_field(n->ports[0]->info, 0, IB_PORT_CAPMASK_F);
+			fn.lid = n->ports[0]->base_lid;
+		}
+		ni = fabric_add_node(f, &fn);
+		if (ni < 0)
+			goto oom;
+		if (n == nf->from_node)
+			f->from_node = ni;
+		for (int i = 0; n->ports && i <= n->numports; i++) {
+			ibnd_port_t *p = n->ports[i];
+			struct fab_port fp = { 0 };
+			int pi;
+
+			if (!p)
+				continue;
+			fp.node = ni;
+			/* a switch port's extended-speed validity is port 0's */
+			port_from_ibnd(&fp, p, fn.type == FAB_SWITCH ? capmask :
+				       mad_get_field(p->info, 0, IB_PORT_CAPMASK_F));
+			if (fn.type == FAB_SWITCH && i > 0)
+				fp.lid = fn.lid;
+			if (fn.type != FAB_SWITCH && !f->nodes[ni].lid)
+				f->nodes[ni].lid = fp.lid;
+			pi = fabric_add_port(f, &fp);
+			if (pi < 0 || grow((void **)&pm, npm, &pmcap, sizeof(*pm)))
+				goto oom;
+			pm[npm++] = (struct pmap){ p, pi };
+		}
+	}
+	if (npm)
+		qsort(pm, (size_t)npm, sizeof(*pm), pmap_cmp);
+	for (int i = 0; i < npm; i++) {
+		const ibnd_port_t *p = pm[i].ptr;
+		struct pmap key = { p->remoteport, 0 }, *hit;
+
+		if (!p->remoteport || p->portnum == 0)
+			continue;
+		hit = bsearch(&key, pm, (size_t)npm, sizeof(*pm), pmap_cmp);
+		if (hit)
+			f->ports[pm[i].idx].remote = hit->idx;
+	}
+	free(pm);
+	return fabric_build_links(f);
+oom:
+	free(pm);
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* RoCE ports have no SMPs: say so instead of libibnetdisc's time-outs.
+ * Returns true (with err) when the port discovery would use is Ethernet. */
+static bool roce_only(const struct fab_opts *o, char *err, size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	const char *ca = o->ca;
+	umad_ca_t c;
+	bool eth = false;
+	int n;
+
+	if (!ca) {
+		n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+		if (n <= 0)
+			return false;	/* let libibnetdisc report it */
+		ca = names[0];
+	}
+	if (umad_get_ca(ca, &c) < 0)
+		return false;
+	for (int p = 1; p <= c.numports && p < UMAD_CA_MAX_PORTS; p++) {
+		if (!c.ports[p] || (o->ca_port && p != o->ca_port))
+			continue;
+		eth = !strcmp(c.ports[p]->link_layer, "Ethernet");
+		break;
+	}
+	if (eth)
+		snprintf(err, errlen, "fabric discovery: %s is a RoCE (Ethernet) port, which has no subnet management packets — fabric discovery needs an InfiniBand port; use the ports view or snapshot for RoCE",
+			 c.ca_name);
+	umad_release_ca(&c);
+	return eth;
+}
+
+struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errlen)
+{
+	struct ibnd_config cfg;
+	ibnd_fabric_t *nf;
+	struct fabric *f;
+	struct fab_name *map = NULL;
+	int nmap = 0;
+	double t0;
+
+	if (o->node_name_map) {
+		nmap = fabric_read_name_map(o->node_name_map, &map, err, errlen);
+		if (nmap < 0)
+			return NULL;
+	}
+	if (roce_only(o, err, errlen)) {
+		free(map);
+		return NULL;
+	}
+	/* Never NULL (libibnetdisc 44 dereferences it); see FACTS §4. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 16;
+	cfg.max_hops = o->max_hops > 0 ? (unsigned)o->max_hops : 0;
+	cfg.timeout_ms = o->timeout_ms > 0 ? (unsigned)o->timeout_ms : 0;
+	cfg.retries = o->retries > 0 ? (unsigned)o->retries : 0;
+	cfg.flags = IBND_CONFIG_MLX_EPI;
+
+	t0 = now_s();
+	nf = ibnd_discover_fabric((char *)o->ca, o->ca_port, NULL, &cfg);
+	if (!nf) {
+		snprintf(err, errlen, "fabric discovery failed: libibnetdisc found nothing through %s port %d — check that the port is Active and an SM has run (ibstat), and that you may open /dev/infiniband/umad*",
+			 o->ca ? o->ca : "the first HCA", o->ca_port);
+		free(map);
+		return NULL;
+	}
+	f = fabric_new();
+	if (!f || convert(f, nf, map, nmap)) {
+		snprintf(err, errlen, "building the fabric model: out of memory");
+		fabric_free(f);
+		ibnd_destroy_fabric(nf);
+		free(map);
+		return NULL;
+	}
+	f->discover_s = now_s() - t0;
+	clock_gettime(CLOCK_REALTIME, &f->taken);
+	snprintf(f->origin, sizeof(f->origin), "discovered from %s port %d",
+		 o->ca ? o->ca : "the first HCA",
+		 nf->from_portnum ? nf->from_portnum : o->ca_port);
+	ibnd_destroy_fabric(nf);
+	free(map);
+	return f;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Fabric-wide counter sweep: discover the fabric with libibnetdisc, then
+ * read every port's PMA counters with many MADs in flight at once. */
+#ifndef IBC_FABRIC_SWEEP_H
+#define IBC_FABRIC_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/counters/counters.h"
+
+struct sweep_port {
+	uint64_t guid;		/* node GUID */
+	char node_desc[72];
+	bool is_switch;
+	unsigned lid;		/* PMA target LID (switch: port 0's) */
+	int port;
+	uint64_t port_guid;
+	struct counter_set cs;
+};
+
+struct sweep {
+	int n;
+	struct sweep_port *p;
+	int nodes;
+	double discover_s, query_s;
+	unsigned long mads_sent, mads_failed;
+};
+
+struct sweep_opts {
+	const char *dev;	/* local CA, NULL: the first */
+	int port;		/* local port, 0: the first active */
+	int window;		/* MADs in flight, default 64 */
+	int timeout_ms;		/* per MAD, default 300 */
+	int retries;		/* default 2 */
+	int max_smps;		/* discovery, default 16 */
+};
+
+/* Status codes double as exit codes: 0 ok, 3 no device / permission,
+ * 4 fabric unreachable, 5 internal. err gets one line. */
+int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
+		   size_t errlen);
+/* Reads all counters of every discovered port (again on each call). */
+int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
+		size_t errlen);
+void sweep_free(struct sweep *sw);
+
+#endif

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* Port model: one plain-data record per local HCA port, with a validity
+ * flag (and a reason) for every field that may be unknown. */
+#ifndef IBC_PORT_PORT_H
+#define IBC_PORT_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PORT_STR 64
+#define PORT_ERR 192
+#define PORT_MAX_GIDS 32
+
+/* A field that could not be read carries the reason instead of a value. */
+struct port_field_err {
+	bool valid;
+	char why[PORT_ERR];
+};
+
+struct port_gid {
+	int index;
+	char gid[48];		/* full IPv6 form as sysfs prints it */
+	char type[16];		/* "IB/RoCE v1", "RoCE v2", "" when unknown */
+	char netdev[32];	/* "" when none */
+	char ipv4[16];		/* dotted quad when the GID is IPv4-mapped */
+};
+
+struct pcie_info {
+	struct port_field_err v;	/* whole block valid? */
+	char address[32];		/* PCI function, e.g. 0000:3b:00.0 */
+	double cur_gts, max_gts;	/* 0 when unknown */
+	int cur_width, max_width;	/* 0 when unknown */
+	double cur_gbps, max_gbps;	/* usable per direction after encoding */
+	bool degraded;			/* running below capability */
+};
+
+struct numa_info {
+	struct port_field_err v;
+	int node;			/* HCA's node */
+	char local_cpus[PORT_STR];	/* device/local_cpulist */
+	/* where this process may run, relative to the HCA */
+	char relation[16];		/* "local", "remote", "mixed", "unknown" */
+	long long node_mem_mb;		/* libnuma / sysfs, -1 unknown */
+};
+
+struct port_info {
+	/* device-level facts, repeated per port for flat tables */
+	char dev[PORT_STR];
+	char ca_type[PORT_STR];
+	char fw_ver[PORT_STR];
+	char hw_ver[PORT_STR];
+	char board_id[PORT_STR];
+	struct port_field_err board_id_v;
+	uint64_t node_guid, sys_guid;
+
+	int port;
+	uint64_t port_guid;
+	uint64_t gid_prefix;
+	struct port_field_err addr_v;	/* lid, lmc, sm_lid, cap_mask, guids */
+	unsigned lid, lmc, sm_lid, sm_sl;
+	uint32_t cap_mask;
+
+	int state, phys_state;		/* codes 1..7, 0 unknown */
+	char link_layer[24];		/* "InfiniBand" / "Ethernet" */
+	char rate_sysfs[PORT_STR];	/* kernel's rate string, verbatim */
+	unsigned umad_rate;		/* what ibstat prints (2 → "2.5") */
+
+	/* SMP PortInfo (IB) or verbs (RoCE) */
+	struct port_field_err link_v;
+	unsigned width_active, width_enabled, width_supported;	/* masks */
+	unsigned speed_active, speed_enabled, speed_supported;	/* masks */
+	unsigned ext_active, ext_enabled, ext_supported;	/* masks */
+	unsigned ext2_active, ext2_enabled, ext2_supported;	/* XDR */
+	bool caps_valid;		/* enabled / supported known (SMP) */
+	bool ext_valid, ext2_valid;
+	bool fdr10;
+	double lane_gbps;		/* signalling per lane, 0 unknown */
+	double rate_gbps;		/* 4X-style "Rate", 0 unknown */
+	char speed_name[8];		/* SDR … XDR */
+	double max_rate_gbps;		/* best both enabled&supported allow */
+	bool below_capability;
+	char below_why[PORT_ERR];
+
+	struct port_field_err mtu_v;
+	int mtu_active, mtu_max;	/* bytes */
+	char mtu_source[8];		/* "smp", "verbs" */
+
+	char netdev[32];		/* ibdev2netdev mapping, "" none */
+	int netdev_mtu;			/* 0 unknown */
+	int netdev_speed_mbps;		/* 0 unknown */
+
+	int ngids;
+	struct port_gid gids[PORT_MAX_GIDS];
+	int roce_v2_ipv4_index;		/* -1 none */
+
+	char hw_counters_dir[256];	/* "" when absent */
+	int n_hw_counters;
+
+	struct pcie_info pcie;
+	struct numa_info numa;
+	/* PCIe usable bandwidth vs the port's line rate */
+	bool pcie_limits;
+	double pcie_shortfall_gbps;
+
+	char sources[PORT_STR];		/* "umad+smp+sysfs+verbs" */
+};
+
+/* --- pure decoders (unit-tested) --- */
+const char *port_state_name(int state);
+const char *port_phys_state_name(int phys);
+const char *port_width_name(unsigned mask);	/* highest bit: "4X" */
+int port_width_lanes(unsigned mask);		/* highest bit: 4 */
+/* mask list like "1X or 4X" into buf */
+char *port_width_list(unsigned mask, char *buf, int len);
+char *port_speed_list(const struct port_info *p, bool enabled, char *buf, int len);
+int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
+/* Decodes active speed from the three masks; sets lane_gbps, speed_name,
+ * rate_gbps and max_rate_gbps / below_capability. */
+void port_decode_rate(struct port_info *p);
+/*
+ * Fills the link fields (state, width / speed masks incl. extended and XDR,
+ * MTUs) from a raw 64-byte PortInfo — an SMP answer or libibnetdisc's
+ * port->info. capmask decides which extended fields are valid; for a switch
+ * port pass port 0's CapabilityMask (FACTS §1). State codes already known
+ * are kept. Marks link, caps and MTU valid; mtu_source is left to the caller.
+ */
+void port_read_portinfo(struct port_info *p, const uint8_t *pi, uint32_t capmask);
+/* What ibstat prints for "Rate:" given umad's truncated rate. */
+const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len);
+
+#endif

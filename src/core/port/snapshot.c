@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/* Snapshot: every local port, gathered once from all sources in a fixed
+ * order; the one model the console, the JSON writer and the rules read. */
+#include "config.h"
+#include "core/port/snapshot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/port/pcie.h"
+#include "core/port/sources.h"
+#include "core/base/sysfs.h"
+#include "core/base/umadlock.h"
+
+/* Refiners in order of authority: later ones only fill what is missing. */
+static const struct source *const refiners[] = {
+	&source_sysfs, &source_smp, &source_verbs,
+};
+
+struct port_info *snapshot_add_port(struct snapshot *s)
+{
+	struct port_info *p;
+
+	if (s->nports >= SNAP_MAX_PORTS)
+		return NULL;
+	p = &s->ports[s->nports++];
+	memset(p, 0, sizeof(*p));
+	p->roce_v2_ipv4_index = -1;
+	return p;
+}
+
+bool snapshot_wants(const struct snap_opts *o, const char *dev, int port)
+{
+	return (!o->device || !strcmp(o->device, dev)) && (!o->port || o->port == port);
+}
+
+static void add_source(char *list, size_t len, const char *name)
+{
+	if (strstr(list, name))
+		return;
+	snprintf(list + strlen(list), len - strlen(list), "%s%s", *list ? "+" : "", name);
+}
+
+static void note(struct snapshot *s, const char *why)
+{
+	if (!s->warning[0])
+		snprintf(s->warning, sizeof(s->warning), "%s", why);
+}
+
+/* Why nothing was found, phrased with what to do about it. */
+static void explain_empty(const struct snap_opts *o, int rc, const char *enum_err,
+			  char *err, size_t errlen)
+{
+	if (rc == -EACCES || rc == -EPERM)
+		snprintf(err, errlen, "no permission: %s — run as root or grant read access to sysfs",
+			 enum_err);
+	else if (o->device)
+		snprintf(err, errlen, "device %s not found%s%s — list devices with `ibconsole snapshot` or pick another with -d",
+			 o->device, *enum_err ? ": " : "", enum_err);
+	else if (o->port)
+		snprintf(err, errlen, "no device has a port %d — list ports with `ibconsole snapshot` or pick another with -i",
+			 o->port);
+	else if (*enum_err)
+		snprintf(err, errlen, "no RDMA device found: %s — load the HCA driver (e.g. mlx5_ib, rdma_rxe) or try `ibconsole --demo`",
+			 enum_err);
+	else
+		snprintf(err, errlen, "no RDMA device found: %s%s/sys/class/infiniband is empty — load the HCA driver (e.g. mlx5_ib, rdma_rxe) or try `ibconsole --demo`",
+			 sysfs_is_real_root() ? "" : sysfs_root(), "");
+}
+
+static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
+				char *err, size_t errlen);
+
+/* one span of umad use at a time under umad2sim (umadlock.h) */
+enum snap_status snapshot_collect(struct snapshot *s, const struct snap_opts *o,
+				  char *err, size_t errlen)
+{
+	enum snap_status st;
+
+	umadlock_span_begin();
+	st = collect(s, o, err, errlen);
+	umadlock_span_end();
+	return st;
+}
+
+static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
+				char *err, size_t errlen)
+{
+	char enum_err[160] = "";
+	int n = -1;
+
+	memset(s, 0, offsetof(struct snapshot, ports));
+	s->nports = 0;
+	clock_gettime(CLOCK_REALTIME, &s->taken);
+	gethostname(s->host, sizeof(s->host) - 1);
+	sysfs_set_root(o->sysfs_root);
+
+	/* libibumad reads the real /sys only; a fixture root needs sysfs */
+	if (sysfs_is_real_root()) {
+		n = source_umad.enumerate(s, o, enum_err, sizeof(enum_err));
+		if (n > 0)
+			add_source(s->sources, sizeof(s->sources), "umad");
+		if (n == -EHOSTUNREACH) {
+			/* sysfs would hang the same way under the preload */
+			snprintf(err, errlen, "%s", enum_err);
+			return SNAP_NODEV;
+		}
+	}
+	if (n <= 0) {
+		s->nports = 0;
+		n = source_sysfs.enumerate(s, o, enum_err, sizeof(enum_err));
+	}
+	if (n <= 0) {
+		explain_empty(o, n, enum_err, err, errlen);
+		return SNAP_NODEV;
+	}
+
+	for (int i = 0; i < s->nports; i++) {
+		struct port_info *p = &s->ports[i];
+
+		for (size_t r = 0; r < sizeof(refiners) / sizeof(*refiners); r++) {
+			char why[PORT_ERR] = "";
+			bool had_link = p->link_v.valid, had_mtu = p->mtu_v.valid;
+
+			if (refiners[r]->refine(p, o, why, sizeof(why))) {
+				note(s, why);
+				if (!p->link_v.valid && !p->link_v.why[0])
+					snprintf(p->link_v.why, sizeof(p->link_v.why), "%s", why);
+				continue;
+			}
+			if (r == 0 || p->link_v.valid != had_link || p->mtu_v.valid != had_mtu) {
+				add_source(p->sources, sizeof(p->sources), refiners[r]->name);
+				add_source(s->sources, sizeof(s->sources), refiners[r]->name);
+			}
+		}
+		if (!strstr(p->sources, "umad") && strstr(s->sources, "umad")) {
+			char tmp[PORT_STR];
+
+			snprintf(tmp, sizeof(tmp), "umad%s%s", *p->sources ? "+" : "", p->sources);
+			snprintf(p->sources, sizeof(p->sources), "%s", tmp);
+		}
+		if (!p->link_v.valid && !p->link_v.why[0])
+			snprintf(p->link_v.why, sizeof(p->link_v.why), "%s",
+				 o->no_smp ? "SMP queries disabled" :
+				 !sysfs_is_real_root() ? "fixture tree: no SMP or verbs access" :
+				 "no source reported width and speed");
+		if (!p->mtu_v.valid && !p->mtu_v.why[0])
+			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s",
+				 o->no_smp ? "SMP queries disabled (--no-smp) and no verbs device" :
+				 !sysfs_is_real_root() ? "fixture tree: MTU needs SMP or verbs" :
+				 p->link_v.why[0] ? p->link_v.why : "no source reported the MTU");
+		if (p->link_v.valid)
+			port_decode_rate(p);
+		pcie_judge(p);
+	}
+	return SNAP_OK;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Data sources behind one small table of functions: each either finds
+ * ports (enumerate) or fills in what it knows about a found port (refine). */
+#ifndef IBC_PORT_SOURCES_H
+#define IBC_PORT_SOURCES_H
+
+#include <stddef.h>
+#include "core/port/snapshot.h"
+
+struct source {
+	const char *name;
+	/* Adds ports to s; returns how many, or -errno with err filled. */
+	int (*enumerate)(struct snapshot *s, const struct snap_opts *o,
+			 char *err, size_t errlen);
+	/* Fills what the source knows; returns 0 or -1 with why filled
+	 * (a non-fatal note: the port stays, the fields stay invalid). */
+	int (*refine)(struct port_info *p, const struct snap_opts *o,
+		      char *why, size_t whylen);
+};
+
+extern const struct source source_umad;	/* libibumad: CAs and ports */
+extern const struct source source_sysfs;	/* rooted sysfs: everything else */
+extern const struct source source_smp;		/* libibmad SMP PortInfo */
+extern const struct source source_verbs;	/* libibverbs ibv_query_port */
+
+/* Shared by the enumerators: the next free slot, or NULL when full. */
+struct port_info *snapshot_add_port(struct snapshot *s);
+bool snapshot_wants(const struct snap_opts *o, const char *dev, int port);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/* The libibumad / libibmad sources: CAs and ports as libibumad reports them
+ * (what ibstat prints), and SMP PortInfo for widths, speeds and MTUs. */
+#include "config.h"
+#include "core/port/sources.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "core/base/sysfs.h"
+
+/*
+ * Under ibsim's umad2sim preload, the first libibumad call connects to the
+ * simulator and retries for ever while nothing listens. Look for ibsim's
+ * abstract socket first so a stopped simulator is an error, not a hang.
+ * A remote simulator (IBSIM_SERVER_NAME) cannot be checked this way.
+ */
+static bool sim_unreachable(char *err, size_t errlen)
+{
+	const char *pre = getenv("LD_PRELOAD"), *name = getenv("IBSIM_SOCKNAME");
+	char want[128], line[512];
+	bool seen = false;
+	FILE *f;
+
+	if (!pre || !strstr(pre, "umad2sim") || getenv("IBSIM_SERVER_NAME"))
+		return false;
+	snprintf(want, sizeof(want), " @%s:ctl", name && *name ? name : "sim");
+	f = fopen("/proc/net/unix", "re");
+	if (!f)
+		return false;	/* cannot tell: let libibumad try */
+	while (!seen && fgets(line, sizeof(line), f)) {
+		size_t n, w = strlen(want);
+
+		/* the name's trailing NUL padding prints as '@' */
+		line[strcspn(line, "\n")] = '\0';
+		n = strlen(line);
+		while (n && line[n - 1] == '@')
+			line[--n] = '\0';
+
+		seen = n >= w && !strcmp(line + n - w, want);
+	}
+	fclose(f);
+	if (!seen)
+		snprintf(err, errlen,
+			 "simulated fabric not reachable: no ibsim listening on @%s:ctl — start ibsim, or unset LD_PRELOAD to use real devices",
+			 name && *name ? name : "sim");
+	return !seen;
+}
+
+static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
+			  char *err, size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n, added = 0;
+
+	if (sim_unreachable(err, errlen))
+		return -EHOSTUNREACH;
+
+	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	if (n < 0) {
+		snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(-n));
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		umad_ca_t ca;
+
+		if (o->device && strcmp(o->device, names[i]))
+			continue;
+		if (umad_get_ca(names[i], &ca) < 0)
+			continue;
+		for (int pn = 1; pn <= ca.numports && pn < UMAD_CA_MAX_PORTS; pn++) {
+			umad_port_t *up = ca.ports[pn];
+			struct port_info *p;
+
+			if (!up || !snapshot_wants(o, ca.ca_name, pn))
+				continue;
+			p = snapshot_add_port(s);
+			if (!p)
+				break;
+			snprintf(p->dev, sizeof(p->dev), "%s", ca.ca_name);
+			snprintf(p->ca_type, sizeof(p->ca_type), "%s", ca.ca_type);
+			snprintf(p->fw_ver, sizeof(p->fw_ver), "%s", ca.fw_ver);
+			snprintf(p->hw_ver, sizeof(p->hw_ver), "%s", ca.hw_ver);
+			p->node_guid = be64toh(ca.node_guid);
+			p->sys_guid = be64toh(ca.system_guid);
+			p->port = pn;
+			p->state = (int)up->state;
+			p->phys_state = (int)up->phys_state;
+			p->umad_rate = up->rate;
+			p->lid = up->base_lid;
+			p->lmc = up->lmc;
+			p->sm_lid = up->sm_lid;
+			p->sm_sl = up->sm_sl;
+			p->cap_mask = be32toh(up->capmask);
+			p->port_guid = be64toh(up->port_guid);
+			p->gid_prefix = be64toh(up->gid_prefix);
+			p->addr_v.valid = true;
+			/* libibumad says "IB" when sysfs has no link_layer */
+			snprintf(p->link_layer, sizeof(p->link_layer), "%s",
+				 strcmp(up->link_layer, "IB") ? up->link_layer : "InfiniBand");
+			added++;
+		}
+		umad_release_ca(&ca);
+	}
+	return added;
+}
+
+const struct source source_umad = {
+	.name = "umad",
+	.enumerate = umad_enumerate,
+};
+
+/* --- SMP PortInfo through libibmad --- */
+
+#define SMP_TIMEOUT_MS 300
+
+static int smp_refine(struct port_info *p, const struct snap_opts *o,
+		      char *why, size_t whylen)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
+	struct ibmad_port *mp;
+	ib_portid_t self;
+	int fd;
+
+	if (o->no_smp || !sysfs_is_real_root() || strcmp(p->link_layer, "InfiniBand"))
+		return 0;	/* RoCE ports have no SMA: verbs fills these */
+
+	/* libibmad warns on stderr when the open fails; probe quietly
+	 * first so the reason (e.g. permission) reaches the user intact. */
+	fd = umad_open_port(p->dev, p->port);
+	if (fd < 0) {
+		int e = errno ? errno : -fd;
+
+		snprintf(why, whylen,
+			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
+			 p->dev, p->port, strerror(e));
+		return -1;
+	}
+	umad_close_port(fd);
+	mp = mad_rpc_open_port(p->dev, p->port, classes, 2);
+	if (!mp) {
+		snprintf(why, whylen, "libibmad cannot open %s/%d", p->dev, p->port);
+		return -1;
+	}
+	mad_rpc_set_timeout(mp, SMP_TIMEOUT_MS);
+	memset(&self, 0, sizeof(self));	/* directed route, zero hops: us */
+	if (!smp_query_via(pi, &self, IB_ATTR_PORT_INFO, p->port, 0, mp)) {
+		snprintf(why, whylen, "SMP PortInfo query on %s/%d timed out", p->dev, p->port);
+		mad_rpc_close_port(mp);
+		return -1;
+	}
+	mad_rpc_close_port(mp);
+
+	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
+	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
+	return 0;
+}
+
+const struct source source_smp = {
+	.name = "smp",
+	.refine = smp_refine,
+};

@@ -1,0 +1,30 @@
+# tests/unit: cmocka units for the pure logic, one binary per module.
+UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
+	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
+	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
+	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+tests_unit_test_port_SOURCES = tests/unit/test_port.c
+tests_unit_test_port_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_pcie_SOURCES = tests/unit/test_pcie.c
+tests_unit_test_pcie_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_delta_SOURCES = tests/unit/test_delta.c
+tests_unit_test_delta_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_counters_SOURCES = tests/unit/test_counters.c
+tests_unit_test_counters_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_rules_SOURCES = tests/unit/test_rules.c
+tests_unit_test_rules_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_linkhealth_SOURCES = tests/unit/test_linkhealth.c
+tests_unit_test_linkhealth_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_topofile_SOURCES = tests/unit/test_topofile.c
+tests_unit_test_topofile_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_proto_SOURCES = tests/unit/test_proto.c
+tests_unit_test_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_engine_stats_SOURCES = tests/unit/test_engine_stats.c
+tests_unit_test_engine_stats_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_testverdict_SOURCES = tests/unit/test_testverdict.c
+tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+# Layout maths: pure, linked without curses.
+tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
+tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)
