@@ -93,7 +93,7 @@ static const struct cli_command {
 	/* counters */
 	{ "watch", CMD_WATCH, "per-interval counter deltas and rates [--interval S] [--count N] [--json]" },
 	{ "errors", CMD_ERRORS, "fabric-wide error sweep [--json]; with --interval S, deltas over S" },
-	{ "test", CMD_TEST, "test bw|lat|rate [options] PEER: run a test against an agent" },
+	{ "test", CMD_TEST, "test bw|lat|rate|tcp [options] PEER: run a test against an agent (tcp: the TCP baseline, --duration)" },
 	{ "serve", CMD_SERVE, "the peer agent that 'test' talks to" },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
@@ -390,8 +390,10 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				c->t.kind = 1;
 			else if (!strcmp(k, "rate"))
 				c->t.kind = 2;
+			else if (!strcmp(k, "tcp"))
+				c->t.kind = 3;	/* the TCP baseline */
 			else {
-				snprintf(err, errlen, "test needs a kind: bw, lat or rate — e.g. ibconsole test bw PEER");
+				snprintf(err, errlen, "test needs a kind: bw, lat, rate or tcp — e.g. ibconsole test bw PEER");
 				return 2;
 			}
 			c->t.peer = optind + 2 < argc ? argv[optind + 2] : NULL;

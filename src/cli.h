@@ -14,7 +14,7 @@ enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
-	int kind;		/* KIND_BW / KIND_LAT / KIND_RATE (core/proto.h) */
+	int kind;		/* KIND_BW / LAT / RATE (core/proto.h), 3 tcp */
 	int op;			/* -1: the kind's default */
 	int conn;		/* CONN_RC / CONN_UD */
 	long long size;		/* -1 */

@@ -259,6 +259,10 @@ int cmd_test(const struct cli *c)
 	char secret[256], err[ENG_ERR], path[512] = "";
 	int st, rc;
 
+	if (t->kind == 3) {
+		free(r);
+		return cmd_test_tcp(c);
+	}
 	if (!r) {
 		fail("out of memory");
 		return 5;

@@ -8,5 +8,7 @@
 
 int cmd_test(const struct cli *c);
 int cmd_serve(const struct cli *c);
+/* `ibconsole test tcp PEER`: the TCP baseline (cmd_tcp.c). */
+int cmd_test_tcp(const struct cli *c);
 
 #endif

@@ -22,6 +22,7 @@
 #include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
 #include "core/agent/proto.h"
+#include "core/agent/tcptest.h"
 #include "core/agent/testctr.h"
 
 struct sess {
@@ -268,13 +269,18 @@ static int listen_on(const struct agent_opts *o, char *err, size_t errlen)
 
 int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 {
-	int lfd = listen_on(o, err, errlen), last = 0, served = 0;
+	int lfd = listen_on(o, err, errlen), last = 0, served = 0, tfd;
+	char terr[ENG_ERR];
 
 	if (lfd < 0)
 		return ENG_PEER;
 	logf_(o, "listening on %s port %d", o->bind ? o->bind : "*", o->port ? o->port : AGENT_DEFAULT_PORT);
+	/* the TCP baseline (tcptest.c) beside it, on port + 1; optional */
+	tfd = tcptest_listen(o->bind, o->port, terr, sizeof(terr));
+	if (tfd < 0)
+		logf_(o, "no TCP baseline: %s", terr);
 	while (!(o->stop && *o->stop) && (!o->sessions || served < o->sessions)) {
-		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = tfd, .events = POLLIN } };
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		struct sess s = { .o = o };
@@ -282,7 +288,15 @@ int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 		int one = 1;
 
 		/* bounded waits: a signal or the stop flag is seen within 0.5 s */
-		if (poll(&p, 1, 500) <= 0)
+		if (poll(p, tfd < 0 ? 1 : 2, 500) <= 0)
+			continue;
+		if (tfd >= 0 && (p[1].revents & POLLIN)) {
+			char who[64];
+			int r = tcptest_serve_one(tfd, o->secret, o->timeout_ms, who, sizeof(who), terr, sizeof(terr));
+
+			logf_(o, "%s: TCP baseline %s: %s", who, r ? "failed" : "done", terr);
+		}
+		if (!(p[0].revents & POLLIN))
 			continue;
 		s.fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 		if (s.fd < 0)
@@ -302,5 +316,7 @@ int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", why);
 	}
 	close(lfd);
+	if (tfd >= 0)
+		close(tfd);
 	return o->sessions == 1 ? last : 0;
 }

@@ -43,6 +43,11 @@ int client_sizes(const struct proto_params *p, uint32_t mtu_cap, uint64_t *sizes
 	return n;
 }
 
+static bool client_cancelled(const struct client_opts *o)
+{
+	return o->cancel && atomic_load(o->cancel);
+}
+
 static long long ms_now(void)
 {
 	struct timespec t;
@@ -98,6 +103,11 @@ static int dial(struct client *c, char *err, size_t errlen)
 			c->fd = fd;
 			freeaddrinfo(res);
 			return 0;
+		}
+		if (client_cancelled(c->o)) {
+			freeaddrinfo(res);
+			snprintf(err, errlen, "cancelled");
+			return ENG_PEER;
 		}
 		if (ms_now() < deadline) {
 			struct timespec ts = { 0, 250000000 };
@@ -157,6 +167,10 @@ static int tick(void *arg, char *err, size_t errlen)
 	struct proto_msg m;
 	char why[ENG_ERR];
 
+	if (client_cancelled(c->o)) {
+		snprintf(err, errlen, "cancelled");
+		return -1;
+	}
 	while (poll(&p, 1, 0) > 0) {
 		if (proto_recv(c->fd, &m, 1000, why, sizeof(why))) {
 			snprintf(err, errlen, "the agent at %s went away mid-test: %s — is it still running?",

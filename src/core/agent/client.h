@@ -4,6 +4,7 @@
 #ifndef IBC_AGENT_CLIENT_H
 #define IBC_AGENT_CLIENT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@ struct client_opts {
 	int stall_ms;
 	eng_progress_fn progress;
 	void *progress_arg;
+	atomic_int *cancel;	/* non-zero: stop now (the console's Esc); NULL none */
 };
 
 struct client_phase {

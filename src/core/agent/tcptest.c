@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+/* The TCP baseline, both ends: a bounded text handshake (with the same
+ * shared-secret answer as the RDMA test) and one stream, counted by the
+ * receiver. Every wait is bounded; nothing here prints. */
+#include "config.h"
+#include "core/agent/tcptest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+
+#include "core/agent/agent.h"
+#include "core/agent/proto.h"
+
+#define TCP_CHUNK (128u << 10)
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int tcp_port_of(int agent_port)
+{
+	return (agent_port ? agent_port : AGENT_DEFAULT_PORT) + 1;
+}
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+static int unhex(const char *s, uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+
+		if (sscanf(s + 2 * i, "%2x", &v) != 1)
+			return -1;
+		b[i] = (uint8_t)v;
+	}
+	return s[2 * n] == '\0' || s[2 * n] == ' ' ? 0 : -1;
+}
+
+/* One line (without the newline) within timeout_ms; -1 on time-out,
+ * close or a line too long. Reads byte by byte: the lines are short and
+ * nothing of the stream may be swallowed. */
+static int read_line(int fd, char *buf, size_t len, int timeout_ms)
+{
+	double end = now_s() + timeout_ms / 1000.0;
+	size_t n = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double left = end - now_s();
+		ssize_t r;
+
+		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			return -1;
+		r = read(fd, buf + n, 1);
+		if (r <= 0)
+			return -1;
+		if (buf[n] == '\n') {
+			buf[n] = '\0';
+			return 0;
+		}
+		if (++n + 1 >= len)
+			return -1;
+	}
+}
+
+static int write_all(int fd, const char *s, size_t len, int timeout_ms)
+{
+	double end = now_s() + timeout_ms / 1000.0;
+
+	while (len) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		double left = end - now_s();
+		ssize_t w;
+
+		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			return -1;
+		w = send(fd, s, len, MSG_NOSIGNAL);
+		if (w < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int dial(const struct tcptest_opts *o, char *where, size_t wlen, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *a;
+	char port[16];
+	int rc, eno = ECONNREFUSED;
+	double end = now_s() + o->timeout_ms / 1000.0;
+
+	snprintf(port, sizeof(port), "%d", tcp_port_of(o->agent_port));
+	snprintf(where, wlen, "%s port %s", o->peer, port);
+	rc = getaddrinfo(o->peer, port, &hints, &res);
+	if (rc) {
+		snprintf(err, errlen, "cannot resolve the peer %s: %s — give its host name or address",
+			 o->peer, gai_strerror(rc));
+		return -1;
+	}
+	do {
+		for (a = res; a; a = a->ai_next) {
+			int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+			struct pollfd p;
+			socklen_t sl = sizeof(eno);
+
+			if (fd < 0)
+				continue;
+			if (connect(fd, a->ai_addr, a->ai_addrlen) && errno != EINPROGRESS) {
+				eno = errno;
+				close(fd);
+				continue;
+			}
+			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+			if (poll(&p, 1, 2000) <= 0) {
+				eno = ETIMEDOUT;
+				close(fd);
+				continue;
+			}
+			getsockopt(fd, SOL_SOCKET, SO_ERROR, &eno, &sl);
+			if (eno) {
+				close(fd);
+				continue;
+			}
+			freeaddrinfo(res);
+			return fd;
+		}
+		if (o->cancel && atomic_load(o->cancel))
+			break;
+		if (now_s() < end) {
+			struct timespec ts = { 0, 250000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	} while (now_s() < end);
+	freeaddrinfo(res);
+	snprintf(err, errlen, "cannot reach the agent's TCP baseline at %s: %s — start 'ibconsole serve' on the peer (it listens on its port + 1) and let that port through",
+		 where, strerror(eno));
+	return -1;
+}
+
+int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *err, size_t errlen)
+{
+	char where[160], line[256], mac_hex[65] = "-", *buf = NULL;
+	uint8_t nonce[PROTO_NONCE];
+	unsigned ver, auth;
+	uint32_t secs = o->seconds ? o->seconds : 10;
+	double t0, end, last, stall_end;
+	uint64_t last_bytes = 0, sec_bytes = 0;
+	double sec_start;
+	int fd, st = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->port = tcp_port_of(o->agent_port);
+	if (secs > TCPTEST_MAX_SECONDS) {
+		snprintf(err, errlen, "a TCP baseline runs at most %d s — give a shorter --duration", TCPTEST_MAX_SECONDS);
+		return 2;
+	}
+	fd = dial(o, where, sizeof(where), err, errlen);
+	if (fd < 0)
+		return 4;
+	if (read_line(fd, line, sizeof(line), o->timeout_ms) ||
+	    sscanf(line, "IBCTCP %u %32s %u", &ver, mac_hex, &auth) != 3 || ver != 1 ||
+	    unhex(mac_hex, nonce, sizeof(nonce))) {
+		snprintf(err, errlen, "the agent at %s did not greet as an ibconsole TCP baseline — is 'ibconsole serve' of the same version running there?",
+			 where);
+		st = 4;
+		goto out;
+	}
+	snprintf(mac_hex, sizeof(mac_hex), "-");
+	if (auth && !o->secret) {
+		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", where);
+		st = 3;
+		goto out;
+	}
+	if (o->secret) {
+		uint8_t mac[32];
+
+		proto_auth_mac(o->secret, nonce, mac);
+		hex(mac, sizeof(mac), mac_hex);
+	}
+	snprintf(line, sizeof(line), "%u %s\n", secs, mac_hex);
+	if (write_all(fd, line, strlen(line), o->timeout_ms) || read_line(fd, line, sizeof(line), o->timeout_ms)) {
+		snprintf(err, errlen, "the agent at %s went away during the TCP handshake — is it still running?", where);
+		st = 4;
+		goto out;
+	}
+	if (strcmp(line, "GO")) {
+		int code = 4, off = 0;
+
+		if (sscanf(line, "ERR %d %n", &code, &off) >= 1 && off > 0)
+			snprintf(err, errlen, "the agent at %s refused: %s", where, line + off);
+		else
+			snprintf(err, errlen, "the agent at %s answered '%.60s' — run the same ibconsole version on both ends", where, line);
+		st = code >= 1 && code <= 5 ? code : 4;
+		goto out;
+	}
+	buf = calloc(1, TCP_CHUNK);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		st = 5;
+		goto out;
+	}
+	t0 = last = sec_start = now_s();
+	end = t0 + secs;
+	stall_end = t0 + o->timeout_ms / 1000.0;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		double now = now_s();
+		ssize_t w;
+
+		if (o->cancel && atomic_load(o->cancel)) {
+			snprintf(err, errlen, "cancelled");
+			st = 4;
+			goto out;
+		}
+		if (now - sec_start >= 1.0 && r->nsec < TCPTEST_MAX_SAMPLES) {
+			r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (now - sec_start) / 1e9;
+			sec_bytes = 0;
+			sec_start = now;
+		}
+		if (now - last >= 0.25) {
+			if (o->progress)
+				o->progress(o->arg, now - t0, (double)(r->sent - last_bytes) * 8.0 / (now - last) / 1e9,
+					    r->sent);
+			last_bytes = r->sent;
+			last = now;
+		}
+		if (now >= end)
+			break;
+		if (now > stall_end) {
+			snprintf(err, errlen, "the agent at %s stopped reading the TCP stream for %d s — is it still running, is the path up?",
+				 where, o->timeout_ms / 1000);
+			st = 4;
+			goto out;
+		}
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		w = send(fd, buf, TCP_CHUNK, MSG_NOSIGNAL);
+		if (w < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (w <= 0) {
+			snprintf(err, errlen, "the agent at %s went away mid-test: %s — is it still running?",
+				 where, w < 0 ? strerror(errno) : "closed");
+			st = 4;
+			goto out;
+		}
+		r->sent += (uint64_t)w;
+		sec_bytes += (uint64_t)w;
+		stall_end = now_s() + o->timeout_ms / 1000.0;
+	}
+	if (sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && now_s() - sec_start > 0.2)
+		r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (now_s() - sec_start) / 1e9;
+	shutdown(fd, SHUT_WR);
+	{
+		unsigned long long bytes, ns;
+
+		/* the receiver drains what is still in flight first */
+		if (read_line(fd, line, sizeof(line), o->timeout_ms + 5000) ||
+		    sscanf(line, "DONE %llu %llu", &bytes, &ns) != 2) {
+			snprintf(err, errlen, "the agent at %s did not report what it received — is it still running?", where);
+			st = 4;
+			goto out;
+		}
+		r->bytes = bytes;
+		r->seconds = (double)ns / 1e9;
+		r->gbps = ns ? (double)bytes * 8.0 / (double)ns : 0;
+	}
+out:
+	free(buf);
+	close(fd);
+	return st;
+}
+
+/* ---- agent side ---- */
+
+int tcptest_listen(const char *bind_addr, int agent_port, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *res, *a;
+	char port[16];
+	int fd = -1, one = 1, eno = 0, rc;
+
+	snprintf(port, sizeof(port), "%d", tcp_port_of(agent_port));
+	rc = getaddrinfo(bind_addr, port, &hints, &res);
+	if (rc) {
+		snprintf(err, errlen, "cannot resolve %s: %s", bind_addr ? bind_addr : "*", gai_strerror(rc));
+		return -1;
+	}
+	for (a = res; a; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd < 0)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 4))
+			break;
+		eno = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot listen on port %s for the TCP baseline: %s", port, strerror(eno));
+	return fd;
+}
+
+static void refuse(int fd, int code, const char *text)
+{
+	char line[300];
+
+	snprintf(line, sizeof(line), "ERR %d %s\n", code, text);
+	(void)write_all(fd, line, strlen(line), 1000);
+}
+
+int tcptest_serve_one(int lfd, const char *secret, int timeout_ms, char *peer, size_t peerlen,
+		      char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	uint8_t nonce[PROTO_NONCE], mac[32], got[32];
+	char line[256], nhex[2 * PROTO_NONCE + 1], mhex[80], *buf = NULL;
+	unsigned secs;
+	uint64_t bytes = 0;
+	double first = 0, lastb = 0, deadline;
+	int fd, rc = -1;
+
+	snprintf(peer, peerlen, "?");
+	fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "accept: %s", strerror(errno));
+		return -1;
+	}
+	getnameinfo((struct sockaddr *)&ss, sl, peer, (socklen_t)peerlen, NULL, 0, NI_NUMERICHOST);
+	if (getrandom(nonce, sizeof(nonce), 0) != sizeof(nonce)) {
+		snprintf(err, errlen, "no random numbers for the challenge");
+		goto out;
+	}
+	hex(nonce, sizeof(nonce), nhex);
+	snprintf(line, sizeof(line), "IBCTCP 1 %s %d\n", nhex, secret ? 1 : 0);
+	if (write_all(fd, line, strlen(line), timeout_ms) || read_line(fd, line, sizeof(line), timeout_ms) ||
+	    sscanf(line, "%u %79s", &secs, mhex) != 2) {
+		snprintf(err, errlen, "no TCP baseline request within %d ms", timeout_ms);
+		goto out;
+	}
+	if (secret) {
+		uint8_t d = 0;
+
+		proto_auth_mac(secret, nonce, mac);
+		if (strlen(mhex) != 64 || unhex(mhex, got, sizeof(got))) {
+			memset(got, 0, sizeof(got));
+			got[0] = (uint8_t)~mac[0];
+		}
+		for (int i = 0; i < 32; i++)
+			d |= mac[i] ^ got[i];
+		if (d) {
+			snprintf(err, errlen, "authentication failed: wrong or missing shared secret");
+			refuse(fd, 3, "authentication failed: wrong or missing shared secret -- give the same --secret-file on both ends");
+			goto out;
+		}
+	}
+	if (secs < 1 || secs > TCPTEST_MAX_SECONDS) {
+		snprintf(err, errlen, "asked for %u s", secs);
+		refuse(fd, 2, "a TCP baseline runs 1 to 600 s -- give a duration in that range");
+		goto out;
+	}
+	if (write_all(fd, "GO\n", 3, timeout_ms))
+		goto out;
+	buf = malloc(TCP_CHUNK);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	/* the stream ends at the client's close; a silent client within the
+	 * time-out, or one that streams far past its own duration, fails */
+	deadline = now_s() + secs + timeout_ms / 1000.0 + 5;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (now_s() > deadline || poll(&p, 1, timeout_ms) <= 0) {
+			snprintf(err, errlen, "the client stopped sending for %d ms", timeout_ms);
+			goto out;
+		}
+		n = read(fd, buf, TCP_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "the stream broke: %s", strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		lastb = now_s();
+		if (!bytes)
+			first = lastb;
+		bytes += (uint64_t)n;
+	}
+	snprintf(line, sizeof(line), "DONE %llu %llu\n", (unsigned long long)bytes,
+		 (unsigned long long)((lastb - first) * 1e9));
+	if (write_all(fd, line, strlen(line), timeout_ms)) {
+		snprintf(err, errlen, "the client left before the result");
+		goto out;
+	}
+	snprintf(err, errlen, "%llu bytes in %.2f s", (unsigned long long)bytes, lastb - first);
+	rc = 0;
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}
