@@ -16,6 +16,7 @@
 #include "core/agent/agent.h"
 #include "core/agent/record.h"
 #include "core/agent/client.h"
+#include "core/agent/testjob.h"
 #include "diag/testverdict.h"
 
 static void fail(const char *msg)
@@ -51,33 +52,12 @@ static int read_secret(const char *path, char *buf, size_t len)
 
 static void params_from_cli(const struct cli_test *t, struct proto_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->kind = (uint8_t)t->kind;
-	p->op = (uint8_t)(t->op >= 0 ? t->op : t->kind == KIND_RATE ? OP_SEND : OP_WRITE);
-	p->conn = (uint8_t)t->conn;
-	p->flags = (t->bidir ? PARAM_BIDIR : 0) | (t->sweep ? PARAM_SWEEP : 0);
-	p->qps = (uint32_t)(t->qps ? t->qps : t->kind == KIND_RATE ? 4 : 1);
-	/* perftest's defaults, so numbers compare */
-	if (t->size > 0)
-		p->size = (uint64_t)t->size;
-	else if (t->sweep)
-		p->size = 8u << 20;
-	else
-		p->size = t->kind == KIND_BW ? 65536 : t->kind == KIND_LAT ? 2 : 4;
-	p->iters = t->iters ? (uint64_t)t->iters :
-		   t->kind == KIND_BW && p->op == OP_WRITE ? 5000 : 1000;
-	p->duration_ms = (uint32_t)(t->duration_s * 1000 + 0.5);
-	p->tx_depth = (uint32_t)(t->tx_depth > 0 ? t->tx_depth : t->kind == KIND_LAT ? 1 : 128);
-	p->inline_size = (uint32_t)(t->inline_size >= 0 ? t->inline_size : p->op == OP_READ ? 0 : 220);
-	if (t->cq_mod > 0)
-		p->cq_mod = (uint32_t)t->cq_mod;
-	else
-		/* perftest: moderation off above 8 KiB, except UD and sweeps */
-		p->cq_mod = t->kind == KIND_LAT ||
-			    (p->size > 8192 && !t->sweep && p->conn != CONN_UD) ? 1 : 100;
-	if (p->cq_mod > p->tx_depth)
-		p->cq_mod = p->tx_depth;
-	p->counter_ms = 1000;
+	struct tj_choice ch = { .kind = t->kind, .op = t->op, .conn = t->conn, .size = t->size,
+				.sweep = t->sweep, .bidir = t->bidir, .qps = t->qps, .iters = t->iters,
+				.duration_s = t->duration_s, .tx_depth = t->tx_depth,
+				.inline_size = t->inline_size, .cq_mod = t->cq_mod };
+
+	testjob_params(&ch, p);
 }
 
 static void progress(void *arg, const struct eng_progress *p)
@@ -176,47 +156,15 @@ static void print_table(const struct client_opts *o, const struct client_result 
 	       v->rule[0] ? ")" : "", v->text);
 }
 
-static int mkdirs(char *path)
-{
-	for (char *s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*s = '/';
-			return -1;
-		}
-		*s = '/';
-	}
-	return 0;
-}
-
 /* Where a record goes: --save, else $IBCONSOLE_RECORD_DIR or
- * $XDG_STATE_HOME/ibconsole/records (~/.local/state/…). */
+ * $XDG_STATE_HOME/ibconsole/records (~/.local/state/…), as the console. */
 static int record_path(const struct cli *c, const struct proto_params *p, char *out, size_t len)
 {
-	const char *dir = getenv("IBCONSOLE_RECORD_DIR"), *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char base[400], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
 	if (c->save) {
 		snprintf(out, len, "%s", c->save);
 		return 0;
 	}
-	if (dir && *dir)
-		snprintf(base, sizeof(base), "%s/", dir);
-	else if (st && *st)
-		snprintf(base, sizeof(base), "%s/ibconsole/records/", st);
-	else if (home && *home)
-		snprintf(base, sizeof(base), "%s/.local/state/ibconsole/records/", home);
-	else
-		return -1;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(out, len, "%stest-%s-%s-%s-%d.json", base, eng_kind_name(p->kind), eng_op_name(p->op),
-		 stamp, (int)getpid());
-	return mkdirs(out);
+	return testjob_record_path(p->kind, p->op, out, len);
 }
 
 static int load_record(const char *path, struct record_saved *s)
@@ -283,26 +231,8 @@ int cmd_test(const struct cli *c)
 			o.peer = saved->peer;
 		diff->path = t->compare;
 	}
-	if (o.p.kind == KIND_LAT && o.p.qps != 1) {
-		fail("latency tests use one QP — drop --qps");
-		rc = 2;
-		goto done;
-	}
-	if (o.p.duration_ms && (o.p.flags & PARAM_BIDIR) && o.p.op == OP_SEND) {
-		fail("a bidirectional send test runs by --iters, not --duration — give --iters");
-		rc = 2;
-		goto done;
-	}
-	if (o.p.conn == CONN_UD && o.p.op != OP_SEND) {
-		fail("UD carries send only — give --op send (or drop --connection UD)");
-		rc = 2;
-		goto done;
-	}
-	if (proto_check_params(&o.p, err, sizeof(err))) {
-		char msg[400];
-
-		snprintf(msg, sizeof(msg), "bad test parameters: %s — see ibconsole --help", err);
-		fail(msg);
+	if (testjob_check(&o.p, err, sizeof(err))) {
+		fail(err);
 		rc = 2;
 		goto done;
 	}

@@ -365,6 +365,60 @@ void testjob_stop(struct testjob *j)
 	free(j);
 }
 
+void testjob_params(const struct tj_choice *t, struct proto_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = (uint8_t)t->kind;
+	p->op = (uint8_t)(t->op >= 0 ? t->op : t->kind == KIND_RATE ? OP_SEND : OP_WRITE);
+	p->conn = (uint8_t)t->conn;
+	p->flags = (t->bidir ? PARAM_BIDIR : 0) | (t->sweep ? PARAM_SWEEP : 0);
+	p->qps = (uint32_t)(t->qps ? t->qps : t->kind == KIND_RATE ? 4 : 1);
+	/* perftest's defaults, so numbers compare */
+	if (t->size > 0)
+		p->size = (uint64_t)t->size;
+	else if (t->sweep)
+		p->size = 8u << 20;
+	else
+		p->size = t->kind == KIND_BW ? 65536 : t->kind == KIND_LAT ? 2 : 4;
+	p->iters = t->iters ? (uint64_t)t->iters :
+		   t->kind == KIND_BW && p->op == OP_WRITE ? 5000 : 1000;
+	p->duration_ms = (uint32_t)(t->duration_s * 1000 + 0.5);
+	p->tx_depth = (uint32_t)(t->tx_depth > 0 ? t->tx_depth : t->kind == KIND_LAT ? 1 : 128);
+	p->inline_size = (uint32_t)(t->inline_size >= 0 ? t->inline_size : p->op == OP_READ ? 0 : 220);
+	if (t->cq_mod > 0)
+		p->cq_mod = (uint32_t)t->cq_mod;
+	else
+		/* perftest: moderation off above 8 KiB, except UD and sweeps */
+		p->cq_mod = t->kind == KIND_LAT ||
+			    (p->size > 8192 && !t->sweep && p->conn != CONN_UD) ? 1 : 100;
+	if (p->cq_mod > p->tx_depth)
+		p->cq_mod = p->tx_depth;
+	p->counter_ms = 1000;
+}
+
+int testjob_check(const struct proto_params *p, char *err, size_t errlen)
+{
+	char why[200];
+
+	if (p->kind == KIND_LAT && p->qps != 1) {
+		snprintf(err, errlen, "latency tests use one QP — drop --qps");
+		return -1;
+	}
+	if (p->duration_ms && (p->flags & PARAM_BIDIR) && p->op == OP_SEND) {
+		snprintf(err, errlen, "a bidirectional send test runs by --iters, not --duration — give --iters");
+		return -1;
+	}
+	if (p->conn == CONN_UD && p->op != OP_SEND) {
+		snprintf(err, errlen, "UD carries send only — give --op send (or drop --connection UD)");
+		return -1;
+	}
+	if (proto_check_params(p, why, sizeof(why))) {
+		snprintf(err, errlen, "bad test parameters: %s — see ibconsole --help", why);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- records ---- */
 
 static int state_dir(char *out, size_t len, const char *sub)

@@ -76,6 +76,26 @@ struct tj_view {
 	double tcp_s;
 };
 
+/* A test as chosen on the command line or the console's form; unset
+ * fields (-1, 0) take perftest's defaults. */
+struct tj_choice {
+	int kind;		/* KIND_BW / LAT / RATE */
+	int op;			/* -1: write (rate: send) */
+	int conn;		/* CONN_RC / CONN_UD */
+	long long size;		/* -1: bw 65536, lat 2, rate 4; sweep 8 MiB */
+	bool sweep, bidir;
+	int qps;		/* 0: rate 4, else 1 */
+	long long iters;	/* 0: write bw 5000, else 1000 */
+	double duration_s;	/* 0: by iterations */
+	int tx_depth, inline_size, cq_mod;	/* -1: perftest's */
+};
+
+/* The protocol parameters of a choice, with perftest's defaults. */
+void testjob_params(const struct tj_choice *c, struct proto_params *p);
+/* Checks a choice's parameters as the agent will; 0, or -1 with a
+ * one-line "what — what to do" in err. */
+int testjob_check(const struct proto_params *p, char *err, size_t errlen);
+
 struct testjob;
 
 /* Starts a run on its own thread; NULL with err when the thread or memory
