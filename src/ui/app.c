@@ -204,6 +204,7 @@ static bool ui_key(struct ui_app *a, int key)
 		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_test.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -227,6 +228,10 @@ static bool ui_key(struct ui_app *a, int key)
 		break;
 	case UI_ACT_FABRIC:
 		a->screen = &screen_fabric;
+		break;
+	case UI_ACT_TEST:
+		screen_test_open();
+		a->screen = &screen_test;
 		break;
 	case UI_ACT_SLOWER:
 	case UI_ACT_FASTER:
@@ -355,7 +360,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	ui_curses_start(u);
 
 	for (;;) {
-		struct pollfd pfd[3];
+		struct pollfd pfd[4];
 		time_t now;
 		int key, n;
 
@@ -369,6 +374,8 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 				monitor_set_targets(a.cw, a.snap);
 		}
 		if (monitor_get(a.cw, a.ctr))
+			a.dirty = true;
+		if (screen_test_poll() && a.screen == &screen_test)
 			a.dirty = true;
 		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
 			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
@@ -386,7 +393,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		pfd[1].events = POLLIN;
 		pfd[2].fd = monitor_fd(a.cw);	/* counters */
 		pfd[2].events = POLLIN;
-		n = poll(pfd, 3, ui_ms_to_next_second());
+		pfd[3].fd = screen_test_fd();	/* a test run, -1 none */
+		pfd[3].events = POLLIN;
+		n = poll(pfd, 4, ui_ms_to_next_second());
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
@@ -404,6 +413,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 out:
 	endwin();
 	screen_fabric_shutdown();
+	screen_test_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
 	monitor_stop(a.cw);
 	free(a.ctr);

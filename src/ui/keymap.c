@@ -45,6 +45,14 @@ const struct keymap_entry keymap_table[] = {
 	{ { 0 }, "s", UI_ACT_NONE, "fabric: next sort (severity, name, rate, LID)" },
 	{ { 0 }, "v, Tab", UI_ACT_NONE, "fabric: problems first / switches and HCAs" },
 	{ { 0 }, "p", UI_ACT_NONE, "fabric: mark the selected HCA port as the test peer" },
+	/* test screen; rows without an action are read by the screen */
+	{ { 't' }, "t", UI_ACT_TEST,
+	  "test screen: bw / lat / rate / tcp against the peer's agent" },
+	{ { 0 }, "Enter", UI_ACT_NONE, "test: start (form), pick (compare list)" },
+	{ { 0 }, "Esc", UI_ACT_NONE, "test: cancel the run (both ends free it); after: the form" },
+	{ { 0 }, "Tab", UI_ACT_NONE, "test: result / counters / latency histogram" },
+	{ { 0 }, "r", UI_ACT_NONE, "test: run the same test again" },
+	{ { 0 }, "c", UI_ACT_NONE, "test: compare with an earlier record to the same peer" },
 };
 
 const int keymap_count = sizeof(keymap_table) / sizeof(keymap_table[0]);

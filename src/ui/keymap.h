@@ -18,6 +18,7 @@ enum ui_action {
 	UI_ACT_REDRAW,
 	UI_ACT_QUIT,
 	UI_ACT_FABRIC,		/* fabric screen */
+	UI_ACT_TEST,		/* test screen */
 	/* counters */
 	UI_ACT_COUNTERS,
 	UI_ACT_EVENTS,

@@ -52,4 +52,12 @@ extern const struct screen screen_fabric;
 void screen_fabric_configure(const struct fab_opts *o, double rediscover_s);
 void screen_fabric_shutdown(void);
 
+/* Test screen: the form, the live run and its result. The run is a
+ * worker: app.c polls its descriptor and takes its views. */
+extern const struct screen screen_test;
+void screen_test_open(void);		/* before showing it: the fabric's peer mark */
+int screen_test_fd(void);		/* -1 when no run */
+bool screen_test_poll(void);		/* true when the run's view changed */
+void screen_test_shutdown(void);	/* cancels a run, frees */
+
 #endif
