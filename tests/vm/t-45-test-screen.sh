@@ -1,0 +1,210 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t-45-test-screen.sh: the console's test screen on rxe0, driven through
+# tmux with the agent on the same VM: a 64 KiB write bandwidth test shows
+# Gb/s each second and both ends' packet counters rising, then the verdict
+# and the record; a key pressed during a run is on screen within 200 ms;
+# Esc cancels and the next test to the same agent finishes; the agent
+# killed mid-test gives one line with the remedy and the console still
+# answers; the TCP baseline is within 20 % of iperf3 on the same path.
+set -eu
+. "$VM_TESTS_DIR/vmlib.sh"
+. "$VM_TESTS_DIR/faultlib.sh"
+command -v tmux > /dev/null || fail "tmux missing: apt-get install tmux"
+command -v iperf3 > /dev/null || fail "iperf3 missing: apt-get install iperf3"
+
+# tmux needs pseudo-terminals: the VM's /dev has no devpts of its own
+if [ ! -e /dev/pts/ptmx ]; then
+	mkdir -p /dev/pts
+	mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "cannot mount devpts for tmux"
+fi
+# tmux's socket cannot live on the 9p root: a tmpfs of the VM's own
+mkdir -p "$IBC_TMP/tmux"
+mount -t tmpfs tmpfs "$IBC_TMP/tmux" || fail "cannot mount a tmpfs for tmux's socket"
+TMUX_TMPDIR=$IBC_TMP/tmux
+XDG_STATE_HOME=$IBC_TMP/state
+export TMUX_TMPDIR XDG_STATE_HOME
+unset IBCONSOLE_RECORD_DIR
+T="tmux -L ibct45"
+cleanup() {
+	$T kill-server 2> /dev/null || true
+	for p in $pids; do kill -9 "$p" 2> /dev/null || true; done
+	umount "$IBC_TMP/tmux" 2> /dev/null || true
+}
+trap cleanup EXIT
+
+cap() { $T capture-pane -p -t ui; }
+# wait_for ERE SECONDS: until the screen shows it; the screen on failure
+wait_for() {
+	i=0
+	while ! cap | grep -Eq -- "$1"; do
+		i=$((i + 1))
+		[ $i -le $(($2 * 20)) ] || { cap; fail "the screen never showed /$1/ within $2 s"; }
+		sleep 0.05
+	done
+}
+ms() { date +%s%3N; }
+key() { $T send-keys -t ui "$@"; }
+# A counter's LOCAL and PEER deltas in a capture: "+N +M" (rates and
+# marks dropped)
+ctr_vals() { grep -E "^ $1 " "$2" | head -1 | sed 's/([^)]*)//g; s/!//g' | awk '{print $2, $3}'; }
+# wait_fast ERE: polls every 10 ms for up to 2 s (key latency)
+wait_fast() {
+	i=0
+	while ! cap | grep -Eq -- "$1"; do
+		i=$((i + 1))
+		[ $i -le 200 ] || { cap; fail "the screen never showed /$1/ within 2 s"; }
+		sleep 0.01
+	done
+}
+# dur S: the form's duration field set to S (empty: by iterations)
+dur() {
+	key Home
+	for _ in 1 2 3 4 5 6 7 8 9; do key Down; done
+	key C-u
+	[ -z "${1:-}" ] || key "$1"
+}
+# "+12.3k" -> 12300
+num() {
+	awk -v s="$1" 'BEGIN { sub(/^\+/, "", s); m = 1
+		if (s ~ /k$/) m = 1e3; else if (s ~ /M$/) m = 1e6; else if (s ~ /G$/) m = 1e9
+		sub(/[kMGT]$/, "", s); printf "%d\n", s * m }'
+}
+
+"$IBC" serve 2> agent.log &
+agent=$!
+pids="$pids $agent"
+wait_log agent.log listening 20
+
+$T new-session -d -s ui -x 120 -y 40 "$IBC -d rxe0 2> console.err; echo console exit \$?; sleep 60"
+wait_for 'rxe0/1' 30
+key t
+wait_for 'TEST  from rxe0/1' 5
+cap > form.txt
+grep -q 'Kind .*< bw >' form.txt || { cat form.txt; fail "form: no kind row with bw"; }
+grep -Eq 'Size .*\[65536\]' form.txt || { cat form.txt; fail "form: size default is not perftest's 65536"; }
+grep -Eq 'Iterations .*\[5000\]' form.txt || { cat form.txt; fail "form: write bw iterations default is not 5000"; }
+echo "ok: the form shows perftest's defaults"
+
+# no peer: one line with the remedy, the console stays
+key Enter
+wait_for 'no peer: .* — ' 3
+# peer typed; 8 s by duration so the seconds can be watched
+key "$ip4"
+dur 8
+key Enter
+wait_for 'TEST write bw 64 KiB RC 1 QP -> .*running' 20
+wait_for 'sent_pkts|rcvd_pkts' 10
+sleep 1.2
+cap > run1.txt
+# a key during the run reaches the screen within 200 ms
+t0=$(ms)
+key Tab
+wait_fast 'pane: latency'
+t1=$(ms)
+key Tab
+wait_fast 'pane: counters'
+t2=$(ms)
+lat1=$((t1 - t0))
+lat2=$((t2 - t1))
+echo "key to screen during a run: Tab $lat1 ms, Tab again $lat2 ms (send, draw and tmux capture polled every 10 ms)"
+[ "$lat1" -le 200 ] && [ "$lat2" -le 200 ] || fail "a key took more than 200 ms to show ($lat1 / $lat2 ms)"
+sleep 1.5
+cap > run2.txt
+cat run2.txt
+grep -Eq '^ Gb/s +[0-9.]+ now' run2.txt || fail "no Gb/s line while running"
+gbps=$(sed -n 's/^ Gb\/s *\([0-9.]*\) now.*/\1/p' run2.txt)
+awk -v g="$gbps" 'BEGIN { exit !(g > 0) }' || fail "Gb/s now is $gbps while running"
+# packets rising at both ends: sent_pkts (or rcvd_pkts) grew between captures
+for c in sent_pkts rcvd_pkts; do
+	a=$(ctr_vals $c run1.txt)
+	b=$(ctr_vals $c run2.txt)
+	[ -n "$a" ] && [ -n "$b" ] || fail "$c not in the counter table"
+	la=$(num "${a% *}") pa=$(num "${a#* }") lb=$(num "${b% *}") pb=$(num "${b#* }")
+	[ "$lb" -gt "$la" ] || fail "local $c did not rise: $la -> $lb"
+	[ "$pb" -gt "$pa" ] || fail "peer $c did not rise: $pa -> $pb"
+	echo "ok: $c rising: local $la -> $lb, peer $pa -> $pb"
+done
+wait_for 'verdict: ' 30
+cap > done1.txt
+cat done1.txt
+grep -Eq '^ record: /.*\.json' done1.txt || fail "no record path at the end"
+rec=$(sed -n 's/^ record: //p' done1.txt)
+[ -s "$rec" ] || fail "the record $rec is not there"
+grep -q '"schema": "ibconsole/test/1"' "$rec" || fail "the record is not a test record"
+grep -Eq '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+' done1.txt || fail "no result row for 65536 B"
+echo "ok: result, verdict and record ($rec)"
+
+# compare: the same test again, then c picks the earlier record
+key r
+wait_for 'running' 20
+wait_for 'verdict: ' 40
+key c
+wait_for 'COMPARE WITH' 5
+key Enter
+wait_for 'compared with .*\.json' 5
+wait_for 'bw_avg_gbps' 5
+echo "ok: compare with the earlier record"
+
+# Esc mid-test: cancelled, the agent frees the session, the next test finishes
+key Escape
+wait_for 'Kind .*< bw >' 5
+dur 40
+key Enter
+wait_for 'running' 20
+sleep 2
+t0=$(ms)
+key Escape
+wait_for 'cancelled' 5
+t1=$(ms)
+wait_log agent.log 'session failed' 5
+t2=$(ms)
+echo "ok: Esc: cancelled on screen after $((t1 - t0)) ms, the agent freed the session after $((t2 - t0)) ms: $(grep 'session failed' agent.log | tail -1)"
+[ $((t2 - t0)) -le 2000 ] || fail "the agent took $((t2 - t0)) ms to free the cancelled session"
+key Escape
+wait_for 'Kind .*< bw >' 5
+dur 3
+key Enter
+wait_for 'verdict: ' 60
+echo "ok: a second test to the same agent after the cancel finished"
+
+# the agent killed mid-test: one line with the remedy, the console answers
+key Escape
+wait_for 'Kind .*< bw >' 5
+dur 30
+key Enter
+wait_for 'running' 20
+sleep 2
+kill -9 $agent
+t0=$(ms)
+wait_for ' FAILED' 20
+t1=$(ms)
+cap > killed.txt
+cat killed.txt
+grep -Eq '(went away|stopped answering|no completion).* — ' killed.txt || fail "agent killed: no one-line error with a remedy"
+echo "ok: agent killed: the screen said so after $((t1 - t0)) ms: $(grep -E 'went away|stopped answering|no completion' killed.txt | head -1 | sed 's/^ *//')"
+key Escape
+wait_for 'Kind .*< bw >' 3
+echo "ok: the console still answers keys"
+key q
+wait_for 'console exit 0' 10
+
+# the TCP baseline against iperf3 on the same path (the VM's own address)
+"$IBC" serve 2> agent2.log &
+pids="$pids $!"
+wait_log agent2.log listening 20
+iperf3 -s -p 5299 -1 > /dev/null 2>&1 &
+pids="$pids $!"
+sleep 0.5
+iperf3 -c "$ip4" -p 5299 -t 5 -J > iperf3.json || fail "iperf3 failed"
+"$IBC" test tcp --duration 5 --json "$ip4" > tcp.json || { cat tcp.json; fail "test tcp failed"; }
+python3 - iperf3.json tcp.json <<'PY' || fail "test tcp is not within 20 % of iperf3"
+import json, sys
+ip = json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e9
+me = json.load(open(sys.argv[2]))
+assert me["schema"] == "ibconsole/tcp/1" and me["error"] is None, me
+r = me["gbps"]
+print(f"tcp baseline: ibconsole {r:.3f} Gb/s, iperf3 {ip:.3f} Gb/s, ratio {r / ip:.3f}, per second {[round(x, 2) for x in me['per_second_gbps']]}")
+sys.exit(0 if abs(r - ip) <= 0.2 * ip else 1)
+PY
+echo "test screen ok"
