@@ -6,8 +6,11 @@
 
 #include "cli.h"
 
-int cmd_test(const struct cli *c);
-int cmd_serve(const struct cli *c);
+struct snap_opts;
+
+/* Both print their results and errors; return the exit status. */
+int cmd_test(const struct cli *c, const struct snap_opts *unused);
+int cmd_serve(const struct cli *c, const struct snap_opts *unused);
 /* `ibconsole test tcp PEER`: the TCP baseline (cmd_tcp.c). */
 int cmd_test_tcp(const struct cli *c);
 

@@ -937,7 +937,6 @@ static void test_draw(WINDOW *win, const struct ui_ctx *c)
 	int w = getmaxx(win), h = getmaxy(win);
 
 	(void)c;
-	form_init();
 	if (!ts.v || !ts.diff) {
 		widgets_text(win, 2, 1, w - 1, "out of memory", UI_BAD, false, false);
 		return;
@@ -1115,29 +1114,26 @@ static void test_on_resize(int w, int h)
 	(void)h;
 }
 
-const struct screen screen_test = {
-	.name = "test",
-	.draw = test_draw,
-	.on_key = test_on_key,
-	.on_resize = test_on_resize,
-};
-
-void screen_test_open(void)
+static void test_enter(const struct ui_ctx *c)
 {
+	(void)c;
 	form_init();
 	if (ts.mode == M_FORM)
 		fabric_peer();
 }
 
-int screen_test_fd(void)
+static int test_wake_fd(void)
 {
 	return ts.job ? testjob_fd(ts.job) : -1;
 }
 
-bool screen_test_poll(void)
+/* Takes the run's newest view; the end of a run is handled here once
+ * (verdict, record), never in a draw. */
+static bool test_update(const struct ui_ctx *c)
 {
 	bool changed;
 
+	(void)c;
 	if (!ts.job || !ts.v)
 		return false;
 	testjob_drain(ts.job);
@@ -1146,6 +1142,17 @@ bool screen_test_poll(void)
 		finish();
 	return changed;
 }
+
+const struct screen screen_test = {
+	.name = "test",
+	.keys = KEYS_TEST,
+	.draw = test_draw,
+	.on_key = test_on_key,
+	.on_resize = test_on_resize,
+	.enter = test_enter,
+	.update = test_update,
+	.wake_fd = test_wake_fd,
+};
 
 void screen_test_shutdown(void)
 {
