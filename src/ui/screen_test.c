@@ -214,7 +214,7 @@ static void start(void)
 		return;
 	}
 	if (!ts.peer[0]) {
-		note(UI_BAD, "no peer: type the agent's host name or address, or mark its port with p on the fabric screen");
+		note(UI_BAD, "no peer: the test needs the host running 'ibconsole serve' — type its name or address, or mark its port with p on the fabric screen");
 		ts.field = F_PEER;
 		return;
 	}

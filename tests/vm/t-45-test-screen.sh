@@ -29,7 +29,7 @@ T="tmux -u -L ibct45"
 cleanup() {
 	$T kill-server 2> /dev/null || true
 	for p in $pids; do kill -9 "$p" 2> /dev/null || true; done
-	umount "$IBC_TMP/tmux" 2> /dev/null || true
+	umount -l "$IBC_TMP/tmux" 2> /dev/null || true
 }
 trap cleanup EXIT
 
