@@ -889,7 +889,10 @@ static void draw_run(WINDOW *win, int w, int h)
 		if (frac > 1)
 			frac = 1;
 		bar(win, y, 1, 30, frac);
-		if (tcp)
+		if (over)
+			snprintf(buf, sizeof(buf), "%.1f s in all, %d phase%s", v->t_s, v->nphases,
+				 v->nphases == 1 ? "" : "s");
+		else if (tcp)
 			snprintf(buf, sizeof(buf), "%5.1f / %u s", v->t_s, v->o.tcp_seconds);
 		else if (v->msgs_goal)
 			snprintf(buf, sizeof(buf), "%llu / %llu iters  size %s  phase %d/%d",
