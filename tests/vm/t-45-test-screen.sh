@@ -87,13 +87,11 @@ echo "ok: the form shows perftest's defaults"
 # no peer: one line with the remedy, the console stays
 key Enter
 wait_for 'no peer: .* — ' 3
-# peer typed; 8 s by duration so the seconds can be watched
+# peer typed; a long run by duration, watched, then cancelled with Esc
 key "$ip4"
-dur 20
+dur 60
 key Enter
 wait_for 'TEST write bw 64 KiB RC 1 QP -> .*running' 30
-wait_for 'sent_pkts|rcvd_pkts' 15
-cap > run1.txt
 # a key during the run reaches the screen within 200 ms: Tab flips the
 # pane between counters and latency
 t0=$(ms)
@@ -105,16 +103,19 @@ wait_fast 'pane: counters'
 t2=$(ms)
 lat1=$((t1 - t0))
 lat2=$((t2 - t1))
-grep -q 'running' run1.txt || fail "the run ended before the key check"
+cap | grep -q 'running' || fail "the run ended before the key check"
 echo "key to screen during a run: Tab $lat1 ms, Tab again $lat2 ms (send, draw and tmux capture polled back to back)"
 [ "$lat1" -le 200 ] && [ "$lat2" -le 200 ] || fail "a key took more than 200 ms to show ($lat1 / $lat2 ms)"
-sleep 2.5
+wait_for 'sent_pkts|rcvd_pkts' 30
+cap > run1.txt
+sleep 4
 cap > run2.txt
 cat run2.txt
+grep -q 'running' run2.txt || fail "the 60 s run is not running any more"
 grep -Eq '^ Gb/s +[0-9.]+ now' run2.txt || fail "no Gb/s line while running"
 gbps=$(sed -n 's/^ Gb\/s *[0-9.]* now *\([0-9.]*\) avg.*/\1/p' run2.txt)
 awk -v g="$gbps" 'BEGIN { exit !(g > 0) }' || fail "Gb/s average of the seconds so far is '$gbps' while running"
-# packets rising at both ends: sent_pkts (or rcvd_pkts) grew between captures
+# packets rising at both ends between the two captures
 for c in sent_pkts rcvd_pkts; do
 	a=$(ctr_vals $c run1.txt)
 	b=$(ctr_vals $c run2.txt)
@@ -124,7 +125,24 @@ for c in sent_pkts rcvd_pkts; do
 	[ "$pb" -gt "$pa" ] || fail "peer $c did not rise: $pa -> $pb"
 	echo "ok: $c rising: local $la -> $lb, peer $pa -> $pb"
 done
-wait_for 'verdict: ' 90
+
+# Esc mid-test: cancelled, the agent frees the session
+t0=$(ms)
+key Escape
+wait_for 'CANCELLED' 10
+t1=$(ms)
+wait_log agent.log 'session failed' 10
+t2=$(ms)
+echo "ok: Esc: cancelled on screen after $((t1 - t0)) ms, the agent freed the session after $((t2 - t0)) ms: $(grep 'session failed' agent.log | tail -1)"
+[ $((t2 - t0)) -le 2000 ] || fail "the agent took $((t2 - t0)) ms to free the cancelled session"
+
+# the next test to the same agent finishes: result, verdict, record
+key Escape
+wait_for 'Kind .*< bw >' 5
+dur 4
+key Enter
+wait_for 'running' 30
+wait_for 'verdict: ' 120
 cap > done1.txt
 cat done1.txt
 grep -Eq '^ record: /.*\.json' done1.txt || fail "no record path at the end"
@@ -132,50 +150,26 @@ rec=$(sed -n 's/^ record: //p' done1.txt)
 [ -s "$rec" ] || fail "the record $rec is not there"
 grep -q '"schema": "ibconsole/test/1"' "$rec" || fail "the record is not a test record"
 grep -Eq '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+' done1.txt || fail "no result row for 65536 B"
-echo "ok: result, verdict and record ($rec)"
+echo "ok: after the cancel the next test finished: result, verdict and record ($rec)"
 
-# compare: the same test again, then c picks the earlier record
-key Escape
-wait_for 'Kind .*< bw >' 5
-dur 5
-key Enter
+# compare: the same test again (r), then c picks the earlier record
+key r
 wait_for 'running' 30
-wait_for 'verdict: ' 90
+wait_for 'verdict: ' 120
 key c
 wait_for 'COMPARE WITH' 5
 key Enter
 wait_for 'compared with .*\.json' 5
 wait_for 'bw_avg_gbps' 5
+cap > compare.txt
 echo "ok: compare with the earlier record"
-
-# Esc mid-test: cancelled, the agent frees the session, the next test finishes
-key Escape
-wait_for 'Kind .*< bw >' 5
-dur 40
-key Enter
-wait_for 'running' 20
-sleep 2
-t0=$(ms)
-key Escape
-wait_for 'cancelled' 5
-t1=$(ms)
-wait_log agent.log 'session failed' 5
-t2=$(ms)
-echo "ok: Esc: cancelled on screen after $((t1 - t0)) ms, the agent freed the session after $((t2 - t0)) ms: $(grep 'session failed' agent.log | tail -1)"
-[ $((t2 - t0)) -le 2000 ] || fail "the agent took $((t2 - t0)) ms to free the cancelled session"
-key Escape
-wait_for 'Kind .*< bw >' 5
-dur 3
-key Enter
-wait_for 'verdict: ' 60
-echo "ok: a second test to the same agent after the cancel finished"
 
 # the agent killed mid-test: one line with the remedy, the console answers
 key Escape
 wait_for 'Kind .*< bw >' 5
-dur 30
+dur 60
 key Enter
-wait_for 'running' 20
+wait_for 'running' 30
 sleep 2
 kill -9 $agent
 t0=$(ms)

@@ -115,17 +115,22 @@ static void seconds(struct testjob *j, double now)
 {
 	double dt = now - j->sec_start;
 
+	float g, m;
+	int whole = (int)dt;
+
 	if (dt < 1.0)
 		return;
-	if (j->w.nsec < TJ_SECONDS) {
-		float g = (float)((double)j->sec_bytes * 8.0 / dt / 1e9);
-
+	/* a late report (a busy host) spans several seconds: each gets the
+	 * mean of the span, so the graph keeps one bar per second */
+	g = (float)((double)j->sec_bytes * 8.0 / dt / 1e9);
+	m = (float)((double)j->sec_msgs / dt / 1e6);
+	for (int k = 0; k < whole && j->w.nsec < TJ_SECONDS; k++) {
 		j->w.gbps[j->w.nsec] = g;
-		j->w.mpps[j->w.nsec] = (float)((double)j->sec_msgs / dt / 1e6);
+		j->w.mpps[j->w.nsec] = m;
 		j->w.nsec++;
-		if (g > j->w.peak_gbps)
-			j->w.peak_gbps = g;
 	}
+	if (g > j->w.peak_gbps)
+		j->w.peak_gbps = g;
 	j->sec_start = now;
 	j->sec_bytes = j->sec_msgs = 0;
 }
@@ -243,8 +248,15 @@ static void *tj_main(void *arg)
 		}
 		j->w.res = j->res;
 	}
-	if (j->sec_bytes && j->w.nsec < TJ_SECONDS)
-		seconds(j, mono_s() + 1.0);	/* the last, partial second */
+	{	/* the last, partial second, when long enough to mean something */
+		double dt = mono_s() - j->sec_start;
+
+		if (j->sec_bytes && dt >= 0.2 && j->w.nsec < TJ_SECONDS) {
+			j->w.gbps[j->w.nsec] = (float)((double)j->sec_bytes * 8.0 / dt / 1e9);
+			j->w.mpps[j->w.nsec] = (float)((double)j->sec_msgs / dt / 1e6);
+			j->w.nsec++;
+		}
+	}
 	j->w.status = st;
 	if (st && atomic_load(&j->cancel)) {
 		j->w.state = TJ_CANCELLED;
