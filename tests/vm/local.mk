@@ -1,6 +1,7 @@
 # tests/vm: the Soft-RoCE VM tests. verbs.test boots one VM (rxe-vm.sh) and
-# runs every t-*.sh inside it through suite.sh; wire.test joins two VMs.
-TESTS += tests/vm/verbs.test tests/vm/wire.test
+# runs every t-*.sh inside it through suite.sh; wire.test and
+# wire-screen.test (the console's test screen on a lossy wire) join two VMs.
+TESTS += tests/vm/verbs.test tests/vm/wire.test tests/vm/wire-screen.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
 	tests/vm/snapshot_oracle.py \
@@ -9,4 +10,6 @@ EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/t-41-fabric.sh tests/vm/t-41-faults-net.sh \
 	tests/vm/t-42-engine-lat-rate.sh tests/vm/t-43-engine-oracle.sh \
 	tests/vm/t-44-faults-kill.sh tests/vm/t-45-test-screen.sh \
-	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh
+	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh \
+	tests/vm/wire-screen.test tests/vm/wire/screen-server.sh \
+	tests/vm/wire/screen-client.sh

@@ -48,11 +48,12 @@ key() { $T send-keys -t ui "$@"; }
 # A counter's LOCAL and PEER deltas in a capture: "+N +M" (rates and
 # marks dropped)
 ctr_vals() { grep -E "^ $1 " "$2" | head -1 | sed 's/([^)]*)//g; s/!//g' | awk '{print $2, $3}'; }
-# wait_fast ERE: as wait_for, 2 s, without a pause between looks
+# wait_fast ERE: as wait_for, 2 s, looking every 10 ms
 wait_fast() {
 	end=$(($(ms) + 2000))
 	while ! cap | grep -Eq -- "$1"; do
 		[ "$(ms)" -le "$end" ] || { cap; fail "the screen never showed /$1/ within 2 s"; }
+		sleep 0.01
 	done
 }
 # dur S: the form's duration field set to S (empty: by iterations)
@@ -69,7 +70,10 @@ num() {
 		sub(/[kMGT]$/, "", s); printf "%d\n", s * m }'
 }
 
-"$IBC" serve 2> agent.log &
+# The agent stands in for the peer host: on a real fabric it busy-polls
+# on another machine, here it shares the VM's two CPUs with the console's
+# own busy-polling test thread, so it runs niced.
+nice -n 10 "$IBC" serve 2> agent.log &
 agent=$!
 pids="$pids $agent"
 wait_log agent.log listening 20
@@ -104,7 +108,7 @@ t2=$(ms)
 lat1=$((t1 - t0))
 lat2=$((t2 - t1))
 cap | grep -q 'running' || fail "the run ended before the key check"
-echo "key to screen during a run: Tab $lat1 ms, Tab again $lat2 ms (send, draw and tmux capture polled back to back)"
+echo "key to screen during a run: Tab $lat1 ms, Tab again $lat2 ms (send, draw and tmux capture, looked at every 10 ms)"
 [ "$lat1" -le 200 ] && [ "$lat2" -le 200 ] || fail "a key took more than 200 ms to show ($lat1 / $lat2 ms)"
 wait_for 'sent_pkts|rcvd_pkts' 30
 cap > run1.txt

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# wire/screen-client.sh (in VM B, 192.168.77.2): netem drops 3 % of what
+# eth1 sends while the console's test screen runs a write bandwidth test
+# against the agent in VM A; the screen must show the local retransmission
+# counters and the peer's (duplicate_request / out_of_seq_request) rising,
+# marked and highlighted, while the test runs.
+set -u
+. "$(dirname "$0")/../vmlib.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
+cd "$work" || fail "cd $work"
+[ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts; mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "devpts"; }
+mkdir -p "$work/tmux"
+mount -t tmpfs tmpfs "$work/tmux" || fail "cannot mount a tmpfs for tmux's socket"
+TMUX_TMPDIR=$work/tmux XDG_STATE_HOME=$work/state
+export TMUX_TMPDIR XDG_STATE_HOME
+T="tmux -u -L wire"
+trap '$T kill-server 2>/dev/null; umount -l "$work/tmux"; rm -rf "$work"' EXIT
+ms() { date +%s%3N; }
+cap() { $T capture-pane -p -t ui; }
+wait_for() {
+	end=$(($(ms) + $2 * 1000))
+	while ! cap | grep -Eq -- "$1"; do
+		[ "$(ms)" -le "$end" ] || { cap; fail "the screen never showed /$1/ within $2 s"; }
+		sleep 0.2
+	done
+}
+peer=192.168.77.1
+# the server VM boots in parallel: its agent answers the TCP baseline
+# (which does not use up its one RDMA session) once it is up
+n=0
+until "$IBCONSOLE" test tcp --duration 1 --timeout 2 "$peer" > /dev/null 2>&1; do
+	n=$((n + 1))
+	[ "$n" -lt 60 ] || fail "the agent in the server VM never answered"
+	sleep 2
+done
+tc qdisc add dev "$RXE_VM_NETDEV" root netem loss 3% || fail "netem unavailable"
+echo "client: agent up; netem loss 3% on $RXE_VM_NETDEV"
+$T new-session -d -s ui -x 120 -y 40 "LC_ALL=C.UTF-8 $IBCONSOLE -d rxe0 2> console.err; sleep 60"
+wait_for 'rxe0/1' 60
+$T send-keys -t ui t
+wait_for 'TEST  from rxe0/1' 10
+$T send-keys -t ui "$peer" Home
+for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t ui Down; done
+$T send-keys -t ui C-u 30 Enter
+wait_for 'running' 60
+# while it runs: a local retransmission counter and a peer one, each
+# with its mark, and at least one of them highlighted
+loc='^ (rcvd_seq_err|completer_retry_err|retry_exceeded_err|local_ack_timeout_err) +\+[0-9.kMG]+ !'
+per='^ (duplicate_request|out_of_seq_request) +[^ ]+( !)? +\+[0-9.kMG]+ !'
+end=$(($(ms) + 90000))
+until cap | grep -Eq "$loc" && cap | grep -Eq "$per"; do
+	[ "$(ms)" -le "$end" ] || { cap; fail "the retransmission counters never showed at both ends"; }
+	cap | grep -q 'running' || { cap; fail "the test ended before both ends' retransmission counters showed"; }
+	sleep 0.5
+done
+cap > lossy.txt
+$T capture-pane -e -p -t ui > lossy.ansi
+cat lossy.txt
+grep -E "$loc|$per" lossy.ansi | grep -q "$(printf '\033')\[" || fail "the moving retransmission counters are not highlighted"
+echo "client: local $(grep -Eo "$loc" lossy.txt | head -1 | tr -s ' '), peer $(grep -Eo "$per" lossy.txt | head -1 | tr -s ' ')"
+echo "ok: 3% loss on the wire: both ends' retransmission counters rise on the test screen while it runs"
+$T send-keys -t ui Escape
+wait_for 'CANCELLED|verdict' 20
