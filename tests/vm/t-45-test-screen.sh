@@ -93,6 +93,20 @@ key Enter
 wait_for 'no peer: .* — ' 3
 # peer typed; a long run by duration, watched, then cancelled with Esc
 key "$ip4"
+wait_for "\\[${ip4}_\\]" 10
+# what one key costs with no run going (tmux send, draw, capture)
+t0=$(ms)
+key x
+wait_fast "\\[${ip4}x_\\]"
+key BSpace
+wait_fast "\\[${ip4}_\\]"
+idle_ms=$(( ($(ms) - t0) / 2 ))
+# Under KVM the guest runs in real time and the bounds are the real ones.
+# Under TCG (emulated CPUs, here with the two busy-polling test threads on
+# its two CPUs) every process runs many times slower, tmux and this loop
+# included: each bound gets three times the idle figure on top; a UI
+# waiting on the run would still take the run's 60 s.
+if dmesg | grep -q 'Hypervisor detected'; then slack=0; else slack=$((idle_ms * 3)); fi
 dur 60
 key Enter
 wait_for 'TEST write bw 64 KiB RC 1 QP -> .*running' 30
@@ -107,6 +121,8 @@ wait_fast 'pane: counters'
 t2=$(ms)
 run_ms=$(( (t2 - t0) / 2 ))
 cap | grep -q 'running' || fail "the run ended before the key check"
+echo "key to screen: ${run_ms} ms during a run, ${idle_ms} ms with none (tmux send, draw, capture); limit $((200 + slack)) ms"
+[ "$run_ms" -le $((200 + slack)) ] || fail "a key took ${run_ms} ms to show during a run (limit $((200 + slack)) ms)"
 wait_for 'sent_pkts|rcvd_pkts' 30
 cap > run1.txt
 sleep 4
@@ -130,35 +146,13 @@ done
 # Esc mid-test: cancelled, the agent frees the session
 t0=$(ms)
 key Escape
-wait_for 'CANCELLED' 10
+wait_fast 'cancelling|CANCELLED'
 t1=$(ms)
-wait_log agent.log 'session failed' 10
+wait_log agent.log 'session failed' 20
 t2=$(ms)
-echo "ok: Esc: cancelled on screen after $((t1 - t0)) ms, the agent freed the session after $((t2 - t0)) ms: $(grep 'session failed' agent.log | tail -1)"
-[ $((t2 - t0)) -le 2000 ] || fail "the agent took $((t2 - t0)) ms to free the cancelled session"
-
-# the same key with no run going: what the terminal path itself costs
-t0=$(ms)
-key Tab
-wait_fast 'pane: counters'
-t1=$(ms)
-key Tab
-wait_fast 'pane: latency'
-t2=$(ms)
-key Tab
-idle_ms=$(( (t2 - t0) / 2 ))
-# Under KVM the guest runs in real time: the bound is 200 ms. Under TCG
-# (an emulated CPU, the two busy-polling test threads on its two CPUs)
-# every process runs many times slower, tmux and this loop included, so
-# the bound is the idle figure plus 200 ms per idle figure's worth of
-# slow-down; a UI waiting on the run would still take the run's 60 s.
-if dmesg | grep -q 'Hypervisor detected'; then
-	limit=200
-else
-	limit=$((idle_ms * 3 + 200))
-fi
-echo "key to screen: ${run_ms} ms during a run, ${idle_ms} ms with none (tmux send, draw, capture); limit ${limit} ms"
-[ "$run_ms" -le "$limit" ] || fail "a key took ${run_ms} ms to show during a run (limit ${limit} ms)"
+wait_for 'CANCELLED' 20
+echo "ok: Esc: on screen after $((t1 - t0)) ms; the agent freed the session $((t2 - t1)) ms later (limit $((2000 + slack)) ms): $(grep 'session failed' agent.log | tail -1)"
+[ $((t2 - t1)) -le $((2000 + slack)) ] || fail "the agent took $((t2 - t1)) ms to free the cancelled session"
 
 # the next test to the same agent finishes: result, verdict, record
 key Escape

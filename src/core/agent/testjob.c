@@ -37,7 +37,7 @@ struct testjob {
 	double t0, sec_start, last_ctr;
 	uint64_t sec_bytes, sec_msgs, last_bytes, last_msgs;
 	uint64_t last_size;
-	uint32_t peer_msgs;
+	uint32_t peer_msgs, peer_t_ms;
 	bool have_base;
 	struct testctr base;
 	uint64_t sizes[TESTRUN_MAX_PHASES];
@@ -157,10 +157,13 @@ static void counters(struct testjob *j, double now)
 		j->last_ctr = now;
 	}
 	if (j->res.peer_ctr_msgs != j->peer_msgs) {
-		/* the agent streams every counter_ms (1 s) */
-		side_update(&j->w.pctr, &j->res.peer_ctr, now - j->t0,
-			    j->peer_msgs ? (double)j->o.c.p.counter_ms / 1000.0 : 0);
+		/* the agent stamps each message: rates over its own clock */
+		double dt = j->peer_msgs && j->res.peer_ctr_t_ms > j->peer_t_ms ?
+				    (j->res.peer_ctr_t_ms - j->peer_t_ms) / 1000.0 : 0;
+
+		side_update(&j->w.pctr, &j->res.peer_ctr, now - j->t0, dt);
 		j->peer_msgs = j->res.peer_ctr_msgs;
+		j->peer_t_ms = j->res.peer_ctr_t_ms;
 	}
 }
 
