@@ -17,6 +17,7 @@
 #include "core/base/json.h"
 #include "core/fabric/sweep.h"
 #include "diag/rules.h"
+#include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
 
 static volatile sig_atomic_t cmd_stop;
@@ -291,7 +292,7 @@ struct listed {
 static bool port_listed(const struct counter_set *cs, const struct counter_set *prev,
 			const struct verdict *v, bool *moved)
 {
-	bool any = counters_errors_listed(cs, prev, moved);
+	bool any = sweeplisting_listed(cs, prev, moved);
 
 	return any || v->level != VERDICT_OK;
 }

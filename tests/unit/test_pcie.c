@@ -12,6 +12,7 @@
 
 #include "core/port/numa.h"
 #include "core/port/pcie.h"
+#include "diag/pcielimit.h"
 
 static void test_usable(void **state)
 {
@@ -45,18 +46,18 @@ static void test_judge(void **state)
 	p.rate_gbps = 200;	/* HDR on Gen3 x8 */
 	p.pcie.v.valid = true;
 	p.pcie.cur_gbps = pcie_usable_gbps(8.0, 8);
-	pcie_judge(&p);
+	pcielimit_judge(&p);
 	assert_true(p.pcie_limits);
 	assert_float_equal(p.pcie_shortfall_gbps, 200 - 63.0, 0.1);
 
 	p.pcie.cur_gbps = pcie_usable_gbps(16.0, 16);	/* Gen4 x16: enough */
-	pcie_judge(&p);
+	pcielimit_judge(&p);
 	assert_false(p.pcie_limits);
 	assert_float_equal(p.pcie_shortfall_gbps, 0, 0);
 
 	p.pcie.v.valid = false;	/* unknown PCIe: no verdict */
 	p.pcie.cur_gbps = 1;
-	pcie_judge(&p);
+	pcielimit_judge(&p);
 	assert_false(p.pcie_limits);
 }
 

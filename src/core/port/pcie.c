@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* PCIe link of an HCA: current vs maximum speed and width, the usable
- * bandwidth they give, and whether it can carry the port's line rate. */
+ * bandwidth they give (whether that carries the line rate is judged in
+ * src/diag/pcielimit.c). */
 #include "config.h"
 #include "core/port/pcie.h"
 
@@ -75,16 +76,4 @@ void pcie_read(struct pcie_info *pc, const char *dev)
 	pc->max_gbps = pcie_usable_gbps(pc->max_gts, pc->max_width);
 	pc->degraded = (pc->max_gts && pc->cur_gts < pc->max_gts * 0.99) ||
 		       (pc->max_width && pc->cur_width < pc->max_width);
-}
-
-void pcie_judge(struct port_info *p)
-{
-	p->pcie_limits = false;
-	p->pcie_shortfall_gbps = 0;
-	if (!p->pcie.v.valid || !p->rate_gbps || !p->pcie.cur_gbps)
-		return;
-	if (p->pcie.cur_gbps < p->rate_gbps) {
-		p->pcie_limits = true;
-		p->pcie_shortfall_gbps = p->rate_gbps - p->pcie.cur_gbps;
-	}
 }

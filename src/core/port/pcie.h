@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PCIe link of an HCA: current vs maximum speed and width, the usable
- * bandwidth they give, and whether it can carry the port's line rate. */
+ * bandwidth they give (whether that carries the line rate is judged in
+ * src/diag/pcielimit.c). */
 #ifndef IBC_PORT_PCIE_H
 #define IBC_PORT_PCIE_H
 
@@ -14,7 +15,5 @@ double pcie_parse_speed(const char *s);
 int pcie_gen(double gts);
 /* Reads DEV's PCI function under the sysfs root into *pc. */
 void pcie_read(struct pcie_info *pc, const char *dev);
-/* Compares usable PCIe bandwidth with the port's line rate. */
-void pcie_judge(struct port_info *p);
 
 #endif
