@@ -12,7 +12,9 @@
 #include "cmd_counters.h"
 #include "cmd_test.h"
 #include "demo.h"
+#include "core/base/sysfs.h"
 #include "core/port/snapshot.h"
+#include "diag/pcielimit.h"
 #include "ui/ui.h"
 
 static void fail(const char *msg)
@@ -36,6 +38,7 @@ static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 		free(s);
 		return st;
 	}
+	pcielimit_judge_snapshot(s);
 	if (c->json) {
 		st = cmd_snapshot_json(s, err, sizeof(err));	/* with counters */
 		if (st) {
@@ -76,7 +79,8 @@ int main(int argc, char **argv)
 	if (c.demo)
 		return demo_run("/proc/self/exe", argc, argv);
 
-	o.sysfs_root = c.sysfs_root ? c.sysfs_root : "/";
+	/* once, before any worker thread reads sysfs */
+	sysfs_set_root(c.sysfs_root ? c.sysfs_root : "/");
 	o.device = c.device;
 	o.port = c.port;
 	o.no_smp = c.no_smp;

@@ -16,6 +16,8 @@
 
 #include "core/port/sampler.h"
 #include "core/counters/monitor.h"
+#include "diag/pcielimit.h"
+#include "diag/sweeplisting.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
@@ -36,6 +38,7 @@ struct ui_app {
 	double interval_s;
 	const char *source;
 	const struct screen *screen;
+	const struct screen *shown;	/* screen of the last loop turn */
 	char host[64];
 	time_t drawn_sec;	/* header clock shown */
 	bool dirty, clear;
@@ -333,7 +336,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.interval_s = sampler_interval(a.sm);
 	/* counters, sampled on their own worker */
 	a.ctr = calloc(1, sizeof(*a.ctr));
-	a.cw = a.ctr ? monitor_start(a.interval_s, o, err, sizeof(err)) : NULL;
+	a.cw = a.ctr ? monitor_start(a.interval_s, o, sweeplisting_listed, err, sizeof(err)) : NULL;
 	if (!a.cw) {
 		sampler_stop(a.sm);
 		free(a.ctr);
@@ -362,6 +365,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		if (ui_signal)
 			break;
 		if (sampler_get(a.sm, a.snap, &a.st)) {
+			pcielimit_judge_snapshot(a.snap);
 			a.dirty = true;
 			if (a.st.good_gen)
 				a.have = true;
@@ -373,6 +377,14 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
 			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
 			break;
+		}
+		/* a screen that was left stops its workers' timed reads */
+		if (a.shown != a.screen) {
+			if (a.shown == &screen_sweep)
+				monitor_sweep_stop(a.cw);
+			if (a.shown == &screen_fabric)
+				screen_fabric_leave();
+			a.shown = a.screen;
 		}
 		now = time(NULL);
 		if (now != a.drawn_sec)

@@ -51,5 +51,7 @@ struct fab_opts;
 extern const struct screen screen_fabric;
 void screen_fabric_configure(const struct fab_opts *o, double rediscover_s);
 void screen_fabric_shutdown(void);
+/* The fabric screen was left: its worker stops reading live counters. */
+void screen_fabric_leave(void);
 
 #endif

@@ -19,7 +19,8 @@ static struct {
 	int top;		/* first counter row shown */
 	int rows;		/* rows that fit, from the last draw */
 	bool confirm;		/* clear-counters dialog is up */
-	int confirm_idx;
+	char confirm_dev[32];	/* the port to clear, by identity */
+	int confirm_port;
 	char confirm_label[64];
 	int ev_top;
 } cv;
@@ -196,7 +197,7 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	if (cv.confirm) {
 		cv.confirm = false;
 		if ((key == 'y' || key == 'Y') && c->cw)
-			monitor_clear(c->cw, cv.confirm_idx);
+			monitor_clear(c->cw, cv.confirm_dev, cv.confirm_port);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	}
 	switch (a) {
@@ -221,7 +222,8 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		if (i < 0)
 			return SCREEN_HANDLED;
 		cv.confirm = true;
-		cv.confirm_idx = i;
+		snprintf(cv.confirm_dev, sizeof(cv.confirm_dev), "%s", c->ctr->port[i].t.dev);
+		cv.confirm_port = c->ctr->port[i].t.port;
 		snprintf(cv.confirm_label, sizeof(cv.confirm_label), "%s", label);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	default:

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "core/counters/delta.h"
 #include "core/fabric/discovery.h"
 #include "core/agent/peer.h"
 #include "diag/linkhealth.h"
@@ -83,6 +84,12 @@ static void fab_drop_view(void)
 	free(fs.port_find);
 	fs.port_sev = fs.port_find = NULL;
 	fs.nrows = 0;
+}
+
+void screen_fabric_leave(void)
+{
+	if (fs.w)
+		discovery_watch(fs.w, 0, 0);
 }
 
 void screen_fabric_shutdown(void)
@@ -505,14 +512,17 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 	if (dt > 0) {
 		const char *names[2] = { "PortXmitData", "PortRcvData" };
 
+		/* the delta rule: a saturated or reset counter has no rate */
 		for (int k = 0; k < 2; k++) {
-			const struct ctr_value *a = counters_find(&now, names[k]);
-			const struct ctr_value *b = counters_find(&prev, names[k]);
+			enum delta_state st;
+			double gbps = delta_pair_gbps(&prev, &now, names[k], &st);
 
-			if (a && b && a->valid && b->valid && a->value >= b->value)
+			if (gbps >= 0)
 				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s %.3f Gb/s",
-					      k ? "rcv" : "xmit",
-					      (double)(a->value - b->value) * 32 / dt / 1e9);
+					      k ? "rcv" : "xmit", gbps);
+			else if (st == DELTA_SATURATED || st == DELTA_RESET)
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s rate n/a (%s)",
+					      k ? "rcv" : "xmit", delta_state_name(st));
 		}
 	}
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now.lid, now.port);

@@ -11,7 +11,6 @@
 #define SNAP_MAX_PORTS 64
 
 struct snap_opts {
-	const char *sysfs_root;	/* "/" unless a fixture tree is given */
 	const char *device;	/* NULL: all */
 	int port;		/* 0: all */
 	bool no_smp;		/* skip SMP queries (fixture trees) */
