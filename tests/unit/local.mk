@@ -2,7 +2,8 @@
 UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
 	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
-	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout
+	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
+	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
@@ -28,3 +29,14 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 # Layout maths: pure, linked without curses.
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)
+# The worker: a real thread; pthread_create wrapped to fail on demand.
+tests_unit_test_worker_SOURCES = tests/unit/test_worker.c
+tests_unit_test_worker_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_unit_test_worker_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=pthread_create
+# The counter monitor's threads on a fixture tree it writes itself.
+tests_unit_test_monitor_SOURCES = tests/unit/test_monitor.c
+tests_unit_test_monitor_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
+# The sweep's port list and history; calloc wrapped to fail on demand.
+tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c
+tests_unit_test_sweep_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_sweep_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=calloc
