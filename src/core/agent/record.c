@@ -71,7 +71,7 @@ static void params(struct json *j, const struct client_opts *o)
 	json_obj_end(j);
 }
 
-static void phase(struct json *j, const struct client_phase *ph, bool bidir)
+static void record_phase(struct json *j, const struct client_phase *ph, bool bidir)
 {
 	const struct eng_result *r = &ph->local;
 
@@ -137,7 +137,7 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	facts(&j, "peer_facts", &r->peer);
 	json_arr_begin(&j, "phases");
 	for (int i = 0; i < r->nphases; i++)
-		phase(&j, &r->ph[i], o->p.flags & PARAM_BIDIR);
+		record_phase(&j, &r->ph[i], o->p.flags & PARAM_BIDIR);
 	json_arr_end(&j);
 	counters(&j, "local_counters_delta", &r->local_ctr);
 	counters(&j, "peer_counters_delta", &r->peer_ctr);
@@ -416,7 +416,7 @@ int record_parse(const char *text, size_t len, struct record_saved *s, char *why
 	return 0;
 }
 
-static void add(struct record_diff *d, uint64_t size, const char *metric, double before, double after)
+static void record_diff_add(struct record_diff *d, uint64_t size, const char *metric, double before, double after)
 {
 	if (d->n >= RECORD_MAX_CMP || (before == 0 && after == 0))
 		return;
@@ -437,12 +437,12 @@ void record_compare(const struct record_saved *s, const struct client_result *r,
 			if (s->ph[k].size != ph->local.size)
 				continue;
 			if (s->p.kind == KIND_LAT) {
-				add(d, ph->local.size, "lat_median_us", s->ph[k].lat_median_us, ph->local.lat_median);
-				add(d, ph->local.size, "lat_p99_us", s->ph[k].lat_p99_us, ph->local.lat_p99);
+				record_diff_add(d, ph->local.size, "lat_median_us", s->ph[k].lat_median_us, ph->local.lat_median);
+				record_diff_add(d, ph->local.size, "lat_p99_us", s->ph[k].lat_p99_us, ph->local.lat_p99);
 			} else {
-				add(d, ph->local.size, "bw_avg_gbps", s->ph[k].bw_avg_gbps, ph->total_avg_gbps);
-				add(d, ph->local.size, "bw_peak_gbps", s->ph[k].bw_peak_gbps, ph->total_peak_gbps);
-				add(d, ph->local.size, "msg_rate_mpps", s->ph[k].msg_rate_mpps, ph->total_mpps);
+				record_diff_add(d, ph->local.size, "bw_avg_gbps", s->ph[k].bw_avg_gbps, ph->total_avg_gbps);
+				record_diff_add(d, ph->local.size, "bw_peak_gbps", s->ph[k].bw_peak_gbps, ph->total_peak_gbps);
+				record_diff_add(d, ph->local.size, "msg_rate_mpps", s->ph[k].msg_rate_mpps, ph->total_mpps);
 			}
 		}
 	}

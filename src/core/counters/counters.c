@@ -76,7 +76,7 @@ const struct ctr_def *ctr_lookup(const char *name)
 	return NULL;
 }
 
-static bool has(const char *name, const char *part)
+static bool name_has(const char *name, const char *part)
 {
 	return strstr(name, part) != NULL;
 }
@@ -107,14 +107,14 @@ enum ctr_class ctr_classify(const char *name)
 		if (!strcmp(hw_known[i].name, name))
 			return hw_known[i].cls;
 	/* congestion first: "np_cnp_sent" is not an error */
-	if (has(name, "cnp") || has(name, "ecn") || has(name, "pause") ||
-	    has(name, "pfc") || has(name, "wait"))
+	if (name_has(name, "cnp") || name_has(name, "ecn") || name_has(name, "pause") ||
+	    name_has(name, "pfc") || name_has(name, "wait"))
 		return CTR_CONGESTION;
-	if (has(name, "_err") || has(name, "error") || has(name, "retry") || has(name, "seq") ||
-	    has(name, "duplicate") || has(name, "discard") ||
-	    has(name, "drop") || has(name, "out_of") || has(name, "timeout") ||
-	    has(name, "retrans") || has(name, "slow_restart") ||
-	    has(name, "nak") || has(name, "link_downed"))
+	if (name_has(name, "_err") || name_has(name, "error") || name_has(name, "retry") || name_has(name, "seq") ||
+	    name_has(name, "duplicate") || name_has(name, "discard") ||
+	    name_has(name, "drop") || name_has(name, "out_of") || name_has(name, "timeout") ||
+	    name_has(name, "retrans") || name_has(name, "slow_restart") ||
+	    name_has(name, "nak") || name_has(name, "link_downed"))
 		return CTR_ERROR;
 	return CTR_TRAFFIC;
 }
@@ -158,10 +158,10 @@ struct ctr_value *counters_put(struct counter_set *cs, const char *name,
 		d = ctr_lookup(name);
 		v->cls = d ? d->cls : ctr_classify(name);
 		v->unit = d ? d->unit : CTR_COUNT;
-		if (!d && (has(name, "pkts") || has(name, "packets") ||
-			   has(name, "sends") || has(name, "recvs")))
+		if (!d && (name_has(name, "pkts") || name_has(name, "packets") ||
+			   name_has(name, "sends") || name_has(name, "recvs")))
 			v->unit = CTR_PACKETS;
-		if (!d && has(name, "bytes"))
+		if (!d && name_has(name, "bytes"))
 			v->unit = CTR_BYTES;
 		v->bits = 64;
 	}

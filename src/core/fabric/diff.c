@@ -67,7 +67,7 @@ static struct nkey *node_keys(const struct fabric *f)
 	return k;
 }
 
-static struct fdiff_entry *add(struct fdiff *d, enum fdiff_kind kind)
+static struct fdiff_entry *fdiff_add(struct fdiff *d, enum fdiff_kind kind)
 {
 	if (d->n == d->cap) {
 		int ncap = d->cap ? d->cap * 2 : 16;
@@ -127,12 +127,12 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 			lkey_cmp(&lo[i], &lc[j]);
 
 		if (c < 0) {
-			if (!(e = add(d, FDIFF_LINK_GONE)))
+			if (!(e = fdiff_add(d, FDIFF_LINK_GONE)))
 				goto out;
 			fill_link(e, old, lo[i].link);
 			link_rate(old, lo[i++].link, e->old_rate, sizeof(e->old_rate));
 		} else if (c > 0) {
-			if (!(e = add(d, FDIFF_LINK_NEW)))
+			if (!(e = fdiff_add(d, FDIFF_LINK_NEW)))
 				goto out;
 			fill_link(e, cur, lc[j].link);
 			link_rate(cur, lc[j++].link, e->new_rate, sizeof(e->new_rate));
@@ -143,7 +143,7 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 			link_rate(cur, lc[j].link, rn, sizeof(rn));
 			/* a side that does not know the rate is no change */
 			if (ro[0] && rn[0] && strcmp(ro, rn)) {
-				if (!(e = add(d, FDIFF_LINK_RATE)))
+				if (!(e = fdiff_add(d, FDIFF_LINK_RATE)))
 					goto out;
 				fill_link(e, cur, lc[j].link);
 				snprintf(e->old_rate, sizeof(e->old_rate), "%s", ro);
@@ -164,7 +164,7 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 			continue;
 		}
 		n = c < 0 ? &old->nodes[no[i++].node] : &cur->nodes[nc[j++].node];
-		if (!(e = add(d, c < 0 ? FDIFF_NODE_GONE : FDIFF_NODE_NEW)))
+		if (!(e = fdiff_add(d, c < 0 ? FDIFF_NODE_GONE : FDIFF_NODE_NEW)))
 			goto out;
 		e->guid_a = n->guid;
 		snprintf(e->name_a, sizeof(e->name_a), "%s", n->name);
