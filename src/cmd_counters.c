@@ -61,10 +61,7 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	json_str(j, "counter", v->counter[0] ? v->counter : NULL);
 	json_int(j, "count", (long long)v->count);
 	json_bool(j, "count_lower_bound", v->lower_bound);
-	if (v->level != VERDICT_OK)
-		json_int(j, "threshold", (long long)v->threshold);
-	else
-		json_null(j, "threshold");
+	json_int_or_null(j, "threshold", v->level != VERDICT_OK, (long long)v->threshold);
 	json_str(j, "rule", v->rule);
 	json_str(j, "text", v->text);
 	json_obj_end(j);
@@ -244,10 +241,7 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "port", t[i].label);
 			json_str(&j, "device", t[i].remote ? NULL : t[i].dev);
 			json_int(&j, "local_port", t[i].port);
-			if (t[i].lid)
-				json_int(&j, "lid", t[i].lid);
-			else
-				json_null(&j, "lid");
+			json_int_or_null(&j, "lid", t[i].lid, t[i].lid);
 			json_int(&j, "pma_port", t[i].pma_port);
 			json_bool(&j, "remote", t[i].remote);
 			json_str(&j, "source", cs[i].source == CTR_SRC_PMA ? "pma" :
@@ -404,10 +398,7 @@ int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
 		json_num(&j, "query_s", q1 ? q1 : sw.query_s);
 		json_int(&j, "mads_sent", (long long)sw.mads_sent);
 		json_int(&j, "inflight", c->inflight ? c->inflight : 64);
-		if (c->interval_set)
-			json_num(&j, "interval_s", c->interval);
-		else
-			json_null(&j, "interval_s");
+		json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
 		json_arr_begin(&j, "listed");
 		for (int k = 0; k < nl; k++) {
 			const struct sweep_port *p = &sw.p[ls[k].idx];

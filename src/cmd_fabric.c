@@ -60,14 +60,8 @@ static void json_end(struct json *j, const char *key, const struct fabric *f, in
 	json_str(j, "speed_enabled", port_speed_list(&pi, true, buf, sizeof(buf)));
 	json_str(j, "speed_supported", port_speed_list(&pi, false, buf, sizeof(buf)));
 	json_num(j, "rate_gbps", p->rate_gbps);
-	if (p->mtu_active)
-		json_int(j, "mtu_active", p->mtu_active);
-	else
-		json_null(j, "mtu_active");
-	if (p->mtu_cap)
-		json_int(j, "mtu_cap", p->mtu_cap);
-	else
-		json_null(j, "mtu_cap");
+	json_int_or_null(j, "mtu_active", p->mtu_active, p->mtu_active);
+	json_int_or_null(j, "mtu_cap", p->mtu_cap, p->mtu_cap);
 	json_obj_end(j);
 }
 

@@ -20,24 +20,12 @@ static void facts(struct json *j, const char *key, const struct proto_facts *f)
 	json_str(j, "link_layer", f->link_layer[0] ? f->link_layer : NULL);
 	json_str(j, "kernel", f->kernel[0] ? f->kernel : NULL);
 	json_str(j, "pcie", f->pcie[0] ? f->pcie : NULL);
-	if (f->numa_node >= 0)
-		json_int(j, "numa_node", f->numa_node);
-	else
-		json_null(j, "numa_node");
-	if (f->cpu_mhz)
-		json_int(j, "cpu_mhz", f->cpu_mhz);
-	else
-		json_null(j, "cpu_mhz");
+	json_int_or_null(j, "numa_node", f->numa_node >= 0, f->numa_node);
+	json_int_or_null(j, "cpu_mhz", f->cpu_mhz, f->cpu_mhz);
 	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
-	if (f->rate_mbps)
-		json_num(j, "rate_gbps", f->rate_mbps / 1000.0);
-	else
-		json_null(j, "rate_gbps");
+	json_num_or_null(j, "rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
 	json_int(j, "mtu", f->mtu);
-	if (f->gid_index >= 0)
-		json_int(j, "gid_index", f->gid_index);
-	else
-		json_null(j, "gid_index");
+	json_int_or_null(j, "gid_index", f->gid_index >= 0, f->gid_index);
 	json_obj_end(j);
 }
 
@@ -81,10 +69,7 @@ static void record_phase(struct json *j, const struct client_phase *ph, bool bid
 	json_int(j, "msgs", (long long)r->msgs);
 	json_num(j, "time_s", r->ns / 1e9);
 	json_num(j, "bw_avg_gbps", ph->total_avg_gbps);
-	if (r->peak_valid)
-		json_num(j, "bw_peak_gbps", ph->total_peak_gbps);
-	else
-		json_null(j, "bw_peak_gbps");
+	json_num_or_null(j, "bw_peak_gbps", r->peak_valid, ph->total_peak_gbps);
 	json_num(j, "msg_rate_mpps", ph->total_mpps);
 	if (bidir && ph->peer_valid) {
 		json_num(j, "local_bw_avg_gbps", r->bw_avg_gbps);
@@ -146,10 +131,7 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	json_str(&j, "state", v->state);
 	json_str(&j, "rule", v->rule[0] ? v->rule : NULL);
 	json_str(&j, "text", v->text);
-	if (v->line_gbps > 0)
-		json_num(&j, "line_rate_gbps", v->line_gbps);
-	else
-		json_null(&j, "line_rate_gbps");
+	json_num_or_null(&j, "line_rate_gbps", v->line_gbps > 0, v->line_gbps);
 	json_obj_end(&j);
 	if (d) {
 		json_obj_begin(&j, "compare");

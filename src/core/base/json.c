@@ -127,3 +127,19 @@ void json_str_or_err(struct json *j, const char *key, bool valid,
 		json_str(j, ekey, why);
 	}
 }
+
+void json_int_or_null(struct json *j, const char *key, bool have, long long val)
+{
+	if (have)
+		json_int(j, key, val);
+	else
+		json_null(j, key);
+}
+
+void json_num_or_null(struct json *j, const char *key, bool have, double val)
+{
+	if (have)
+		json_num(j, key, val);
+	else
+		json_null(j, key);
+}

@@ -26,6 +26,9 @@ void json_int(struct json *j, const char *key, long long val);
 void json_num(struct json *j, const char *key, double val);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
+/* A value that may be unknown: val when have, else null. */
+void json_int_or_null(struct json *j, const char *key, bool have, long long val);
+void json_num_or_null(struct json *j, const char *key, bool have, double val);
 /* A value that may be missing: null plus a sibling "<key>_error". */
 void json_str_or_err(struct json *j, const char *key, bool valid,
 		     const char *val, const char *why);

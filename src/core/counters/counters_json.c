@@ -116,10 +116,7 @@ void counters_json_delta(struct json *j, const struct delta_port *d,
 		else
 			u64(j, "delta", c->delta);
 		json_bool(j, "delta_lower_bound", c->lower_bound);
-		if (c->rate_valid)
-			json_num(j, "per_s", c->rate);
-		else
-			json_null(j, "per_s");
+		json_num_or_null(j, "per_s", c->rate_valid, c->rate);
 		if (c->unit == CTR_WORDS4 || c->unit == CTR_BYTES) {
 			if (!first && !missing)
 				u64(j, "bytes", delta_bytes(c, c->delta));

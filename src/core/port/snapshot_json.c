@@ -34,10 +34,7 @@ static void json_mask_pair(struct json *j, const char *key, bool valid,
 
 	json_str(j, key, valid ? mad_words(f, mask, buf, sizeof(buf)) : NULL);
 	snprintf(k, sizeof(k), "%s_mask", key);
-	if (valid)
-		json_int(j, k, mask);
-	else
-		json_null(j, k);
+	json_int_or_null(j, k, valid, mask);
 }
 
 static void json_link(struct json *j, const struct port_info *p)
@@ -121,14 +118,8 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_str(j, "mtu_error", p->mtu_v.why);
 	}
 	json_str(j, "netdev", p->netdev[0] ? p->netdev : NULL);
-	if (p->netdev_mtu)
-		json_int(j, "netdev_mtu", p->netdev_mtu);
-	else
-		json_null(j, "netdev_mtu");
-	if (p->netdev_speed_mbps)
-		json_int(j, "netdev_speed_mbps", p->netdev_speed_mbps);
-	else
-		json_null(j, "netdev_speed_mbps");
+	json_int_or_null(j, "netdev_mtu", p->netdev_mtu, p->netdev_mtu);
+	json_int_or_null(j, "netdev_speed_mbps", p->netdev_speed_mbps, p->netdev_speed_mbps);
 
 	json_arr_begin(j, "gids");
 	for (int i = 0; i < p->ngids; i++) {
@@ -143,10 +134,7 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	if (p->roce_v2_ipv4_index >= 0)
-		json_int(j, "roce_v2_ipv4_gid_index", p->roce_v2_ipv4_index);
-	else
-		json_null(j, "roce_v2_ipv4_gid_index");
+	json_int_or_null(j, "roce_v2_ipv4_gid_index", p->roce_v2_ipv4_index >= 0, p->roce_v2_ipv4_index);
 	json_str(j, "hw_counters_dir", p->hw_counters_dir[0] ? p->hw_counters_dir : NULL);
 	json_int(j, "hw_counters_count", p->n_hw_counters);
 
@@ -179,10 +167,7 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_int(j, "node", p->numa.node);
 		json_str(j, "local_cpus", p->numa.local_cpus[0] ? p->numa.local_cpus : NULL);
 		json_str(j, "relation", p->numa.relation);
-		if (p->numa.node_mem_mb >= 0)
-			json_int(j, "node_mem_mb", p->numa.node_mem_mb);
-		else
-			json_null(j, "node_mem_mb");
+		json_int_or_null(j, "node_mem_mb", p->numa.node_mem_mb >= 0, p->numa.node_mem_mb);
 		json_obj_end(j);
 	} else {
 		json_null(j, "numa");
