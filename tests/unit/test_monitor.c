@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The console's counter monitor on a fixture sysfs tree (real threads,
  * the real sysfs reader): changing the interval 0.5 s -> 2 s -> 0.5 s
- * marks no sample as a gap, and shortening it cuts the wait short. */
+ * marks no sample as a gap, and shortening it cuts the wait short; a
+ * snapshot collected meanwhile leaves the sysfs root alone. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -135,10 +136,35 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The sampler collects snapshots while the monitor reads counters: a
+ * collection must leave the root main set alone. */
+static void test_collect_keeps_root(void **state)
+{
+	static struct snapshot s;
+	struct snap_opts o = { .no_smp = true, .no_verbs = true };
+	struct monitor *m;
+	char err[200];
+
+	memset(&model, 0, sizeof(model));
+	m = monitor_start(0.5, NULL, never_listed, err, sizeof(err));
+	assert_non_null(m);
+	monitor_set_targets(m, &snap);
+	while (model.n != 1)		/* a sample before the targets came */
+		next_sample(m, 3.0);
+	for (int i = 0; i < 3; i++) {
+		snapshot_collect(&s, &o, err, sizeof(err));
+		assert_string_equal(sysfs_root(), root);
+		next_sample(m, 3.0);
+		assert_true(model.port[0].valid);
+	}
+	monitor_stop(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interval_change),
+		cmocka_unit_test(test_collect_keeps_root),
 	};
 
 	return cmocka_run_group_tests_name("monitor", tests, setup, teardown);
