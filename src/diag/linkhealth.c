@@ -43,8 +43,8 @@ const char *lh_severity_name(enum lh_severity s)
 }
 
 /* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
- * only when also enabled — ibsim claims every width as supported (FACTS
- * §6), and real HCAs are 4X devices; as port.c's capable_lanes. */
+ * only when also enabled — ibsim claims every width as supported, and
+ * real HCAs are 4X devices; as port.c's capable_lanes. */
 static unsigned capable_widths(const struct fab_port *p)
 {
 	unsigned sup = p->width_supported ? p->width_supported : p->width_enabled;

@@ -16,7 +16,7 @@
 
 static void test_usable(void **state)
 {
-	/* FACTS §3 table, per direction after encoding */
+	/* PCIe usable rate per direction after line encoding */
 	static const struct { double gts; int w; double gbps; } rows[] = {
 		{ 2.5, 8, 16 }, { 2.5, 16, 32 }, { 5.0, 8, 32 }, { 5.0, 16, 64 },
 		{ 8.0, 8, 63.0 }, { 8.0, 16, 126.0 }, { 16.0, 8, 126.0 },

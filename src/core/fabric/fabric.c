@@ -487,7 +487,7 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 		free(map);
 		return NULL;
 	}
-	/* Never NULL (libibnetdisc 44 dereferences it); see FACTS §4. */
+	/* Never NULL: libibnetdisc (rdma-core 44) dereferences the config. */
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 16;
 	cfg.max_hops = o->max_hops > 0 ? (unsigned)o->max_hops : 0;

@@ -156,7 +156,7 @@ int port_mtu_bytes(int code)
  * The width a port is capable of: the widest supported width, where 8X
  * and 12X count only when enabled too. Real HCAs are 1X/2X/4X devices;
  * ibsim reports every width as supported (mask 31) on every port, and
- * a rule that took 12X at face value would flag every link (FACTS §6).
+ * a rule that took 12X at face value would flag every link.
  */
 static int capable_lanes(const struct port_info *p)
 {

@@ -121,7 +121,7 @@ void port_decode_rate(struct port_info *p);
  * Fills the link fields (state, width / speed masks incl. extended and XDR,
  * MTUs) from a raw 64-byte PortInfo — an SMP answer or libibnetdisc's
  * port->info. capmask decides which extended fields are valid; for a switch
- * port pass port 0's CapabilityMask (FACTS §1). State codes already known
+ * port pass port 0's CapabilityMask (IBA vol. 1, PortInfo). State codes already known
  * are kept. Marks link, caps and MTU valid; mtu_source is left to the caller.
  */
 void port_read_portinfo(struct port_info *p, const uint8_t *pi, uint32_t capmask);

@@ -27,7 +27,7 @@ struct snapshot {
 	char warning[PORT_ERR + 64];
 };
 
-/* Status codes double as exit codes (DESIGN.md). */
+/* Status codes double as exit codes (see EXIT STATUS in the man page). */
 enum snap_status {
 	SNAP_OK = 0,
 	SNAP_NODEV = 3,		/* no device / no permission */
