@@ -11,6 +11,7 @@
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
 #include "cmd_test.h"
+#include "cmd_triage.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ enum opt_id {
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
 	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
+	/* triage */
+	OPT_PEER, OPT_REPORT,
 };
 
 static const struct cli_option {
@@ -43,7 +46,7 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric)" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage)" },
 	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
@@ -69,7 +72,7 @@ static const struct cli_option {
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
 	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
@@ -85,6 +88,9 @@ static const struct cli_option {
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
 	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this rate, not the port's" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
+	/* triage */
+	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
+	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -120,6 +126,11 @@ static const int serve_opts[] = {
 	OPT_GID, 0
 };
 
+static const int triage_opts[] = {
+	OPT_JSON, OPT_PEER, OPT_REPORT, OPT_GID, OPT_TCPPORT, OPT_SECRET,
+	OPT_TIMEOUT, OPT_DURATION, OPT_NO_SMP, 0
+};
+
 static const struct cli_command commands[] = {
 	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
 	  "interactive console (the default)", console_opts, cmd_console },
@@ -139,6 +150,9 @@ static const struct cli_command commands[] = {
 	  cmd_test },
 	{ "serve", CMD_SERVE, "[--bind ADDR] [-p P] [--secret-file F] [--once]",
 	  "the peer agent that 'test' talks to", serve_opts, cmd_serve },
+	{ "triage", CMD_TRIAGE, "[--peer HOST] [--json] [--report FILE] [-x N]",
+	  "the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
+	  triage_opts, cmd_triage },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -335,6 +349,8 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
 		break;
 	case OPT_GBITS: break;
+	case OPT_PEER: t->peer = optarg; break;
+	case OPT_REPORT: c->report = optarg; break;
 	default:
 		return -1;
 	}

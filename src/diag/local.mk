@@ -1,7 +1,10 @@
-# src/diag: the judgements — thresholds, counter rules, link health and
-# test verdicts. Never links curses.
+# src/diag: the judgements — thresholds, counter rules, link health, test
+# verdicts, the seven-step triage and its fingerprints. Never links curses.
 libibc_diag_a_SOURCES += \
 	src/diag/thresholds.c src/diag/thresholds.h \
 	src/diag/rules.c src/diag/rules.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
-	src/diag/testverdict.c src/diag/testverdict.h
+	src/diag/testverdict.c src/diag/testverdict.h \
+	src/diag/triage.c src/diag/triage.h \
+	src/diag/fingerprint.c src/diag/fingerprint.h \
+	src/diag/triage_report.c src/diag/triage_report.h
