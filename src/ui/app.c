@@ -217,6 +217,7 @@ static bool ui_key(struct ui_app *a, int key)
 		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_triage.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -240,6 +241,9 @@ static bool ui_key(struct ui_app *a, int key)
 		break;
 	case UI_ACT_FABRIC:
 		ui_show(a, &screen_fabric);
+		break;
+	case UI_ACT_TRIAGE:
+		ui_show(a, &screen_triage);
 		break;
 	case UI_ACT_BACK:
 		ui_show(a, &screen_ports);
@@ -362,6 +366,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.screen = &screen_ports;
 	a.dirty = true;
 	screen_fabric_configure(u->fabric, u->rediscover_s);
+	screen_triage_configure(o, u->config);
+	/* the ports screen's status line counts the fabric's problems */
+	screen_fabric_prefetch();
 	if (gethostname(a.host, sizeof(a.host) - 1) < 0)
 		snprintf(a.host, sizeof(a.host), "?");
 
@@ -430,6 +437,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 out:
 	endwin();
 	screen_fabric_shutdown();
+	screen_triage_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
 	monitor_stop(a.cw);
 	free(a.ctr);

@@ -347,9 +347,8 @@ static void fab_follow(void)
 
 /* Shown: the discovery thread starts the first time, the watch follows
  * the selection again. */
-static void fab_enter(const struct ui_ctx *c)
+static void fab_start(void)
 {
-	(void)c;
 	if (!fs.w && !fs.err[0]) {
 		/* libibnetdisc and libibmad write time-outs to stderr, which
 		 * may be the console's terminal: send them nowhere while it
@@ -364,6 +363,12 @@ static void fab_enter(const struct ui_ctx *c)
 			close(null);
 		fs.w = discovery_start(&fs.opts, fs.rediscover_s, fs.err, sizeof(fs.err));
 	}
+}
+
+static void fab_enter(const struct ui_ctx *c)
+{
+	(void)c;
+	fab_start();
 	fs.watch_lid = 0;
 	fs.watch_port = -1;	/* ask again */
 	fab_follow();
@@ -409,6 +414,29 @@ static bool fab_update(const struct ui_ctx *c)
 		}
 	}
 	return changed;
+}
+
+void screen_fabric_prefetch(void)
+{
+	fab_start();
+}
+
+bool screen_fabric_problems(int *errors, int *warns)
+{
+	struct fabric_view *v;
+
+	if (!fs.w)
+		return false;
+	v = discovery_get(fs.w);
+	if (v && fs.v && v->gen == fs.v->gen)
+		discovery_put(fs.w, v);
+	else if (v)
+		fab_take(v);
+	if (!fs.v || !fab())
+		return false;
+	*errors = fs.rep.by_severity[LH_ERROR];
+	*warns = fs.rep.by_severity[LH_WARN];
+	return true;
 }
 
 static enum ui_role sev_role(int sev)
