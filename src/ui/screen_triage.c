@@ -250,7 +250,8 @@ static void tri_draw(WINDOW *win, const struct ui_ctx *c)
 		     UI_FOOTER, false, false);
 }
 
-/* $IBCONSOLE_RECORD_DIR, else $XDG_STATE_HOME/ibconsole (~/.local/state/…). */
+/* Beside the test records: $IBCONSOLE_RECORD_DIR, else
+ * $XDG_STATE_HOME/ibconsole/records (~/.local/state/…). */
 static void write_report(void)
 {
 	const char *dir = getenv("IBCONSOLE_RECORD_DIR"), *st = getenv("XDG_STATE_HOME"),
@@ -265,9 +266,9 @@ static void write_report(void)
 	if (dir && *dir)
 		snprintf(base, sizeof(base), "%s", dir);
 	else if (st && *st)
-		snprintf(base, sizeof(base), "%s/ibconsole", st);
+		snprintf(base, sizeof(base), "%s/ibconsole/records", st);
 	else
-		snprintf(base, sizeof(base), "%s/.local/state/ibconsole", home ? home : ".");
+		snprintf(base, sizeof(base), "%s/.local/state/ibconsole/records", home ? home : ".");
 	for (char *s = base + 1; *s; s++)
 		if (*s == '/') {
 			*s = '\0';
