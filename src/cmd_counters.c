@@ -42,9 +42,19 @@ static int load_thresholds(const struct cli *c, struct thresholds *th,
 {
 	char buf[512];
 	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
+	int rc;
 
 	thresholds_defaults(th);
-	if (thresholds_load(th, path, err, errlen) < 0)
+	rc = thresholds_load(th, path, err, errlen);
+	/* A default file nobody named that cannot be read is a warning:
+	 * the defaults still judge. A named one, or a bad line, is not. */
+	if (rc == -2 && thresholds_config_is_default(c->config)) {
+		fprintf(stderr, "ibconsole: warning: %s; using the default thresholds\n", err);
+		thresholds_defaults(th);
+		err[0] = '\0';
+		return 0;
+	}
+	if (rc < 0)
 		return 2;
 	if (c->config && !th->file[0]) {
 		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
