@@ -292,6 +292,17 @@ int cmd_fabric(const struct cli *c)
 	int rc = 0;
 
 	cmd_fabric_opts(c, &o);
+	/* A bad map is a usage error (2), found before discovery would
+	 * report it as "no device" (3). */
+	if (c->node_name_map) {
+		struct fab_name *map;
+
+		if (fabric_read_name_map(c->node_name_map, &map, err, sizeof(err)) < 0) {
+			fail(err);
+			return 2;
+		}
+		free(map);
+	}
 	if (c->diff) {
 		old = fabric_read_topology(c->diff, err, sizeof(err));
 		if (!old) {
