@@ -266,6 +266,15 @@ int cmd_test(const struct cli *c)
 		return 5;
 	}
 	params_from_cli(t, &o.p);
+	if (c->save && !t->no_record && parse_out_path(c->save, err, sizeof(err))) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "cannot save the record to %s: %s — give a file name in an existing directory",
+			 c->save, err);
+		fail(msg);
+		free(r);
+		return 2;
+	}
 	if (t->compare) {
 		saved = calloc(1, sizeof(*saved));
 		diff = calloc(1, sizeof(*diff));

@@ -139,6 +139,35 @@ fail:
 	return NULL;
 }
 
+int parse_out_path(const char *path, char *why, size_t whylen)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+
+	if (!*path) {
+		snprintf(why, whylen, "the name is empty");
+		return -1;
+	}
+	if (stat(path, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			return 0;
+		snprintf(why, whylen, "%s", S_ISDIR(st.st_mode) ? "is a directory" :
+			 S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file" :
+			 "is not a regular file");
+		return -1;
+	}
+	slash = strrchr(path, '/');
+	if (!slash)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "its directory %s does not exist", dir);
+		return -1;
+	}
+	return 0;
+}
+
 int parse_line(FILE *f, char *buf, size_t len)
 {
 	size_t n;

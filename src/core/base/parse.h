@@ -30,6 +30,14 @@ int parse_size(const char *s, long long *out);
 FILE *parse_fopen(const char *path, char *why, size_t whylen);
 
 /*
+ * Whether path can be written as a new or replaced regular file, before
+ * any work is done: 0, or -1 with why ("is a directory", "is a FIFO, not
+ * a regular file", "its directory /x does not exist"). Never opens it,
+ * so a FIFO cannot block.
+ */
+int parse_out_path(const char *path, char *why, size_t whylen);
+
+/*
  * Reads one line into buf (newline removed). Returns 1 with a line, 0 at
  * the end of the file, -1 when the line does not fit in len - 1 bytes
  * (the rest of that line is skipped, so the caller can report it and
