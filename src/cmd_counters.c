@@ -43,9 +43,19 @@ static int load_thresholds(const struct cli *c, struct thresholds *th,
 {
 	char buf[512];
 	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
+	int rc;
 
 	thresholds_defaults(th);
-	if (thresholds_load(th, path, err, errlen) < 0)
+	rc = thresholds_load(th, path, err, errlen);
+	/* A default file nobody named that cannot be read is a warning:
+	 * the defaults still judge. A named one, or a bad line, is not. */
+	if (rc == -2 && thresholds_config_is_default(c->config)) {
+		fprintf(stderr, "ibconsole: warning: %s; using the default thresholds\n", err);
+		thresholds_defaults(th);
+		err[0] = '\0';
+		return 0;
+	}
+	if (rc < 0)
 		return 2;
 	if (c->config && !th->file[0]) {
 		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
@@ -59,10 +69,10 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	json_obj_begin(j, "verdict");
 	json_str(j, "level", verdict_name(v->level));
 	json_str(j, "counter", v->counter[0] ? v->counter : NULL);
-	json_int(j, "count", (long long)v->count);
+	json_u64(j, "count", v->count);
 	json_bool(j, "count_lower_bound", v->lower_bound);
 	if (v->level != VERDICT_OK)
-		json_int(j, "threshold", (long long)v->threshold);
+		json_u64(j, "threshold", v->threshold);
 	else
 		json_null(j, "threshold");
 	json_str(j, "rule", v->rule);
@@ -306,7 +316,7 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 	json_str(j, "name", x->name);
 	json_str(j, "class", ctr_class_name(x->cls));
 	json_int(j, "bits", x->bits);
-	json_int(j, "value", (long long)x->value);
+	json_u64(j, "value", x->value);
 	json_bool(j, "saturated", x->saturates && x->bits < 64 &&
 		  x->value == (UINT64_C(1) << x->bits) - 1);
 	if (p) {
@@ -315,7 +325,7 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 		enum delta_state st = delta_pair(p->value, x->value, x->bits,
 						 x->saturates, &d, &lb);
 
-		json_int(j, "delta", (long long)d);
+		json_u64(j, "delta", d);
 		json_bool(j, "delta_lower_bound", lb);
 		json_str(j, "state", delta_state_name(st));
 	}

@@ -664,10 +664,16 @@ static void ports_remember_sel(const struct snapshot *s)
 static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 			     const struct snapshot *s)
 {
-	int x[COL_N], w[COL_N], c, r;
-	char cell[128];
+	int x[COL_N], w[COL_N], c, r, reserve = 0;
+	char cell[128], pos[32] = "";
 
-	layout_columns(ports_cols, COL_N, f->w - 1, 1, x, w);
+	/* the "3/40" position sits at the header's right end: keep the
+	 * columns clear of it, or it overwrites the last title */
+	if (s->nports > f->table_h) {
+		snprintf(pos, sizeof(pos), "%d/%d", ports.sel + 1, s->nports);
+		reserve = (int)strlen(pos) + 1;
+	}
+	layout_columns(ports_cols, COL_N, f->w - 1 - reserve, 1, x, w);
 	widgets_bar(win, f->table_y, f->w, UI_TITLE);
 	for (c = 0; c < COL_N; c++)
 		if (w[c])
@@ -695,12 +701,9 @@ static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 				     ports_cols[c].right, false);
 		}
 	}
-	if (s->nports > f->table_h) {
-		snprintf(cell, sizeof(cell), "%d/%d", ports.sel + 1,
-			 s->nports);
-		widgets_text(win, f->table_y, f->w - (int)strlen(cell) - 1,
-			     (int)strlen(cell), cell, UI_TITLE, false, false);
-	}
+	if (pos[0])
+		widgets_text(win, f->table_y, f->w - (int)strlen(pos) - 1,
+			     (int)strlen(pos), pos, UI_TITLE, false, false);
 }
 
 static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
