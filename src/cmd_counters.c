@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* `ibconsole watch` and `ibconsole errors`: counters for scripts, cron
- * and monitoring; the exit status says whether a rule says act. */
+ * and monitoring; the exit status says whether a rule says act. They
+ * share the thresholds, the verdict's JSON and the Ctrl-C stop. */
 #include "config.h"
 #include "cmd_counters.h"
 
@@ -43,9 +44,19 @@ static int load_thresholds(const struct cli *c, struct thresholds *th,
 {
 	char buf[512];
 	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
+	int rc;
 
 	thresholds_defaults(th);
-	if (thresholds_load(th, path, err, errlen) < 0)
+	rc = thresholds_load(th, path, err, errlen);
+	/* A default file nobody named that cannot be read is a warning:
+	 * the defaults still judge. A named one, or a bad line, is not. */
+	if (rc == -2 && thresholds_config_is_default(c->config)) {
+		fprintf(stderr, "ibconsole: warning: %s; using the default thresholds\n", err);
+		thresholds_defaults(th);
+		err[0] = '\0';
+		return 0;
+	}
+	if (rc < 0)
 		return 2;
 	if (c->config && !th->file[0]) {
 		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
@@ -59,9 +70,12 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	json_obj_begin(j, "verdict");
 	json_str(j, "level", verdict_name(v->level));
 	json_str(j, "counter", v->counter[0] ? v->counter : NULL);
-	json_int(j, "count", (long long)v->count);
+	json_u64(j, "count", v->count);
 	json_bool(j, "count_lower_bound", v->lower_bound);
-	json_int_or_null(j, "threshold", v->level != VERDICT_OK, (long long)v->threshold);
+	if (v->level != VERDICT_OK)
+		json_u64(j, "threshold", v->threshold);
+	else
+		json_null(j, "threshold");
 	json_str(j, "rule", v->rule);
 	json_str(j, "text", v->text);
 	json_obj_end(j);
@@ -142,8 +156,8 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
 
-int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
-	      size_t errlen)
+static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
+		     size_t errlen)
 {
 	struct ctr_target t[CTRS_MAX_TARGETS];
 	struct thresholds th;
@@ -300,7 +314,7 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 	json_str(j, "name", x->name);
 	json_str(j, "class", ctr_class_name(x->cls));
 	json_int(j, "bits", x->bits);
-	json_int(j, "value", (long long)x->value);
+	json_u64(j, "value", x->value);
 	json_bool(j, "saturated", x->saturates && x->bits < 64 &&
 		  x->value == (UINT64_C(1) << x->bits) - 1);
 	if (p) {
@@ -309,15 +323,15 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 		enum delta_state st = delta_pair(p->value, x->value, x->bits,
 						 x->saturates, &d, &lb);
 
-		json_int(j, "delta", (long long)d);
+		json_u64(j, "delta", d);
 		json_bool(j, "delta_lower_bound", lb);
 		json_str(j, "state", delta_state_name(st));
 	}
 	json_obj_end(j);
 }
 
-int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
-	       size_t errlen)
+static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
+		      size_t errlen)
 {
 	struct sweep_opts so = { 0 };
 	struct sweep sw;
@@ -486,44 +500,24 @@ out:
 	return rc;
 }
 
-/* --- snapshot with counters --- */
-
-struct snap_extra {
-	struct ctr_reader *smp;
-	struct ctr_target t[CTRS_MAX_TARGETS];
-	int n;
-};
-
-static void snap_port_counters(struct json *j, int i, void *arg)
+/* A result past "act" (1) comes with a one-line message. */
+static int report(int rc, const char *err)
 {
-	struct snap_extra *x = arg;
-	struct counter_set *cs;
-
-	if (i >= x->n)
-		return;
-	cs = calloc(1, sizeof(*cs));
-	if (!cs) {
-		json_null(j, "counters");
-		json_str(j, "counters_error", "out of memory");
-		return;
-	}
-	reader_read(x->smp, &x->t[i], cs);
-	counters_json_set(j, cs);
-	free(cs);
+	if (rc > 1)
+		fprintf(stderr, "ibconsole: %s\n", err);
+	return rc;
 }
 
-int cmd_snapshot_json(const struct snapshot *s, char *err, size_t errlen)
+int cmd_watch(const struct cli *c, const struct snap_opts *o)
 {
-	struct snap_extra *x = calloc(1, sizeof(*x));
+	char err[400] = "";
 
-	if (!x || !(x->smp = reader_open())) {
-		free(x);
-		snprintf(err, errlen, "out of memory");
-		return 5;
-	}
-	x->n = reader_targets_local(s, x->t, CTRS_MAX_TARGETS);
-	snapshot_write_json_extra(stdout, s, snap_port_counters, x);
-	reader_close(x->smp);
-	free(x);
-	return 0;
+	return report(watch_run(c, o, err, sizeof(err)), err);
+}
+
+int cmd_errors(const struct cli *c, const struct snap_opts *o)
+{
+	char err[400] = "";
+
+	return report(errors_run(c, o, err, sizeof(err)), err);
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/agent/agent.h"
+#include "core/base/parse.h"
 #include "core/agent/record.h"
 #include "core/agent/client.h"
 #include "diag/testverdict.h"
@@ -26,12 +27,13 @@ static void fail(const char *msg)
 /* The first line of a file, for --secret-file. */
 static int read_secret(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char msg[512];
+	char msg[512], why[96];
+	FILE *f = parse_fopen(path, why, sizeof(why));
+	int r = f ? parse_line(f, buf, len) : 0;
 
-	if (!f || !fgets(buf, (int)len, f)) {
+	if (r <= 0) {
 		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, f ? "empty" : strerror(errno));
+			 path, !f ? why : r < 0 ? "its first line is too long" : "empty");
 		if (f)
 			fclose(f);
 		fail(msg);
@@ -221,8 +223,8 @@ static int record_path(const struct cli *c, const struct proto_params *p, char *
 
 static int load_record(const char *path, struct record_saved *s)
 {
-	FILE *f = fopen(path, "r");
 	char *buf = NULL, why[200], msg[600];
+	FILE *f = parse_fopen(path, why, sizeof(why));
 	long n;
 	int rc = -1;
 
@@ -235,7 +237,7 @@ static int load_record(const char *path, struct record_saved *s)
 		}
 	} else {
 		snprintf(msg, sizeof(msg), "cannot read the record %s: %s — give the path of a saved record",
-			 path, f ? "unreadable or too large" : strerror(errno));
+			 path, f ? "unreadable or too large" : why);
 		fail(msg);
 	}
 	if (f)
@@ -244,7 +246,7 @@ static int load_record(const char *path, struct record_saved *s)
 	return rc;
 }
 
-int cmd_test(const struct cli *c)
+int cmd_test(const struct cli *c, const struct snap_opts *unused)
 {
 	const struct cli_test *t = &c->t;
 	struct client_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
@@ -264,6 +266,15 @@ int cmd_test(const struct cli *c)
 		return 5;
 	}
 	params_from_cli(t, &o.p);
+	if (c->save && !t->no_record && parse_out_path(c->save, err, sizeof(err))) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "cannot save the record to %s: %s — give a file name in an existing directory",
+			 c->save, err);
+		fail(msg);
+		free(r);
+		return 2;
+	}
 	if (t->compare) {
 		saved = calloc(1, sizeof(*saved));
 		diff = calloc(1, sizeof(*diff));
@@ -401,7 +412,7 @@ static void log_line(void *arg, const char *line)
 	fprintf(stderr, "ibconsole serve %s: %s\n", stamp, line);
 }
 
-int cmd_serve(const struct cli *c)
+int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 {
 	const struct cli_test *t = &c->t;
 	struct agent_opts o = { .bind = t->bind, .port = t->tcp_port, .device = c->device,

@@ -4,6 +4,7 @@
 #ifndef IBC_THRESHOLDS_H
 #define IBC_THRESHOLDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/counters/counters.h"
@@ -12,6 +13,7 @@
 #define THRESH_DEFAULT_WATCH 5
 #define THRESH_DEFAULT_ACT 50
 #define THRESH_MAX 64
+#define THRESH_LINE_MAX 511	/* bytes per config line, newline excluded */
 
 struct threshold {
 	char counter[CTR_NAME];
@@ -33,11 +35,19 @@ void thresholds_defaults(struct thresholds *th);
 /* Reads `key = value` lines from path: error_window_s, error_watch,
  * error_act, and per counter `Name = ACT` (infiniband-diags'
  * error_thresholds style, spaces optional), `Name.watch = N`,
- * `Name.act = N`. Other keys belong to other settings and are skipped.
- * Returns 0, 1 when the file does not exist (defaults kept), -1 with a
- * one-line error naming the line. */
+ * `Name.act = N`; a counter may be named by any of its names (the PMA's
+ * or the kernel's counters/ file), rows are kept under the PMA name.
+ * Other keys belong to other settings and are skipped. Returns 0, 1 when
+ * the file does not exist (defaults kept), -1 with a one-line error naming
+ * the line (a bad value, a line over THRESH_LINE_MAX bytes, a watch level
+ * above its act level), -2 when the file exists but cannot be read (not
+ * a regular file, no permission). */
 int thresholds_load(struct thresholds *th, const char *path, char *err,
 		    size_t errlen);
+
+/* True when the path comes from neither an explicit option nor
+ * $IBCONSOLE_CONFIG: the user did not ask for that file. */
+bool thresholds_config_is_default(const char *explicit_path);
 
 /* The config path: explicit, else $IBCONSOLE_CONFIG, else
  * $XDG_CONFIG_HOME/ibconsole/config, else ~/.config/ibconsole/config. */

@@ -33,7 +33,7 @@ static void counters(struct json *j, const char *key, const struct testctr *t)
 {
 	json_obj_begin(j, key);
 	for (uint32_t i = 0; i < t->n; i++)
-		json_int(j, t->c[i].name, (long long)t->c[i].delta);
+		json_u64(j, t->c[i].name, t->c[i].delta);
 	json_obj_end(j);
 }
 

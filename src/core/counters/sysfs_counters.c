@@ -17,6 +17,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include "core/base/parse.h"
 #include "core/base/sysfs.h"
 
 #define IBDIR "/sys/class/infiniband"
@@ -31,8 +32,8 @@ struct walk {
 static void read_one(const char *name, void *arg)
 {
 	struct walk *w = arg;
-	char buf[64], *end;
-	unsigned long long v;
+	char buf[64];
+	uint64_t v;
 	const struct ctr_def *d;
 	struct ctr_value *cv;
 
@@ -40,9 +41,9 @@ static void read_one(const char *name, void *arg)
 		return;		/* hw_counters' cache time, not a counter */
 	if (sysfs_read(buf, sizeof(buf), "%s/%s", w->dir, name))
 		return;
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (errno || end == buf)
+	/* a count and nothing else: strtoull alone reads "1e99" as 1 and
+	 * "-1" as 2^64 - 1 */
+	if (parse_u64(buf, &v))
 		return;		/* "N/A (no PMA)" and friends */
 	/* counters/ uses the kernel's names: show the PMA ones */
 	d = w->hw ? NULL : ctr_lookup(name);
