@@ -21,19 +21,10 @@ static void facts_json(struct json *j, const char *key, const struct proto_facts
 	json_str(j, "kernel", f->kernel[0] ? f->kernel : NULL);
 	json_str(j, "pcie", f->pcie[0] ? f->pcie : NULL);
 	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
-	if (f->numa_node >= 0)
-		json_int(j, "numa_node", f->numa_node);
-	else
-		json_null(j, "numa_node");
-	if (f->rate_mbps)
-		json_num(j, "rate_gbps", f->rate_mbps / 1000.0);
-	else
-		json_null(j, "rate_gbps");
+	json_int_or_null(j, "numa_node", f->numa_node >= 0, f->numa_node);
+	json_num_or_null(j, "rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
 	json_int(j, "mtu", f->mtu);
-	if (f->gid_index >= 0)
-		json_int(j, "gid_index", f->gid_index);
-	else
-		json_null(j, "gid_index");
+	json_int_or_null(j, "gid_index", f->gid_index >= 0, f->gid_index);
 	json_obj_end(j);
 }
 
@@ -68,10 +59,7 @@ void triage_write_json(FILE *f, const struct tri_evidence *ev, const struct tria
 	json_str(&j, "host", ev->host);
 	json_str(&j, "time", ev->time);
 	json_str(&j, "device", ev->local_valid ? ev->local.dev : NULL);
-	if (ev->local_valid)
-		json_int(&j, "port", ev->local.port);
-	else
-		json_null(&j, "port");
+	json_int_or_null(&j, "port", ev->local_valid, ev->local.port);
 	json_str(&j, "link_layer", ev->local_valid ? ev->local.link_layer : NULL);
 	json_str(&j, "peer", ev->peer[0] ? ev->peer : NULL);
 	json_bool(&j, "passed", !t->any_fail);
@@ -98,10 +86,7 @@ void triage_write_json(FILE *f, const struct tri_evidence *ev, const struct tria
 		json_obj_begin(&j, "fingerprint");
 		json_str(&j, "id", fingerprint_name(t->fp.id));
 		json_int(&j, "step", t->fp.step);
-		if (t->fp.ratio > 0)
-			json_num(&j, "ratio", t->fp.ratio);
-		else
-			json_null(&j, "ratio");
+		json_num_or_null(&j, "ratio", t->fp.ratio > 0, t->fp.ratio);
 		json_str(&j, "text", t->fp.text);
 		json_obj_end(&j);
 	} else {
