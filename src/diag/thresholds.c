@@ -17,6 +17,7 @@ void thresholds_defaults(struct thresholds *th)
 	th->watch = THRESH_DEFAULT_WATCH;
 	th->act = THRESH_DEFAULT_ACT;
 	snprintf(th->origin, sizeof(th->origin), "default (reference procedure)");
+	tv_limits_defaults(&th->tv);
 }
 
 const char *thresholds_config_path(const char *explicit_path, char *buf,
@@ -147,6 +148,18 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 				th->act = n;
 			snprintf(th->origin, sizeof(th->origin), "config %.30s:%d", path, ln);
 			continue;
+		}
+		if (!strncmp(k, "test_", 5)) {	/* the test verdicts' table */
+			int trc = tv_limits_set(&th->tv, k, v);
+
+			if (trc < 0) {
+				snprintf(err, errlen, "%s:%d: %s '%s' is not a number in range — fix the line",
+					 path, ln, k, v);
+				fclose(f);
+				return -1;
+			}
+			if (!trc)
+				continue;
 		}
 		snprintf(name, sizeof(name), "%s", k);
 		dot = strrchr(name, '.');

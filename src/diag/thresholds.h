@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/counters/counters.h"
+#include "testverdict.h"
 
 #define THRESH_DEFAULT_WINDOW_S 600.0
 #define THRESH_DEFAULT_WATCH 5
@@ -26,6 +27,7 @@ struct thresholds {
 	int n;
 	struct threshold t[THRESH_MAX];
 	char file[256];		/* config file read, "" none */
+	struct tv_limits tv;	/* test verdicts' numbers (test_* keys) */
 };
 
 void thresholds_defaults(struct thresholds *th);

@@ -319,6 +319,12 @@ static void ports_items_link(const struct port_info *p)
 		ports_add("Rate", UI_DIM, "n/a (%s)",
 			  p->link_v.valid ? "speed not decoded" :
 			  p->link_v.why[0] ? p->link_v.why : "unknown");
+	if (p->data_rate_gbps > 0)
+		ports_add("Data rate", UI_NORMAL, "%s (%s)",
+			  layout_fmt_gbps(p->data_rate_gbps, a, sizeof(a)),
+			  p->data_rate_source);
+	else
+		ports_add("Data rate", UI_DIM, "n/a (rate unknown)");
 	ports_add("Max rate", p->max_rate_gbps > 0 ? UI_NORMAL : UI_DIM, "%s",
 		  p->max_rate_gbps > 0 ?
 			  layout_fmt_gbps(p->max_rate_gbps, b, sizeof(b)) :
@@ -353,7 +359,7 @@ static void ports_items_link(const struct port_info *p)
 static void ports_items_host(const struct port_info *p)
 {
 	struct ports_item *it;
-	char a[64], b[64];
+	char a[64], b[64], c[64];
 
 	if (p->netdev[0]) {
 		ports_add("Netdev", UI_NORMAL, "%s", p->netdev);
@@ -399,19 +405,24 @@ static void ports_items_host(const struct port_info *p)
 				  "running below its capability");
 		else
 			ports_add("PCIe link", UI_GOOD, "at capability");
+		ports_add("PCIe payload", UI_NORMAL, "%d B (%s), %.1f %% per TLP",
+			  p->pcie.mps, p->pcie.mps_source, p->pcie.tlp_eff * 100);
 		if (p->pcie_limits)
-			ports_add("PCIe vs line", UI_WARN,
-				  "%s short of the %s line rate",
+			ports_add("PCIe vs data", UI_WARN,
+				  "%s usable, %s short of %s: %s",
+				  layout_fmt_gbps(p->pcie.usable_gbps, c, sizeof(c)),
 				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
 						  sizeof(a)),
-				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
-		else if (p->rate_gbps > 0)
-			ports_add("PCIe vs line", UI_GOOD,
-				  "enough for the %s line rate",
-				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
+				  layout_fmt_gbps(p->pcie_need_gbps, b, sizeof(b)),
+				  p->pcie_why);
+		else if (p->pcie_why[0])
+			ports_add("PCIe vs data", UI_GOOD, "%s usable for %s: %s",
+				  layout_fmt_gbps(p->pcie.usable_gbps, c, sizeof(c)),
+				  layout_fmt_gbps(p->pcie_need_gbps, b, sizeof(b)),
+				  p->pcie_why);
 		else
-			ports_add("PCIe vs line", UI_DIM,
-				  "n/a (line rate unknown)");
+			ports_add("PCIe vs data", UI_DIM,
+				  "n/a (data rate unknown)");
 	}
 
 	if (!p->numa.v.valid) {
