@@ -65,6 +65,7 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	else
 		json_null(j, "threshold");
 	json_str(j, "rule", v->rule);
+	json_str(j, "window", v->window);
 	json_str(j, "text", v->text);
 	json_obj_end(j);
 }
@@ -379,7 +380,12 @@ int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
 			nfail++;
 			continue;
 		}
-		rules_eval_values(cs, &th, &v);
+		/* two sweeps: judge what moved between them; one sweep: the
+		 * values since the last clear, with their own levels */
+		if (pv)
+			rules_eval_interval(pv, cs, &th, c->interval, &v);
+		else
+			rules_eval_values(cs, &th, &v);
 		if (!port_listed(cs, pv, &v, &moved))
 			continue;
 		ls[nl].idx = i;

@@ -18,6 +18,10 @@ void thresholds_defaults(struct thresholds *th)
 	th->act = THRESH_DEFAULT_ACT;
 	snprintf(th->origin, sizeof(th->origin), "default (reference procedure)");
 	tv_limits_defaults(&th->tv);
+	th->life_watch = THRESH_LIFETIME_WATCH;
+	th->life_act = THRESH_LIFETIME_ACT;
+	th->slow_per_hour = THRESH_SLOW_PER_HOUR;
+	th->slow_min_s = THRESH_SLOW_MIN_S;
 }
 
 const char *thresholds_config_path(const char *explicit_path, char *buf,
@@ -133,6 +137,25 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 				return -1;
 			}
 			th->window_s = w;
+			continue;
+		}
+		if (!strcmp(k, "error_lifetime_watch") || !strcmp(k, "error_lifetime_act") ||
+		    !strcmp(k, "error_slow_per_hour")) {
+			char *end;
+
+			w = strtod(v, &end);
+			if (end == v || *trim(end) || !(w >= 0 && w <= 1e15)) {
+				snprintf(err, errlen, "%s:%d: %s '%s' is not a count — fix the line",
+					 path, ln, k, v);
+				fclose(f);
+				return -1;
+			}
+			if (k[6] == 's')
+				th->slow_per_hour = w;
+			else if (k[15] == 'w')
+				th->life_watch = (uint64_t)w;
+			else
+				th->life_act = w >= 1e15 ? UINT64_MAX : (uint64_t)w;
 			continue;
 		}
 		if (!strcmp(k, "error_watch") || !strcmp(k, "error_act")) {

@@ -359,7 +359,7 @@ static void ports_items_link(const struct port_info *p)
 static void ports_items_host(const struct port_info *p)
 {
 	struct ports_item *it;
-	char a[64], b[64], c[64];
+	char a[64];
 
 	if (p->netdev[0]) {
 		ports_add("Netdev", UI_NORMAL, "%s", p->netdev);
@@ -393,11 +393,11 @@ static void ports_items_host(const struct port_info *p)
 		ports_add("PCIe address", UI_NORMAL, "%s", p->pcie.address);
 		ports_add("PCIe current",
 			  p->pcie.degraded ? UI_WARN : UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.cur_gts,
+			  "%g GT/s x%d (Gen%d), %s after encoding", p->pcie.cur_gts,
 			  p->pcie.cur_width, layout_pcie_gen(p->pcie.cur_gts),
 			  layout_fmt_gbps(p->pcie.cur_gbps, a, sizeof(a)));
 		ports_add("PCIe max", UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.max_gts,
+			  "%g GT/s x%d (Gen%d), %s after encoding", p->pcie.max_gts,
 			  p->pcie.max_width, layout_pcie_gen(p->pcie.max_gts),
 			  layout_fmt_gbps(p->pcie.max_gbps, a, sizeof(a)));
 		if (p->pcie.degraded)
@@ -405,21 +405,12 @@ static void ports_items_host(const struct port_info *p)
 				  "running below its capability");
 		else
 			ports_add("PCIe link", UI_GOOD, "at capability");
-		ports_add("PCIe payload", UI_NORMAL, "%d B (%s), %.1f %% per TLP",
-			  p->pcie.mps, p->pcie.mps_source, p->pcie.tlp_eff * 100);
-		if (p->pcie_limits)
-			ports_add("PCIe vs data", UI_WARN,
-				  "%s usable, %s short of %s: %s",
-				  layout_fmt_gbps(p->pcie.usable_gbps, c, sizeof(c)),
-				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
-						  sizeof(a)),
-				  layout_fmt_gbps(p->pcie_need_gbps, b, sizeof(b)),
-				  p->pcie_why);
-		else if (p->pcie_why[0])
-			ports_add("PCIe vs data", UI_GOOD, "%s usable for %s: %s",
-				  layout_fmt_gbps(p->pcie.usable_gbps, c, sizeof(c)),
-				  layout_fmt_gbps(p->pcie_need_gbps, b, sizeof(b)),
-				  p->pcie_why);
+		ports_add("PCIe payload", UI_NORMAL, "%d B (%s): %.1f %% per TLP, %s usable",
+			  p->pcie.mps, p->pcie.mps_source, p->pcie.tlp_eff * 100,
+			  layout_fmt_gbps(p->pcie.usable_gbps, a, sizeof(a)));
+		if (p->pcie_why[0])
+			ports_add("PCIe vs data", p->pcie_limits ? UI_WARN : UI_GOOD,
+				  "%s", p->pcie_why);
 		else
 			ports_add("PCIe vs data", UI_DIM,
 				  "n/a (data rate unknown)");

@@ -192,11 +192,10 @@ void pcie_judge_ports(struct port_info *ports, int n)
 			p->pcie_shortfall_gbps = need - p->pcie.usable_gbps;
 		p->pcie_limits = p->pcie.usable_gbps < PCIE_ACCEPT_FRACTION * need;
 		snprintf(p->pcie_why, sizeof(p->pcie_why),
-			 "PCIe Gen%d x%d carries %.1f Gb/s (%d B payload, %s) for %.1f Gb/s of data%s: %s",
+			 "Gen%d x%d carries %.1f Gb/s for %.1f Gb/s of data%s: %s",
 			 pcie_gen(p->pcie.cur_gts), p->pcie.cur_width, p->pcie.usable_gbps,
-			 p->pcie.mps, p->pcie.mps_source, need,
-			 shared > 1 ? " on the function's active ports" : "",
+			 need, shared > 1 ? " (the function's active ports together)" : "",
 			 p->pcie_limits ? "below 90 % of it, not enough" :
-			 p->pcie_shortfall_gbps > 0 ? "within 90 % of it, enough" : "enough");
+			 p->pcie_shortfall_gbps > 0 ? "at least 90 % of it, enough" : "enough");
 	}
 }
