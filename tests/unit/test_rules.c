@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/counters/eventlog.h"
+#include "diag/baseline.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -28,6 +29,11 @@ static void feed(const char *name, uint64_t v, double t)
 	counters_put(&cs, name, v)->bits = 16;
 	cs.c[0].saturates = true;
 	delta_update(&dp, &cs, t);
+}
+
+static void start_ok(struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
 }
 
 static void test_defaults_brief(void **state)
@@ -230,6 +236,94 @@ static void test_interval_rule(void **state)
 	assert_int_equal(v.count, 5);
 }
 
+/* Slow growth: ~10 errors an hour is far below 5 in 10 minutes, but
+ * against a baseline kept across days it is flagged. */
+static void test_slow_growth(void **state)
+{
+	struct thresholds th;
+	struct baseline b;
+	struct counter_set cs;
+	struct verdict v;
+	const double day0 = 1.7e9, h = 3600;
+
+	thresholds_defaults(&th);
+	memset(&b, 0, sizeof(b));
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	counters_put(&cs, "PortRcvErrors", 100)->bits = 16;
+	counters_put(&cs, "PortXmitData", 5)->bits = 64;	/* traffic: ignored */
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0, &th, &v);
+	assert_int_equal(b.n, 1);		/* the first sight is the base */
+	assert_true(b.dirty);
+	assert_int_equal(v.level, VERDICT_OK);
+
+	/* 10 an hour for 59 minutes: too soon to judge */
+	cs.c[0].value = 100 + 9;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 59 * 60, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	/* a day and a half later, 10 an hour: watch */
+	cs.c[0].value = 100 + 360;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.rule, "slow-growth");
+	assert_string_equal(v.counter, "PortRcvErrors");
+	assert_int_equal(v.count, 360);
+	assert_non_null(strstr(v.window, "since "));
+	assert_non_null(strstr(v.text, "10.0 an hour"));
+	/* just under 5 an hour: ok; exactly 5: watch */
+	cs.c[0].value = 100 + 179;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	cs.c[0].value = 100 + 180;
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	/* a worse verdict is kept */
+	v.level = VERDICT_ACT;
+	snprintf(v.rule, sizeof(v.rule), "errors-in-window");
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_string_equal(v.rule, "errors-in-window");
+	/* cleared (went down): a new base, nothing flagged */
+	cs.c[0].value = 3;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 40 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	assert_int_equal(b.c[0].value, 3);
+	assert_true(b.c[0].t == day0 + 40 * h);
+}
+
+/* The baseline survives a restart: written and read back. */
+static void test_baseline_file(void **state)
+{
+	char dir[] = "/tmp/ibc-bl-XXXXXX", path[512], err[256], cmd[600];
+	struct baseline a, b;
+
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_STATE_HOME", dir, 1);
+	assert_non_null(baseline_path("mlx5_0-1", path, sizeof(path)));
+	assert_non_null(strstr(path, "/ibconsole/baseline/mlx5_0-1"));
+	assert_int_equal(baseline_load(&b, path, err, sizeof(err)), 1);	/* none yet */
+	memset(&a, 0, sizeof(a));
+	a.n = 2;
+	snprintf(a.c[0].name, sizeof(a.c[0].name), "SymbolErrorCounter");
+	a.c[0].value = 12;
+	a.c[0].t = 1.7e9;
+	snprintf(a.c[1].name, sizeof(a.c[1].name), "PortRcvErrors");
+	a.c[1].value = 40000;
+	a.c[1].t = 1.7e9 + 60;
+	assert_int_equal(baseline_save(&a, path, err, sizeof(err)), 0);
+	assert_int_equal(baseline_load(&b, path, err, sizeof(err)), 0);
+	assert_int_equal(b.n, 2);
+	assert_string_equal(b.c[1].name, "PortRcvErrors");
+	assert_int_equal(b.c[1].value, 40000);
+	assert_true(b.c[1].t == 1.7e9 + 60);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_eventlog(void **state)
 {
 	static struct eventlog log;
@@ -269,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_values_rule),
 		cmocka_unit_test(test_window_rules),
 		cmocka_unit_test(test_interval_rule),
+		cmocka_unit_test(test_slow_growth),
+		cmocka_unit_test(test_baseline_file),
 		cmocka_unit_test(test_eventlog),
 	};
 
