@@ -393,11 +393,11 @@ static void ports_items_host(const struct port_info *p)
 		ports_add("PCIe address", UI_NORMAL, "%s", p->pcie.address);
 		ports_add("PCIe current",
 			  p->pcie.degraded ? UI_WARN : UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s after encoding", p->pcie.cur_gts,
+			  "%g GT/s x%d (Gen%d), %s data", p->pcie.cur_gts,
 			  p->pcie.cur_width, layout_pcie_gen(p->pcie.cur_gts),
 			  layout_fmt_gbps(p->pcie.cur_gbps, a, sizeof(a)));
 		ports_add("PCIe max", UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s after encoding", p->pcie.max_gts,
+			  "%g GT/s x%d (Gen%d), %s data", p->pcie.max_gts,
 			  p->pcie.max_width, layout_pcie_gen(p->pcie.max_gts),
 			  layout_fmt_gbps(p->pcie.max_gbps, a, sizeof(a)));
 		if (p->pcie.degraded)

@@ -192,10 +192,10 @@ void pcie_judge_ports(struct port_info *ports, int n)
 			p->pcie_shortfall_gbps = need - p->pcie.usable_gbps;
 		p->pcie_limits = p->pcie.usable_gbps < PCIE_ACCEPT_FRACTION * need;
 		snprintf(p->pcie_why, sizeof(p->pcie_why),
-			 "Gen%d x%d carries %.1f Gb/s for %.1f Gb/s of data%s: %s",
+			 "Gen%d x%d carries %.1f of the %.4g Gb/s data rate%s: %s",
 			 pcie_gen(p->pcie.cur_gts), p->pcie.cur_width, p->pcie.usable_gbps,
-			 need, shared > 1 ? " (the function's active ports together)" : "",
-			 p->pcie_limits ? "below 90 % of it, not enough" :
-			 p->pcie_shortfall_gbps > 0 ? "at least 90 % of it, enough" : "enough");
+			 need, shared > 1 ? " of its active ports" : "",
+			 p->pcie_limits ? "below 90 %, not enough" :
+			 p->pcie_shortfall_gbps > 0 ? "90 % or more, enough" : "enough");
 	}
 }
