@@ -10,7 +10,8 @@
 enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
 	/* counters */ CMD_WATCH, CMD_ERRORS,
 	/* fabric */ CMD_FABRIC,
-	/* test engine */ CMD_TEST, CMD_SERVE };
+	/* test engine */ CMD_TEST, CMD_SERVE,
+	/* triage */ CMD_TRIAGE };
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -25,7 +26,7 @@ struct cli_test {
 	int gid_index;		/* -1 */
 	int tx_depth, inline_size, cq_mod;	/* -1 */
 	int tcp_port;		/* 0 */
-	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save */
+	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
@@ -45,6 +46,7 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
+	bool cmd_named;		/* a command word was given */
 	/* fabric */
 	bool problems;
 	const char *save, *diff, *node_name_map;
@@ -58,11 +60,34 @@ struct cli {
 	int inflight;		/* --inflight N: sweep MADs in flight */
 	/* test / serve */
 	struct cli_test t;
+	/* triage */
+	const char *report;	/* --report FILE */
 };
 
+struct snap_opts;
+
+/* One command: its name, synopsis, the options it takes besides the
+ * common ones (-d, -i, --sysfs-root, --config, --no-color, --demo, -h,
+ * -V) and the function that runs it, which prints its own output and
+ * errors and returns the exit status. */
+struct cli_command {
+	const char *name;
+	enum cli_cmd cmd;
+	const char *usage;	/* after "ibconsole NAME" */
+	const char *help;	/* one line */
+	const int *opts;	/* option ids, 0-terminated */
+	int (*run)(const struct cli *c, const struct snap_opts *o);
+};
+
+/* The command c->cmd names (the console when none was given). */
+const struct cli_command *cli_command_of(const struct cli *c);
+
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message
- * in err. Never prints, never exits. */
+ * in err: a bad value, an unknown option or command, or an option the
+ * command does not take. Never prints, never exits. */
 int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen);
-void cli_usage(FILE *f);
+/* --help: every command and option; with a command named on the command
+ * line, that command's synopsis and options. */
+void cli_usage(FILE *f, const struct cli *c);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/agent/peer.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "widgets.h"
@@ -729,14 +730,69 @@ static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
 	widgets_text(win, f->footer_y, 0, f->w, buf, UI_FOOTER, false, false);
 }
 
+/* The status line under the header: where to look first — the fabric's
+ * problem count, the last triage's conclusion, the marked test peer. */
+static struct {
+	bool fabric_known;
+	int errors, warns;
+} pstat;
+
+static bool ports_update(const struct ui_ctx *c)
+{
+	int e = 0, w = 0;
+	bool known, changed;
+
+	(void)c;
+	changed = screen_triage_poll();
+	known = screen_fabric_problems(&e, &w);
+	if (known != pstat.fabric_known || e != pstat.errors || w != pstat.warns)
+		changed = true;
+	pstat.fabric_known = known;
+	pstat.errors = e;
+	pstat.warns = w;
+	return changed;
+}
+
+static void ports_draw_status(WINDOW *win, int y, int w)
+{
+	struct test_peer p;
+	char fab[64], buf[512];
+	const char *last = screen_triage_last();
+
+	if (pstat.fabric_known)
+		snprintf(fab, sizeof(fab), "fabric: %d problem%s%s", pstat.errors + pstat.warns,
+			 pstat.errors + pstat.warns == 1 ? "" : "s",
+			 pstat.errors + pstat.warns ? " (f)" : "");
+	else
+		snprintf(fab, sizeof(fab), "fabric: discovering (f)");
+	snprintf(buf, sizeof(buf), " %s | triage: %s | peer: %s", fab,
+		 last[0] ? last : "not run (T)",
+		 peer_get(&p) ? p.node : "none (p on the fabric screen)");
+	widgets_text(win, y, 0, w, buf,
+		     pstat.errors || strstr(last, "(step") ? UI_WARN : UI_NORMAL, false, true);
+}
+
 static void ports_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	const struct snapshot *s = c->snap;
 	struct layout_frame f;
+	bool status = true;
 
-	layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
+	/* one line for the status under the header, when the room allows */
+	layout_frame(getmaxx(win), getmaxy(win) - 1, s->nports, &f);
+	if (f.too_small) {
+		status = false;
+		layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
+	} else {
+		f.table_y++;
+		f.detail_y++;
+		f.footer_y++;
+		f.h++;
+	}
 	if (f.too_small)
 		return;		/* the app shows the message */
+	if (status)
+		ports_draw_status(win, 1, f.w);
 	ports_ctx = c;
 	ports_find_sel(s);
 	ports_remember_sel(s);
@@ -764,12 +820,12 @@ static int ports_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	case UI_ACT_LAST:
 		ports.sel = n - 1;
 		break;
-	case UI_ACT_DETAIL_UP:
+	case UI_ACT_PAGE_UP:
 		ports.detail_top -= page;
 		if (ports.detail_top < 0)
 			ports.detail_top = 0;
 		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_DETAIL_DOWN:
+	case UI_ACT_PAGE_DOWN:
 		ports.detail_top += page;	/* clamped when drawn */
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	default:
@@ -796,7 +852,9 @@ void screen_ports_selected(char *dev, int len, int *port)
 
 const struct screen screen_ports = {
 	.name = "ports",
+	.keys = KEYS_PORTS,
 	.draw = ports_draw,
+	.update = ports_update,
 	.on_key = ports_on_key,
 	.on_resize = ports_on_resize,
 };
