@@ -34,7 +34,7 @@ enum opt_id {
 	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
+	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
 	/* triage */
 	OPT_PEER, OPT_REPORT,
 };
@@ -88,7 +88,8 @@ static const struct cli_option {
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this rate, not the port's" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this data rate, not the port's" },
+	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	/* triage */
 	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
@@ -121,7 +122,7 @@ static const int test_opts[] = {
 	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
 	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
 	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_LINERATE, OPT_GBITS, 0
+	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, 0
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
@@ -311,6 +312,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
 		break;
 	case OPT_GBITS: break;
+	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
 	default:

@@ -20,6 +20,7 @@
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
+#include "diag/baseline.h"
 
 static volatile sig_atomic_t cmd_stop;
 
@@ -77,6 +78,7 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	else
 		json_null(j, "threshold");
 	json_str(j, "rule", v->rule);
+	json_str(j, "window", v->window);
 	json_str(j, "text", v->text);
 	json_obj_end(j);
 }
@@ -156,6 +158,44 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
 
+/* A local port's slow-growth baseline in the state directory; remote
+ * ports (LIDs change when the SM reassigns them) have none. */
+struct port_baseline {
+	struct baseline b;
+	char path[512];
+	bool warned;
+};
+
+static void baseline_open(struct port_baseline *pb, const struct ctr_target *t)
+{
+	char key[80], err[600];
+
+	pb->path[0] = '\0';
+	if (t->remote || !t->dev[0])
+		return;
+	snprintf(key, sizeof(key), "%s-%d", t->dev, t->port);
+	if (!baseline_path(key, pb->path, sizeof(pb->path)))
+		return;
+	if (baseline_load(&pb->b, pb->path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ibconsole: %s — slow growth is judged from a new baseline\n", err);
+		pb->warned = true;
+	}
+}
+
+/* Saves the baseline when it changed; says once when it cannot. */
+static void baseline_keep(struct port_baseline *pb)
+{
+	char err[600];
+
+	if (!pb->b.dirty)
+		return;
+	pb->b.dirty = false;
+	if (baseline_save(&pb->b, pb->path, err, sizeof(err)) && !pb->warned) {
+		fprintf(stderr, "ibconsole: %s — slow growth is judged within this run only (set XDG_STATE_HOME to a writable directory)\n", err);
+		pb->warned = true;
+	}
+}
+
 static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		     size_t errlen)
 {
@@ -165,6 +205,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct delta_port *dp = NULL;
 	struct counter_set *cs = NULL;
 	struct ctr_reader *smp = NULL;
+	struct port_baseline *bl = NULL;
 	struct sigaction sa, old_int, old_term;
 	enum verdict_level worst = VERDICT_OK;
 	double t0, iv = c->interval;
@@ -196,8 +237,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
+	bl = calloc((size_t)n, sizeof(*bl));
 	smp = reader_open();
-	if (!dp || !cs || !smp) {
+	if (!dp || !cs || !bl || !smp) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
@@ -209,8 +251,10 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	sigaction(SIGTERM, &sa, &old_term);
 	cmd_stop = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		delta_init(&dp[i], t[i].label, iv);
+		baseline_open(&bl[i], &t[i]);
+	}
 	t0 = counters_now();
 	for (long k = 0; !cmd_stop && (c->count == 0 || k <= c->count); k++) {
 		char when[32];
@@ -245,6 +289,10 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			struct verdict v;
 
 			rules_eval_delta(&dp[i], &th, now, &v);
+			if (cs[i].valid && bl[i].path[0]) {
+				baseline_eval(&bl[i].b, &cs[i], (double)time(NULL), &th, &v);
+				baseline_keep(&bl[i]);
+			}
 			if (cs[i].valid && v.level > worst)
 				worst = v.level;
 			if (!c->json) {
@@ -285,6 +333,7 @@ out:
 	reader_close(smp);
 	free(dp);
 	free(cs);
+	free(bl);
 	return rc;
 }
 
@@ -388,7 +437,12 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 			nfail++;
 			continue;
 		}
-		rules_eval_values(cs, &th, &v);
+		/* two sweeps: judge what moved between them; one sweep: the
+		 * values since the last clear, with their own levels */
+		if (pv)
+			rules_eval_interval(pv, cs, &th, c->interval, &v);
+		else
+			rules_eval_values(cs, &th, &v);
 		if (!port_listed(cs, pv, &v, &moved))
 			continue;
 		ls[nl].idx = i;

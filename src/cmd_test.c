@@ -18,6 +18,7 @@
 #include "core/agent/record.h"
 #include "core/agent/client.h"
 #include "diag/testverdict.h"
+#include "diag/thresholds.h"
 
 static void fail(const char *msg)
 {
@@ -62,6 +63,8 @@ static void params_from_cli(const struct cli_test *t, struct proto_params *p)
 	/* perftest's defaults, so numbers compare */
 	if (t->size > 0)
 		p->size = (uint64_t)t->size;
+	else if (t->accept && t->kind == KIND_BW && !t->sweep)
+		p->size = 1u << 20;	/* acceptance judges large messages */
 	else if (t->sweep)
 		p->size = 8u << 20;
 	else
@@ -258,6 +261,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	struct record_diff *diff = NULL;
 	struct record_verdict rv = { .state = "none", .rule = "", .text = "" };
 	struct tv_verdict v = { 0 };
+	struct thresholds th;
 	char secret[256], err[ENG_ERR], path[512] = "";
 	int st, rc;
 
@@ -313,6 +317,26 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		rc = 2;
 		goto done;
 	}
+	{
+		char cbuf[512];
+		const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
+
+		thresholds_defaults(&th);
+		if (thresholds_load(&th, cpath, err, sizeof(err)) < 0 ||
+		    (c->config && !th.file[0])) {
+			if (c->config && !th.file[0])
+				snprintf(err, sizeof(err), "config file %s not found — check the path given to --config",
+					 c->config);
+			fail(err);
+			rc = 2;
+			goto done;
+		}
+	}
+	if (t->accept && o.p.kind != KIND_BW) {
+		fail("--accept judges bandwidth — use it with test bw");
+		rc = 2;
+		goto done;
+	}
 	if (t->secret_file) {
 		if (read_secret(t->secret_file, secret, sizeof(secret))) {
 			rc = 2;
@@ -338,21 +362,22 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		struct tv_input in = {
 			.kind = o.p.kind, .op = o.p.op, .bidir = o.p.flags & PARAM_BIDIR,
 			.size = ph->local.size,
-			.line_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
+			.data_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
 			.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
-			.mpps = ph->total_mpps,
+			.mpps = ph->total_mpps, .accept = t->accept,
 		};
 
 		if (o.p.kind == KIND_LAT) {	/* the smallest size is the latency one */
 			in.lat_valid = r->ph[0].local.lat_valid;
+			in.lat_median_us = r->ph[0].local.lat_median;
 			in.lat_p99_us = r->ph[0].local.lat_p99;
 			in.size = r->ph[0].local.size;
 		}
-		tv_eval(&in, &v);
+		tv_eval(&in, &th.tv, &v);
 		rv.state = tv_state_name(v.state);
 		rv.rule = v.rule;
 		rv.text = v.text;
-		rv.line_gbps = in.line_gbps;
+		rv.line_gbps = in.data_gbps;
 	}
 	if (diff)
 		record_compare(saved, r, diff);

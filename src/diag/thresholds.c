@@ -19,6 +19,11 @@ void thresholds_defaults(struct thresholds *th)
 	th->watch = THRESH_DEFAULT_WATCH;
 	th->act = THRESH_DEFAULT_ACT;
 	snprintf(th->origin, sizeof(th->origin), "default (reference procedure)");
+	tv_limits_defaults(&th->tv);
+	th->life_watch = THRESH_LIFETIME_WATCH;
+	th->life_act = THRESH_LIFETIME_ACT;
+	th->slow_per_hour = THRESH_SLOW_PER_HOUR;
+	th->slow_min_s = THRESH_SLOW_MIN_S;
 }
 
 bool thresholds_config_is_default(const char *explicit_path)
@@ -157,6 +162,25 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 			th->window_s = w;
 			continue;
 		}
+		if (!strcmp(k, "error_lifetime_watch") || !strcmp(k, "error_lifetime_act") ||
+		    !strcmp(k, "error_slow_per_hour")) {
+			char *end;
+
+			w = strtod(v, &end);
+			if (end == v || *trim(end) || !(w >= 0 && w <= 1e15)) {
+				snprintf(err, errlen, "%s:%d: %s '%s' is not a count — fix the line",
+					 path, ln, k, v);
+				fclose(f);
+				return -1;
+			}
+			if (k[6] == 's')
+				th->slow_per_hour = w;
+			else if (k[15] == 'w')
+				th->life_watch = (uint64_t)w;
+			else
+				th->life_act = w >= 1e15 ? UINT64_MAX : (uint64_t)w;
+			continue;
+		}
 		if (!strcmp(k, "error_watch") || !strcmp(k, "error_act")) {
 			if (parse_u64(v, &n)) {
 				snprintf(err, errlen, "%s:%d: %s '%s' is not a count — fix the line",
@@ -170,6 +194,18 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 				th->act = n, ga = ln;
 			snprintf(th->origin, sizeof(th->origin), "config %.30s:%d", path, ln);
 			continue;
+		}
+		if (!strncmp(k, "test_", 5)) {	/* the test verdicts' table */
+			int trc = tv_limits_set(&th->tv, k, v);
+
+			if (trc < 0) {
+				snprintf(err, errlen, "%s:%d: %s '%s' is not a number in range — fix the line",
+					 path, ln, k, v);
+				fclose(f);
+				return -1;
+			}
+			if (!trc)
+				continue;
 		}
 		snprintf(name, sizeof(name), "%s", k);
 		dot = strrchr(name, '.');

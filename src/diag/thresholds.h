@@ -8,12 +8,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/counters/counters.h"
+#include "testverdict.h"
 
 #define THRESH_DEFAULT_WINDOW_S 600.0
 #define THRESH_DEFAULT_WATCH 5
 #define THRESH_DEFAULT_ACT 50
 #define THRESH_MAX 64
 #define THRESH_LINE_MAX 511	/* bytes per config line, newline excluded */
+/* Values since the last clear cover an unknown time, so the 10-minute
+ * levels do not apply: ibconsole's own defaults are watch at 50 (a whole
+ * bad window's worth) and act above 100 (twice that); a site sets its own. */
+#define THRESH_LIFETIME_WATCH 50
+#define THRESH_LIFETIME_ACT 100
+/* Slow growth against the per-port baseline: errors per hour, judged once
+ * the baseline is at least an hour old (an aging optic: ~10 an hour). */
+#define THRESH_SLOW_PER_HOUR 5.0
+#define THRESH_SLOW_MIN_S 3600.0
 
 struct threshold {
 	char counter[CTR_NAME];
@@ -25,9 +35,13 @@ struct thresholds {
 	double window_s;
 	uint64_t watch, act;	/* for counters without their own row */
 	char origin[80];
+	uint64_t life_watch, life_act;	/* values since the last clear */
+	double slow_per_hour;		/* slow growth: watch at this rate */
+	double slow_min_s;		/* … over at least this long */
 	int n;
 	struct threshold t[THRESH_MAX];
 	char file[256];		/* config file read, "" none */
+	struct tv_limits tv;	/* test verdicts' numbers (test_* keys) */
 };
 
 void thresholds_defaults(struct thresholds *th);

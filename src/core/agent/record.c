@@ -23,7 +23,7 @@ static void facts(struct json *j, const char *key, const struct proto_facts *f)
 	json_int_or_null(j, "numa_node", f->numa_node >= 0, f->numa_node);
 	json_int_or_null(j, "cpu_mhz", f->cpu_mhz, f->cpu_mhz);
 	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
-	json_num_or_null(j, "rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
+	json_num_or_null(j, "data_rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
 	json_int(j, "mtu", f->mtu);
 	json_int_or_null(j, "gid_index", f->gid_index >= 0, f->gid_index);
 	json_obj_end(j);

@@ -50,8 +50,17 @@ static void read_one(const char *name, void *arg)
 	cv = counters_put(w->cs, d ? d->name : name, v);
 	if (!cv)
 		return;
+	/*
+	 * counters/ comes from the PMA and keeps its semantics: the kernel
+	 * reads the error counters (and PortXmitWait) from the classic
+	 * PortCounters, 16 / 8 / 4 / 32 bits wide, saturating at all-ones;
+	 * only the data and packet counters switch to the 64-bit extended
+	 * set when the PMA has it. A 16-bit SymbolErrorCounter stuck at
+	 * 65535 must read "saturated", not a delta of 0.
+	 */
 	cv->bits = 64;
-	/* counters/ comes from the PMA and keeps its semantics */
+	if (d && d->classic_bits && d->cls != CTR_TRAFFIC)
+		cv->bits = (uint8_t)d->classic_bits;
 	cv->saturates = !w->hw;
 	w->added++;
 }
@@ -150,7 +159,7 @@ int counters_sysfs_sample(const char *dev, int port, const char *netdev,
 	b = b < 0 ? b : w.added;
 	if (netdev && *netdev && sysfs_is_real_root())
 		ethtool_pause(netdev, cs);
-	snprintf(cs->mode, sizeof(cs->mode), "sysfs %s%s%s (64-bit)",
+	snprintf(cs->mode, sizeof(cs->mode), "sysfs %s%s%s (classic error widths, 64-bit data)",
 		 a > 0 ? "counters/" : "", a > 0 && b > 0 ? " + " : "",
 		 b > 0 ? "hw_counters/" : "");
 	if (cs->n == 0) {

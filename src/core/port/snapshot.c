@@ -153,6 +153,7 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				 p->link_v.why[0] ? p->link_v.why : "no source reported the MTU");
 		if (p->link_v.valid)
 			port_decode_rate(p);
+		port_pick_data_rate(p);
 	}
 	return SNAP_OK;
 }
