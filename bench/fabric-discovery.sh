@@ -6,6 +6,9 @@
 # fabric, RUNS runs each, medians, as ratios against ibnetdiscover.
 #
 #   bench/fabric-discovery.sh [RUNS] [gen-fattree args...] > bench/fabric-discovery.results
+#   IBCONSOLE_BASE=path/to/older/ibconsole: also `fabric --json` of both
+#   binaries alternating (after one untimed warm-up each), RUNS pairs,
+#   with the median and range of the pairwise new / old ratio.
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 IBCONSOLE=${IBCONSOLE:-$srcdir/ibconsole}
 RUNS=${1:-5}
@@ -48,9 +51,30 @@ nodes=$(sim_run "$IBCONSOLE" fabric --json 2>/dev/null |
 	measure "ibconsole_fabric_diff" "$IBCONSOLE" fabric --diff "$SIM_DIR/saved.topo"
 } >"$SIM_DIR/m"
 
+if [ -n "${IBCONSOLE_BASE:-}" ]; then
+	sim_run "$IBCONSOLE" fabric --json >/dev/null 2>&1	# warm-up, untimed
+	sim_run "$IBCONSOLE_BASE" fabric --json >/dev/null 2>&1
+	: >"$SIM_DIR/pairs"
+	for i in $(seq 1 "$RUNS"); do
+		# each binary first in every other pair
+		for who in $( [ $((i % 2)) = 1 ] && echo "$IBCONSOLE $IBCONSOLE_BASE" || echo "$IBCONSOLE_BASE $IBCONSOLE"); do
+			sim_run /usr/bin/time -f '%e' -o "$SIM_DIR/t" "$who" fabric --json >/dev/null 2>&1
+			if [ "$who" = "$IBCONSOLE" ]; then tn=$(cat "$SIM_DIR/t"); else to=$(cat "$SIM_DIR/t"); fi
+		done
+		echo "$tn $to" >>"$SIM_DIR/pairs"
+	done
+fi
+
 echo "# bench/fabric-discovery.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs (shared), ibsim 0.10, rdma-core $(pkg-config --modversion libibnetdisc 2>/dev/null)"
 echo "# fabric: gen-fattree.py $* -> nodes switches cas links: $nodes"
 echo "# $RUNS runs each, medians; ratios against ibnetdiscover (lower is better)"
 printf '%-24s %10s %12s %10s %10s\n' tool wall_s maxrss_kb time_x rss_x
 awk 'NR == 1 { t0 = $2; m0 = $3 }
 	{ printf "%-24s %10.2f %12d %10.2f %10.2f\n", $1, $2, $3, $2 / t0, $3 / m0 }' "$SIM_DIR/m"
+if [ -n "${IBCONSOLE_BASE:-}" ]; then
+	echo "# against IBCONSOLE_BASE=$IBCONSOLE_BASE, same run: fabric --json alternating, $RUNS pairs, ratio = new / old"
+	awk '{ r[NR] = $1 / $2; n[NR] = $1; o[NR] = $2 }
+		function med(a, k,  i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((k + 1) / 2)] }
+		END { k = NR; lo = hi = r[1]; for (i = 2; i <= k; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+		      printf "%-24s %10.2f\n%-24s %10.2f\n%-24s %10.3f (range %.3f - %.3f)\n", "old_median_s", med(o, k), "new_median_s", med(n, k), "ratio_median", med(r, k), lo, hi }' "$SIM_DIR/pairs"
+fi

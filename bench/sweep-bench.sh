@@ -6,6 +6,9 @@
 # HCAs + 8 spines = 3,072 ports), alternating runs, median of 5 each, and
 # whether both list exactly the same ports. Writes bench/RESULTS.md.
 #   IBCONSOLE=path/to/ibconsole  RUNS=5  OUT=bench/RESULTS.md
+#   IBCONSOLE_BASE=path/to/older/ibconsole: also time that binary's
+#   `errors --json`, alternating with IBCONSOLE's in the same loop (after
+#   one untimed warm-up run of each), and report the pairwise ratios.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/sim/simlib.sh"
 sim_isolate "$@"
@@ -41,8 +44,21 @@ timeit() # NAME CMD... : appends the wall time to $SIM_DIR/NAME.t
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.6f\n", b - a}' >>"$SIM_DIR/$name.t"
 }
+BASE=${IBCONSOLE_BASE:-}
+if [ -n "$BASE" ]; then
+	[ -x "$BASE" ] || sim_die "$BASE not built"
+	sim_run "$IBC" errors --json >/dev/null 2>&1	# warm-up, untimed
+	sim_run "$BASE" errors --json >/dev/null 2>&1
+fi
 for i in $(seq 1 "$RUNS"); do
+	# old and new alternate, each first in every other pair
+	if [ -n "$BASE" ] && [ $((i % 2)) = 0 ]; then
+		timeit base timeout -k 2 60 "$BASE" errors --json
+	fi
 	timeit ibc timeout -k 2 60 "$IBC" errors --json
+	if [ -n "$BASE" ] && [ $((i % 2)) = 1 ]; then
+		timeit base timeout -k 2 60 "$BASE" errors --json
+	fi
 	timeit iqe timeout -k 2 120 ibqueryerrors --skip-sl
 	timeit ibc1 timeout -k 2 60 "$IBC" errors --json --inflight 1
 done
@@ -97,6 +113,21 @@ RATIO1=$(awk -v a="$IQE_T" -v b="$IBC1_T" 'BEGIN {printf "%.2f", a / b}')
 	echo "is all a simulator can show; on a real fabric, where each switch PMA"
 	echo "answer takes tens to hundreds of microseconds, the window hides that"
 	echo "latency and the ratio grows with it."
+	if [ -n "$BASE" ]; then
+		echo
+		echo "## Against an older build, same run"
+		echo
+		echo "\`IBCONSOLE_BASE=$BASE\`: \`errors --json\` of both binaries alternating"
+		echo "(after one warm-up run each), $RUNS pairs; ratio = new / old wall time"
+		echo "(below 1: the new one is faster)."
+		echo
+		paste "$SIM_DIR/ibc.t" "$SIM_DIR/base.t" | awk '
+			{ r[NR] = $1 / $2; n[NR] = $1; o[NR] = $2 }
+			function med(a, k,  i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((k + 1) / 2)] }
+			END { k = NR; lo = hi = r[1]; for (i = 2; i <= k; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+			      printf "| old median | new median | ratio median | ratio range |\n|---|---|---|---|\n"
+			      printf "| %.3f s | %.3f s | %.3f | %.3f - %.3f |\n", med(o, k), med(n, k), med(r, k), lo, hi }'
+	fi
 } >"$OUT"
 cat "$OUT"
 [ "$SAME" = identical ] || sim_fail "findings differ"

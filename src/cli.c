@@ -11,11 +11,14 @@
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
 #include "cmd_test.h"
+#include "cmd_triage.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "core/base/parse.h"
 
 enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
@@ -31,7 +34,9 @@ enum opt_id {
 	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
+	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
+	/* triage */
+	OPT_PEER, OPT_REPORT,
 };
 
 static const struct cli_option {
@@ -43,7 +48,7 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric)" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage)" },
 	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
@@ -64,12 +69,12 @@ static const struct cli_option {
 	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve */
 	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
-	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M suffixes (bw 65536, lat 2, rate 4)" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M/G suffixes (bw 65536, lat 2, rate 4)" },
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
 	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
@@ -83,8 +88,12 @@ static const struct cli_option {
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this rate, not the port's" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this data rate, not the port's" },
+	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
+	/* triage */
+	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
+	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -113,11 +122,16 @@ static const int test_opts[] = {
 	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
 	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
 	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_LINERATE, OPT_GBITS, 0
+	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, 0
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
 	OPT_GID, 0
+};
+
+static const int triage_opts[] = {
+	OPT_JSON, OPT_PEER, OPT_REPORT, OPT_GID, OPT_TCPPORT, OPT_SECRET,
+	OPT_TIMEOUT, OPT_DURATION, OPT_NO_SMP, 0
 };
 
 static const struct cli_command commands[] = {
@@ -139,6 +153,9 @@ static const struct cli_command commands[] = {
 	  cmd_test },
 	{ "serve", CMD_SERVE, "[--bind ADDR] [-p P] [--secret-file F] [--once]",
 	  "the peer agent that 'test' talks to", serve_opts, cmd_serve },
+	{ "triage", CMD_TRIAGE, "[--peer HOST] [--json] [--report FILE] [-x N]",
+	  "the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
+	  triage_opts, cmd_triage },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -209,46 +226,6 @@ void cli_usage(FILE *f, const struct cli *c)
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 a rule says act, 2 usage, 3 no device or no\n"
 		   "permission, 4 peer unreachable, 5 internal error.\n");
-}
-
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-/* "65536", "64K", "8M" → bytes */
-static int parse_size(const char *s, long long *out)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-
-	if (end == s || v < 0)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_num(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /* The test and serve options; 0, or 2 with err filled. */
@@ -335,6 +312,9 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
 		break;
 	case OPT_GBITS: break;
+	case OPT_ACCEPT: t->accept = true; break;
+	case OPT_PEER: t->peer = optarg; break;
+	case OPT_REPORT: c->report = optarg; break;
 	default:
 		return -1;
 	}
@@ -398,17 +378,13 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case OPT_DEMO: c->demo = true; break;
 		case OPT_NO_COLOR: c->no_color = true; break;
 		case OPT_NO_SMP: c->no_smp = true; break;
-		case OPT_INTERVAL: {
-			char *end;
-
-			c->interval = strtod(optarg, &end);
-			if (end == optarg || *end || c->interval < 0.5 || c->interval > 60) {
+		case OPT_INTERVAL:
+			if (parse_num(optarg, 0.5, 60, &c->interval)) {
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
 				return 2;
 			}
 			c->interval_set = true;
 			break;
-		}
 		case OPT_PROBLEMS: c->problems = true; break;
 		case OPT_SAVE: c->save = optarg; break;
 		case OPT_DIFF: c->diff = optarg; break;
@@ -425,16 +401,12 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				return 2;
 			}
 			break;
-		case OPT_REDISCOVER: {
-			char *end;
-
-			c->rediscover_s = strtod(optarg, &end);
-			if (end == optarg || *end || c->rediscover_s < 5 || c->rediscover_s > 86400) {
+		case OPT_REDISCOVER:
+			if (parse_num(optarg, 5, 86400, &c->rediscover_s)) {
 				snprintf(err, errlen, "bad rediscovery interval '%s' — give seconds between 5 and 86400", optarg);
 				return 2;
 			}
 			break;
-		}
 		/* counters */
 		case OPT_COUNT: {
 			int v;

@@ -10,7 +10,8 @@
 enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
 	/* counters */ CMD_WATCH, CMD_ERRORS,
 	/* fabric */ CMD_FABRIC,
-	/* test engine */ CMD_TEST, CMD_SERVE };
+	/* test engine */ CMD_TEST, CMD_SERVE,
+	/* triage */ CMD_TRIAGE };
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -25,12 +26,13 @@ struct cli_test {
 	int gid_index;		/* -1 */
 	int tx_depth, inline_size, cq_mod;	/* -1 */
 	int tcp_port;		/* 0 */
-	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save */
+	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */
-	double line_rate;	/* 0: the port's */
+	double line_rate;	/* 0: the port's data rate */
+	bool accept;		/* --accept: judge by the acceptance line */
 };
 
 struct cli {
@@ -58,6 +60,8 @@ struct cli {
 	int inflight;		/* --inflight N: sweep MADs in flight */
 	/* test / serve */
 	struct cli_test t;
+	/* triage */
+	const char *report;	/* --report FILE */
 };
 
 struct snap_opts;

@@ -7,5 +7,6 @@ ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/demo.c src/demo.h \
 	src/cmd_snapshot.c src/cmd_snapshot.h \
 	src/cmd_fabric.c src/cmd_fabric.h \
 	src/cmd_counters.c src/cmd_counters.h \
-	src/cmd_test.c src/cmd_test.h src/cmd_tcp.c
+	src/cmd_test.c src/cmd_test.h src/cmd_tcp.c \
+	src/cmd_triage.c src/cmd_triage.h
 ibconsole_LDADD += libibc_ui.a libibc_diag.a $(CORE_LIBS) $(NCURSES_LIBS) -lpthread -lm

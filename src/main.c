@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "demo.h"
+#include "core/base/sysfs.h"
 #include "core/port/snapshot.h"
 
 int main(int argc, char **argv)
@@ -33,7 +34,8 @@ int main(int argc, char **argv)
 	if (c.demo)
 		return demo_run("/proc/self/exe", argc, argv);
 
-	o.sysfs_root = c.sysfs_root ? c.sysfs_root : "/";
+	/* once, before any worker thread reads sysfs */
+	sysfs_set_root(c.sysfs_root ? c.sysfs_root : "/");
 	o.device = c.device;
 	o.port = c.port;
 	o.no_smp = c.no_smp;

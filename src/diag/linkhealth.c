@@ -43,8 +43,8 @@ const char *lh_severity_name(enum lh_severity s)
 }
 
 /* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
- * only when also enabled — ibsim claims every width as supported (FACTS
- * §6), and real HCAs are 4X devices; as port.c's capable_lanes. */
+ * only when also enabled — ibsim claims every width as supported, and
+ * real HCAs are 4X devices; as port.c's capable_lanes. */
 static unsigned capable_widths(const struct fab_port *p)
 {
 	unsigned sup = p->width_supported ? p->width_supported : p->width_enabled;
@@ -62,11 +62,11 @@ static unsigned top_bit(unsigned m)
 	return b;
 }
 
-static int add(struct lh_finding *out, int n, enum lh_rule_id id, const char *fmt, ...)
+static int finding_add(struct lh_finding *out, int n, enum lh_rule_id id, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 #include <stdarg.h>
-static int add(struct lh_finding *out, int n, enum lh_rule_id id, const char *fmt, ...)
+static int finding_add(struct lh_finding *out, int n, enum lh_rule_id id, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -118,17 +118,17 @@ int linkhealth_link(const struct fab_port *a, const struct fab_port *b,
 	fabric_port_to_info(b, &pb);
 
 	if (a->state != 4 || a->phys_state != 5 || b->state != 4 || b->phys_state != 5)
-		n = add(out, n, LH_NOT_ACTIVE, "ends are %s and %s (want Active/LinkUp)",
+		n = finding_add(out, n, LH_NOT_ACTIVE, "ends are %s and %s (want Active/LinkUp)",
 			state_pair(a, s1, sizeof(s1)), state_pair(b, s2, sizeof(s2)));
 	if (a->state != b->state || a->phys_state != b->phys_state ||
 	    a->width_active != b->width_active || strcmp(a->speed, b->speed))
-		n = add(out, n, LH_ENDS_DISAGREE, "one end says %s %s %s, the other %s %s %s",
+		n = finding_add(out, n, LH_ENDS_DISAGREE, "one end says %s %s %s, the other %s %s %s",
 			a->width[0] ? a->width : "?", a->speed[0] ? a->speed : "?",
 			state_pair(a, s1, sizeof(s1)),
 			b->width[0] ? b->width : "?", b->speed[0] ? b->speed : "?",
 			state_pair(b, s2, sizeof(s2)));
 	if (a->mtu_active && b->mtu_active && a->mtu_active != b->mtu_active)
-		n = add(out, n, LH_MTU_MISMATCH, "NeighborMTU %d vs %d (MtuCap %d vs %d)",
+		n = finding_add(out, n, LH_MTU_MISMATCH, "NeighborMTU %d vs %d (MtuCap %d vs %d)",
 			a->mtu_active, b->mtu_active, a->mtu_cap, b->mtu_cap);
 	if (a->state < 2 || b->state < 2)
 		return n;	/* a down link has no trained rate to judge */
@@ -143,7 +143,7 @@ int linkhealth_link(const struct fab_port *a, const struct fab_port *b,
 	if (act && could > act) {
 		unsigned en = a->width_enabled & b->width_enabled;
 
-		n = add(out, n, LH_BELOW_WIDTH,
+		n = finding_add(out, n, LH_BELOW_WIDTH,
 			"trained %dX, both ends support %dX (supported %s / %s; enabled %s / %s)%s",
 			act, could,
 			port_width_list(a->width_supported, l1, sizeof(l1)),
@@ -170,7 +170,7 @@ int linkhealth_link(const struct fab_port *a, const struct fab_port *b,
 
 	snprintf(aname, sizeof(aname), "%s", a->speed);
 	if (act_lane > 0 && cap_lane > act_lane + 1e-9)
-		n = add(out, n, LH_BELOW_SPEED,
+		n = finding_add(out, n, LH_BELOW_SPEED,
 			"running %s, both ends support %s (supported %s / %s; enabled %s / %s)%s",
 			aname, cname,
 			port_speed_list(&pa, false, l1, sizeof(l1)),
@@ -189,9 +189,9 @@ int linkhealth_lone_port(const struct fab_port *p, struct lh_finding *out)
 	if (p->portnum == 0 || !p->info_valid || p->remote >= 0)
 		return 0;
 	if (p->phys_state == 5 || p->state >= 2)
-		return add(out, 0, LH_UP_NO_PEER, "port is %s, no peer discovered",
+		return finding_add(out, 0, LH_UP_NO_PEER, "port is %s, no peer discovered",
 			   state_pair(p, s, sizeof(s)));
-	return add(out, 0, LH_UNLINKED, "port is %s, nothing behind it",
+	return finding_add(out, 0, LH_UNLINKED, "port is %s, nothing behind it",
 		   state_pair(p, s, sizeof(s)));
 }
 

@@ -45,6 +45,13 @@ enum ui_action {
 	UI_ACT_PANE,
 	UI_ACT_AGAIN,
 	UI_ACT_COMPARE,
+	/* triage screen */
+	UI_ACT_TRIAGE,
+	UI_ACT_TRI_EVIDENCE,
+	UI_ACT_TRI_NEXT,
+	UI_ACT_TRI_PREV,
+	UI_ACT_TRI_RERUN,
+	UI_ACT_TRI_WRITE,
 };
 
 /* Where a row applies. KEYS_ALL rows work on every screen except the
@@ -59,6 +66,7 @@ enum keys_screen {
 	KEYS_SWEEP,
 	KEYS_FABRIC,
 	KEYS_TEST,
+	KEYS_TRIAGE,
 	KEYS_HELP,		/* modal: only its own rows, any other key returns */
 	KEYS_SCREEN_N
 };

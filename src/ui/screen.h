@@ -71,5 +71,18 @@ void screen_fabric_shutdown(void);
 /* Test screen: the form, the live run on its worker and the result. */
 extern const struct screen screen_test;
 void screen_test_shutdown(void);	/* cancels a run, frees */
+/* Triage screen: the options for its walks before the first draw; the
+ * walk starts when the screen is first shown. poll takes a finished walk
+ * (true when anything changed); last is its conclusion ("" none). */
+struct snap_opts;
+extern const struct screen screen_triage;
+void screen_triage_configure(const struct snap_opts *o, const char *config);
+bool screen_triage_poll(void);
+const char *screen_triage_last(void);
+void screen_triage_shutdown(void);
+/* Starts the fabric's discovery before the screen is first shown; the
+ * newest judged discovery's findings (false before one exists). */
+void screen_fabric_prefetch(void);
+bool screen_fabric_problems(int *errors, int *warns);
 
 #endif

@@ -1086,6 +1086,7 @@ static int run_key(int key)
 			return done;
 		}
 		ts.mode = M_FORM;
+		ts.field = F_PEER;	/* back at the top of the form */
 		ts.msg[0] = '\0';
 		return done;
 	case 'r':

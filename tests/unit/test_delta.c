@@ -251,6 +251,74 @@ static void test_windows_and_totals(void **state)
 	assert_int_equal(delta_errors_window(&dp, 1400.0, DELTA_WIN_10MIN), 0);
 }
 
+/* An interval change mid-run: 1 s -> 3 s -> 1 s, samples on the new
+ * schedule from the change on. None of them is a gap. */
+static void test_interval_change(void **state)
+{
+	double t = 10.0;
+	uint64_t v = 0;
+
+	delta_init(&dp, "t", 1.0);
+	for (int i = 0; i < 3; i++, t += 1.0)
+		sample1("PortRcvErrors", v += 2, 16, true, t);
+	/* slower: the next samples arrive 3 s apart */
+	delta_set_interval(&dp, 3.0);
+	for (int i = 0; i < 3; i++) {
+		t += 3.0 - (i ? 0 : 1.0);
+		sample1("PortRcvErrors", v += 2, 16, true, t);
+		assert_int_equal(get("PortRcvErrors")->state, DELTA_OK);
+	}
+	/* faster again: the first sample comes one old interval after the
+	 * last at worst, then 1 s apart */
+	delta_set_interval(&dp, 1.0);
+	t += 3.0;
+	sample1("PortRcvErrors", v += 2, 16, true, t);
+	assert_int_equal(get("PortRcvErrors")->state, DELTA_OK);
+	for (int i = 0; i < 3; i++) {
+		t += 1.0;
+		sample1("PortRcvErrors", v += 2, 16, true, t);
+		assert_int_equal(get("PortRcvErrors")->state, DELTA_OK);
+	}
+	/* a real miss after the change is still a gap */
+	t += 5.0;
+	sample1("PortRcvErrors", v += 2, 16, true, t);
+	assert_int_equal(get("PortRcvErrors")->state, DELTA_GAP);
+}
+
+/* The fabric pane's rate between two samples goes through delta_pair:
+ * a saturated classic data counter has no rate (never 0 Gb/s). */
+static void test_pair_gbps(void **state)
+{
+	static struct counter_set a, b;
+	enum delta_state st;
+	struct ctr_value *x;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.valid = b.valid = true;
+	a.t_mono = 1.0;
+	b.t_mono = 2.0;
+	x = counters_put(&a, "PortXmitData", 1000);
+	x->bits = 32;
+	x->saturates = true;
+	x = counters_put(&b, "PortXmitData", 1000 + 31250000);	/* 1 Gb/s */
+	x->bits = 32;
+	x->saturates = true;
+	assert_float_equal(delta_pair_gbps(&a, &b, "PortXmitData", &st), 1.0, 1e-9);
+	assert_int_equal(st, DELTA_OK);
+	b.c[0].value = UINT32_MAX;
+	assert_true(delta_pair_gbps(&a, &b, "PortXmitData", &st) < 0);
+	assert_int_equal(st, DELTA_SATURATED);
+	a.c[0].value = UINT32_MAX;	/* stuck at the top: still no rate */
+	assert_true(delta_pair_gbps(&a, &b, "PortXmitData", &st) < 0);
+	assert_int_equal(st, DELTA_SATURATED);
+	b.c[0].value = 5;		/* cleared */
+	assert_true(delta_pair_gbps(&a, &b, "PortXmitData", &st) < 0);
+	assert_int_equal(st, DELTA_RESET);
+	assert_true(delta_pair_gbps(&a, &b, "PortRcvData", &st) < 0);
+	assert_int_equal(st, DELTA_MISSING);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +330,8 @@ int main(void)
 		cmocka_unit_test(test_missed_intervals),
 		cmocka_unit_test(test_clock_jumps),
 		cmocka_unit_test(test_windows_and_totals),
+		cmocka_unit_test(test_interval_change),
+		cmocka_unit_test(test_pair_gbps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,31 +1,25 @@
 // SPDX-License-Identifier: MIT
-/* A test run on a worker thread for the console. The worker owns a work
- * copy of the view and publishes it under the lock; the UI copies the
- * published one out. The thread code is the plain shape of the base
- * worker (thread, stop flag, wake descriptor). */
+/* A test run on a worker thread for the console (base/worker: thread,
+ * lock, wake descriptor). The worker owns a work copy of the view and
+ * publishes it under the lock; the UI copies the published one out. */
 #include "config.h"
 #include "core/agent/testjob.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/eventfd.h>
 #include <sys/stat.h>
 
+#include "core/base/worker.h"
 #include "core/agent/tcptest.h"
 #include "core/agent/testctr.h"
 
 struct testjob {
-	pthread_t thread;
-	bool started;
-	pthread_mutex_t lock;
-	int wake_fd;
+	struct worker wk;
 	atomic_int cancel;
 	atomic_int finished;
 	char peer[128], device[64], secret[256];
@@ -53,18 +47,14 @@ static double mono_s(void)
 
 static void publish(struct testjob *j)
 {
-	uint64_t one = 1;
-
 	if (atomic_load(&j->cancel) && (j->w.state == TJ_RUNNING || j->w.state == TJ_CONNECTING))
 		j->w.state = TJ_CANCELLING;
 	j->w.t_s = mono_s() - j->t0;
-	pthread_mutex_lock(&j->lock);
+	worker_lock(&j->wk);
 	j->w.gen = j->pub.gen + 1;
 	j->pub = j->w;
-	pthread_mutex_unlock(&j->lock);
-	if (write(j->wake_fd, &one, sizeof(one)) < 0) {
-		/* the counter is full: the UI has a wake-up pending anyway */
-	}
+	worker_unlock(&j->wk);
+	worker_notify(&j->wk);
 }
 
 /* New counter deltas of one end into side: rates over dt, and the time
@@ -215,10 +205,12 @@ static void on_tcp_progress(void *arg, double t_s, double gbps, uint64_t bytes)
 	publish(j);
 }
 
-static void *tj_main(void *arg)
+static void tj_main(struct worker *wk, void *arg)
 {
 	struct testjob *j = arg;
 	char err[ENG_ERR] = "";
+
+	(void)wk;
 	int st;
 
 	j->t0 = j->sec_start = mono_s();
@@ -271,14 +263,11 @@ static void *tj_main(void *arg)
 	}
 	atomic_store(&j->finished, 1);
 	publish(j);
-	return NULL;
 }
 
 struct testjob *testjob_start(const struct tj_opts *o, char *err, size_t errlen)
 {
 	struct testjob *j = calloc(1, sizeof(*j));
-	sigset_t all, old;
-	int rc;
 
 	if (!j) {
 		snprintf(err, errlen, "out of memory");
@@ -301,26 +290,16 @@ struct testjob *testjob_start(const struct tj_opts *o, char *err, size_t errlen)
 	j->w.o.c.device = NULL;
 	snprintf(j->w.peer, sizeof(j->w.peer), "%s", j->peer);
 	j->w.nphases = 1;
-	j->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (j->wake_fd < 0) {
-		snprintf(err, errlen, "cannot start the test: eventfd: %s", strerror(errno));
+	if (worker_init(&j->wk, NULL, "test", err, errlen)) {
 		free(j);
 		return NULL;
 	}
-	pthread_mutex_init(&j->lock, NULL);
-	/* every signal stays with the UI thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&j->thread, NULL, tj_main, j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		snprintf(err, errlen, "cannot start the test thread: %s", strerror(rc));
-		close(j->wake_fd);
-		pthread_mutex_destroy(&j->lock);
+	/* the worker runs with every signal blocked: they stay with the UI */
+	if (worker_start(&j->wk, tj_main, j, "test", err, errlen)) {
+		worker_stop(&j->wk);
 		free(j);
 		return NULL;
 	}
-	j->started = true;
 	return j;
 }
 
@@ -329,38 +308,36 @@ void testjob_cancel(struct testjob *j)
 	if (!j)
 		return;
 	atomic_store(&j->cancel, 1);
-	pthread_mutex_lock(&j->lock);
+	worker_lock(&j->wk);
 	if (j->pub.state == TJ_RUNNING || j->pub.state == TJ_CONNECTING) {
 		j->pub.state = TJ_CANCELLING;
 		j->pub.gen++;
 	}
-	pthread_mutex_unlock(&j->lock);
+	worker_unlock(&j->wk);
+	worker_notify(&j->wk);
 }
 
 bool testjob_get(struct testjob *j, struct tj_view *v)
 {
 	bool changed = false;
 
-	pthread_mutex_lock(&j->lock);
+	worker_lock(&j->wk);
 	if (j->pub.gen != v->gen) {
 		*v = j->pub;
 		changed = true;
 	}
-	pthread_mutex_unlock(&j->lock);
+	worker_unlock(&j->wk);
 	return changed;
 }
 
 int testjob_fd(const struct testjob *j)
 {
-	return j->wake_fd;
+	return worker_fd(&j->wk);
 }
 
 void testjob_drain(struct testjob *j)
 {
-	uint64_t v;
-
-	while (read(j->wake_fd, &v, sizeof(v)) > 0) {
-	}
+	worker_drain(&j->wk);
 }
 
 bool testjob_finished(struct testjob *j)
@@ -373,10 +350,8 @@ void testjob_stop(struct testjob *j)
 	if (!j)
 		return;
 	atomic_store(&j->cancel, 1);
-	if (j->started)
-		pthread_join(j->thread, NULL);
-	close(j->wake_fd);
-	pthread_mutex_destroy(&j->lock);
+	worker_stop(&j->wk);
+	memset(j->secret, 0, sizeof(j->secret));
 	free(j);
 }
 
@@ -391,6 +366,8 @@ void testjob_params(const struct tj_choice *t, struct proto_params *p)
 	/* perftest's defaults, so numbers compare */
 	if (t->size > 0)
 		p->size = (uint64_t)t->size;
+	else if (t->accept && t->kind == KIND_BW && !t->sweep)
+		p->size = 1u << 20;	/* acceptance judges large messages */
 	else if (t->sweep)
 		p->size = 8u << 20;
 	else

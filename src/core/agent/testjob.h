@@ -88,6 +88,7 @@ struct tj_choice {
 	long long iters;	/* 0: write bw 5000, else 1000 */
 	double duration_s;	/* 0: by iterations */
 	int tx_depth, inline_size, cq_mod;	/* -1: perftest's */
+	bool accept;		/* acceptance: bw judges 1 MiB messages */
 };
 
 /* The protocol parameters of a choice, with perftest's defaults. */

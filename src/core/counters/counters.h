@@ -105,12 +105,6 @@ struct ctr_value *counters_put(struct counter_set *cs, const char *name,
 const struct ctr_value *counters_find(const struct counter_set *cs,
 				      const char *name);
 
-/* The sweep's listing rule, ibqueryerrors' with thresholds 0: true when an
- * error or congestion counter is non-zero; *moved when one changed since
- * prev (NULL: first sweep). */
-bool counters_errors_listed(const struct counter_set *cs,
-			    const struct counter_set *prev, bool *moved);
-
 double counters_now(void);	/* CLOCK_MONOTONIC seconds */
 
 /* --- sources --- */

@@ -12,6 +12,14 @@ void delta_init(struct delta_port *d, const char *label, double interval_s)
 	memset(d, 0, sizeof(*d));
 	snprintf(d->label, sizeof(d->label), "%s", label ? label : "");
 	d->interval = interval_s;
+	d->gap_interval = interval_s;
+}
+
+void delta_set_interval(struct delta_port *d, double interval_s)
+{
+	/* the sample in flight was scheduled under the old interval */
+	d->gap_interval = interval_s > d->interval ? interval_s : d->interval;
+	d->interval = interval_s;
 }
 
 static uint64_t max_of(unsigned bits)
@@ -101,7 +109,7 @@ static struct delta_ctr *slot_for(struct delta_port *d, const struct ctr_value *
 	return c;
 }
 
-static void one(struct delta_port *d, struct delta_ctr *c,
+static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 		const struct ctr_value *v, double t, double dt, bool gap)
 {
 	uint64_t max, prev = c->value;
@@ -159,8 +167,8 @@ static void one(struct delta_port *d, struct delta_ctr *c,
 int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 {
 	double dt = d->have ? t - d->t_last : 0;
-	bool gap = d->have && d->interval > 0 &&
-		   dt > DELTA_GAP_FACTOR * d->interval;
+	bool gap = d->have && d->gap_interval > 0 &&
+		   dt > DELTA_GAP_FACTOR * d->gap_interval;
 	bool seen[CTR_MAX] = { false };
 	int moved = 0;
 
@@ -185,7 +193,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 		if (!c)
 			break;
 		seen[c - d->c] = true;
-		one(d, c, &cs->c[i], t, dt, gap);
+		delta_counter_update(d, c, &cs->c[i], t, dt, gap);
 		moved += c->delta > 0;
 	}
 	for (int i = 0; i < d->n; i++)
@@ -198,6 +206,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 		d->t_first = t;
 		d->t_mark = t;
 	}
+	d->gap_interval = d->interval;
 	d->dt = dt;
 	d->t_last = t;
 	d->have = true;
@@ -244,6 +253,39 @@ uint64_t delta_bytes(const struct delta_ctr *c, uint64_t delta)
 	if (c->unit == CTR_WORDS4)
 		return delta * 4;	/* IB data counters count 4-octet words */
 	return delta;
+}
+
+double delta_pair_gbps(const struct counter_set *prev,
+		       const struct counter_set *now, const char *name,
+		       enum delta_state *st)
+{
+	const struct ctr_value *a, *b;
+	double dt, words_or_bytes;
+	uint64_t delta;
+	bool lb;
+
+	*st = DELTA_MISSING;
+	if (!prev || !now || !prev->valid || !now->valid)
+		return -1;
+	a = counters_find(prev, name);
+	b = counters_find(now, name);
+	if (!a || !b || !a->valid || !b->valid || a->bits != b->bits)
+		return -1;
+	*st = delta_pair(a->value, b->value, b->bits, b->saturates, &delta, &lb);
+	dt = now->t_mono - prev->t_mono;
+	if (*st != DELTA_OK && *st != DELTA_WRAPPED)
+		return -1;
+	if (!(dt > 0)) {
+		*st = DELTA_CLOCK;
+		return -1;
+	}
+	if (b->unit == CTR_WORDS4)
+		words_or_bytes = (double)delta * 4.0;
+	else if (b->unit == CTR_BYTES)
+		words_or_bytes = (double)delta;
+	else
+		return -1;
+	return words_or_bytes * 8.0 / dt / 1e9;
 }
 
 double delta_gbps(const struct delta_ctr *c)

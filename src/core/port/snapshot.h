@@ -11,7 +11,6 @@
 #define SNAP_MAX_PORTS 64
 
 struct snap_opts {
-	const char *sysfs_root;	/* "/" unless a fixture tree is given */
 	const char *device;	/* NULL: all */
 	int port;		/* 0: all */
 	bool no_smp;		/* skip SMP queries (fixture trees) */
@@ -28,7 +27,7 @@ struct snapshot {
 	char warning[PORT_ERR + 64];
 };
 
-/* Status codes double as exit codes (DESIGN.md). */
+/* Status codes double as exit codes (see EXIT STATUS in the man page). */
 enum snap_status {
 	SNAP_OK = 0,
 	SNAP_NODEV = 3,		/* no device / no permission */
