@@ -311,22 +311,23 @@ static void finish(void)
 		in.op = co.p.op;
 		in.bidir = co.p.flags & PARAM_BIDIR;
 		in.size = ph->local.size;
-		in.line_gbps = r->local.rate_mbps / 1000.0;
+		in.data_gbps = r->local.rate_mbps / 1000.0;
 		in.bw_avg_gbps = ph->total_avg_gbps;
 		in.bw_peak_gbps = ph->total_peak_gbps;
 		in.mpps = ph->total_mpps;
 		if (co.p.kind == KIND_LAT) {	/* the smallest size is the latency one */
 			in.lat_valid = r->ph[0].local.lat_valid;
+			in.lat_median_us = r->ph[0].local.lat_median;
 			in.lat_p99_us = r->ph[0].local.lat_p99;
 			in.size = r->ph[0].local.size;
 		}
 	}
-	tv_eval(&in, &tv);
+	tv_eval(&in, NULL, &tv);	/* the reference procedure's numbers */
 	ts.vstate = tv.state;
 	snprintf(ts.vline, sizeof(ts.vline), "verdict: %s%s%s%s — %s", tv_state_name(tv.state),
 		 tv.rule[0] ? " (rule " : "", tv.rule, tv.rule[0] ? ")" : "", tv.text);
 	rv = (struct record_verdict){ .state = tv_state_name(tv.state), .rule = tv.rule,
-				      .text = tv.text, .line_gbps = in.line_gbps };
+				      .text = tv.text, .line_gbps = in.data_gbps };
 	co.peer = v->peer;
 	co.secret = NULL;
 	if (testjob_record_path(co.p.kind, co.p.op, ts.record, sizeof(ts.record)) ||
