@@ -517,6 +517,8 @@ static void draw_form(WINDOW *win, int w, int h)
 			label = "Iterations";
 			val = ts.iters;
 			unused = tcp || p.duration_ms;
+			if (!tcp && p.duration_ms)
+				hint = "(not used: the duration decides)";
 			snprintf(def, sizeof(def), "%llu", (unsigned long long)p.iters);
 			hint = "per QP";
 			break;
@@ -555,7 +557,8 @@ static void draw_form(WINDOW *win, int w, int h)
 		}
 		widgets_text(win, y, 18, 24, vb, f == ts.field ? UI_SELECTED : unused || (!val[0] && def[0]) ? UI_DIM : UI_NORMAL,
 			     false, f == ts.field);
-		widgets_text(win, y, 43, w - 43, unused ? "(not used by this kind)" : hint, UI_DIM, false, false);
+		widgets_text(win, y, 43, w - 43, unused && hint[0] != '(' ? "(not used by this kind)" : hint, UI_DIM,
+			     false, false);
 	}
 	if (ts.nrecent && y < h - 3) {
 		int o = snprintf(buf, sizeof(buf), " recent peers:");
