@@ -222,11 +222,12 @@ key F10	# q would be typed into the text field
 wait_for 'console exit 0' 10
 
 # the TCP baseline against iperf3 on the same path (the VM's own address)
-iperf3 -s -p 5299 > /dev/null 2>&1 &
+# iperf3 maps a file of its temporary directory: not on the 9p root
+TMPDIR=$IBC_TMP/tmux iperf3 -s -p 5299 > /dev/null 2>&1 &
 pids="$pids $!"
 # the server may take a while to listen on a slow guest: retry
 n=0
-until iperf3 -c "$ip4" -p 5299 -t 5 -J > iperf3.json 2> iperf3.err && grep -q '"sum_received"' iperf3.json; do
+until TMPDIR=$IBC_TMP/tmux iperf3 -c "$ip4" -p 5299 -t 5 -J > iperf3.json 2> iperf3.err && grep -q '"sum_received"' iperf3.json; do
 	n=$((n + 1))
 	[ "$n" -lt 10 ] || { cat iperf3.json iperf3.err; fail "iperf3 failed"; }
 	sleep 1
