@@ -57,7 +57,11 @@ done
 cap > lossy.txt
 $T capture-pane -e -p -t ui > lossy.ansi
 cat lossy.txt
-grep -E "$loc|$per" lossy.ansi | grep -q "$(printf '\033')\[" || fail "the moving retransmission counters are not highlighted"
+# highlighted: drawn in the warning (yellow) or, within 3 s of a rise,
+# the alarm (red) colour
+esc=$(printf '\033')
+grep -E 'rcvd_seq_err|completer_retry_err|retry_exceeded_err|local_ack_timeout_err|duplicate_request|out_of_seq_request' lossy.ansi |
+	grep -Eq "$esc\[[0-9;]*3[13]m" || fail "the moving retransmission counters are not highlighted"
 echo "client: local $(grep -Eo "$loc" lossy.txt | head -1 | tr -s ' '), peer $(grep -Eo "$per" lossy.txt | head -1 | tr -s ' ')"
 echo "ok: 3% loss on the wire: both ends' retransmission counters rise on the test screen while it runs"
 $T send-keys -t ui Escape
