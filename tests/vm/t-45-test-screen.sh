@@ -230,22 +230,23 @@ wait_for 'console exit 0' 10
 TMPDIR=$IBC_TMP/tmux iperf3 -s -p 5299 > /dev/null 2>&1 &
 pids="$pids $!"
 # the server may take a while to listen on a slow guest: retry; then
-# three rounds each, interleaved (an emulated guest's speed drifts), and
-# the medians compared
+# five rounds each, interleaved (an emulated guest's speed drifts: single
+# rounds were seen from 0.58 to 1.34 Gb/s), and the medians compared
 n=0
 until TMPDIR=$IBC_TMP/tmux iperf3 -c "$ip4" -p 5299 -t 1 -J > iperf3.json 2> iperf3.err && grep -q '"sum_received"' iperf3.json; do
 	n=$((n + 1))
 	[ "$n" -lt 10 ] || { cat iperf3.json iperf3.err; fail "iperf3 failed"; }
 	sleep 1
 done
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	TMPDIR=$IBC_TMP/tmux iperf3 -c "$ip4" -p 5299 -t 4 -J > "iperf3-$i.json" 2> iperf3.err || { cat "iperf3-$i.json" iperf3.err; fail "iperf3 failed"; }
 	"$IBC" test tcp --duration 4 --json "$ip4" > "tcp-$i.json" || { cat "tcp-$i.json"; fail "test tcp failed"; }
 done
 python3 - <<'PY' || fail "test tcp is not within 20 % of iperf3"
 import json, statistics, sys
-ip = [json.load(open(f"iperf3-{i}.json"))["end"]["sum_received"]["bits_per_second"] / 1e9 for i in (1, 2, 3)]
-me = [json.load(open(f"tcp-{i}.json")) for i in (1, 2, 3)]
+rounds = (1, 2, 3, 4, 5)
+ip = [json.load(open(f"iperf3-{i}.json"))["end"]["sum_received"]["bits_per_second"] / 1e9 for i in rounds]
+me = [json.load(open(f"tcp-{i}.json")) for i in rounds]
 for m in me:
     assert m["schema"] == "ibconsole/tcp/1" and m["error"] is None, m
 r = [m["gbps"] for m in me]
