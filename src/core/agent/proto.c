@@ -402,6 +402,29 @@ static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 				fail(c, "error code out of range");
 		}
 		break;
+	case MSG_BUSY:
+		if (enc) {
+			if (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max) {
+				c->bad = true;
+				return;
+			}
+			put_u(c, m->u.busy.ver_min, 2);
+			put_u(c, m->u.busy.ver_max, 2);
+			put_u(c, m->u.busy.running_ms, 4);
+			put_u(c, m->u.busy.planned_ms, 4);
+			put_str(c, m->u.busy.peer, sizeof(m->u.busy.peer));
+		} else {
+			m->u.busy.ver_min = (uint16_t)get_u(c, 2);
+			m->u.busy.ver_max = (uint16_t)get_u(c, 2);
+			m->u.busy.running_ms = (uint32_t)get_u(c, 4);
+			m->u.busy.planned_ms = (uint32_t)get_u(c, 4);
+			get_str(c, m->u.busy.peer, sizeof(m->u.busy.peer), "peer address");
+			if (!c->bad && (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max))
+				fail(c, "bad version range");
+			if (!c->bad && m->u.busy.planned_ms > PROTO_MAX_DURATION_MS)
+				fail(c, "planned duration out of range");
+		}
+		break;
 	default:
 		fail(c, "unknown message type");
 	}
@@ -486,7 +509,7 @@ const char *proto_type_name(uint8_t type)
 {
 	static const char *const names[] = {
 		"?", "HELLO", "SETUP", "ACCEPT", "QPS", "READY", "RUN", "RUN_OK",
-		"COUNTERS", "PHASE_END", "PHASE_RESULT", "BYE", "ERROR",
+		"COUNTERS", "PHASE_END", "PHASE_RESULT", "BYE", "ERROR", "BUSY",
 	};
 
 	return type <= MSG_TYPE_MAX ? names[type] : "?";
