@@ -15,6 +15,7 @@
 #include "core/counters/reader.h"
 #include "core/counters/delta.h"
 #include "core/base/json.h"
+#include "core/base/sigexit.h"
 #include "core/fabric/sweep.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
@@ -23,8 +24,7 @@ static volatile sig_atomic_t cmd_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	cmd_stop = 1;
+	cmd_stop = sig;
 }
 
 static void iso_time(char *buf, size_t len)
@@ -276,6 +276,7 @@ out:
 	reader_close(smp);
 	free(dp);
 	free(cs);
+	sigexit_note(cmd_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
 

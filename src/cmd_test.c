@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/agent/agent.h"
+#include "core/base/sigexit.h"
 #include "core/agent/record.h"
 #include "core/agent/client.h"
 #include "diag/testverdict.h"
@@ -385,8 +386,7 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_flag = 1;
+	stop_flag = sig;
 }
 
 static void log_line(void *arg, const char *line)
@@ -425,5 +425,6 @@ int cmd_serve(const struct cli *c)
 	rc = agent_serve(&o, err, sizeof(err));
 	if (rc)
 		fail(err);
+	sigexit_note(stop_flag);	/* main dies of it: 130 / 143 */
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "cmd_counters.h"
 #include "cmd_test.h"
 #include "demo.h"
+#include "core/base/sigexit.h"
 #include "core/port/snapshot.h"
 #include "ui/ui.h"
 
@@ -53,7 +54,7 @@ static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli c;
 	struct snap_opts o = { 0 };
@@ -114,4 +115,13 @@ int main(int argc, char **argv)
 		return ui_run(&o, &u);
 	}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	/* stopped by a signal: everything is released, now die of it */
+	sigexit_reraise();
+	return rc;
 }

@@ -14,12 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/sigexit.h"
 #include "core/port/sampler.h"
 #include "core/counters/monitor.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
 #include "widgets.h"
+
+#define UI_STOP_S 5	/* clean-up after SIGINT / SIGTERM / SIGHUP, at most */
 
 static volatile sig_atomic_t ui_signal;
 
@@ -402,6 +405,10 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 				goto out;
 	}
 out:
+	/* stopped by a signal: the clean-up below gets a few seconds, no more
+	 * (a library stuck on a dead peer must not keep us alive) */
+	if (ui_signal)
+		sigexit_watchdog(UI_STOP_S);
 	endwin();
 	screen_fabric_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
@@ -420,5 +427,6 @@ out:
 			a.st.err);
 	}
 	free(a.snap);
+	sigexit_note(ui_signal);	/* main dies of it: 130 / 143 / 129 */
 	return rc;
 }
