@@ -161,13 +161,14 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = load_thresholds(c, &th, err, errlen);
 	if (rc)
 		return rc;
-	s = malloc(sizeof(*s));
+	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
 	rc = snapshot_collect(s, o, err, errlen);
 	if (rc) {
+		snapshot_release(s);
 		free(s);
 		return rc;
 	}
@@ -176,11 +177,13 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
 		int m = reader_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
 
 		if (m < 0) {
+			snapshot_release(s);
 			free(s);
 			return 2;
 		}
 		n += m;
 	}
+	snapshot_release(s);
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));

@@ -23,7 +23,7 @@ static void fail(const char *msg)
 
 static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 {
-	struct snapshot *s = malloc(sizeof(*s));
+	struct snapshot *s = calloc(1, sizeof(*s));
 	char err[320];
 	enum snap_status st;
 
@@ -34,6 +34,7 @@ static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 	st = snapshot_collect(s, o, err, sizeof(err));
 	if (st != SNAP_OK) {
 		fail(err);
+		snapshot_release(s);
 		free(s);
 		return st;
 	}
@@ -41,11 +42,13 @@ static int run_snapshot(const struct cli *c, const struct snap_opts *o)
 		st = cmd_snapshot_json(s, err, sizeof(err));	/* with counters */
 		if (st) {
 			fail(err);
+			snapshot_release(s);
 			free(s);
 			return st;
 		}
 	} else
 		snapshot_write_table(stdout, s);
+	snapshot_release(s);
 	free(s);
 	if (fflush(stdout) || ferror(stdout)) {
 		fail("cannot write the output");

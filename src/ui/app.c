@@ -323,11 +323,13 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	/* a bad thresholds file is a usage error, as in watch */
 	if (*ctrview_load(u->config)) {
 		fprintf(stderr, "ibconsole: %s\n", ctrview_load_error());
+		snapshot_release(a.snap);
 		free(a.snap);
 		return 2;
 	}
 	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
 	if (!a.sm) {
+		snapshot_release(a.snap);
 		free(a.snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
 			err);
@@ -340,6 +342,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	if (!a.cw) {
 		sampler_stop(a.sm);
 		free(a.ctr);
+		snapshot_release(a.snap);
 		free(a.snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
 			a.ctr ? err : "out of memory");
@@ -426,6 +429,7 @@ out:
 		fprintf(stderr, "ibconsole: reading the ports failed: %s\n",
 			a.st.err);
 	}
+	snapshot_release(a.snap);
 	free(a.snap);
 	sigexit_note(ui_signal);	/* main dies of it: 130 / 143 / 129 */
 	return rc;

@@ -25,7 +25,7 @@ struct monitor {
 	pthread_cond_t cond;
 	bool stop;
 	double interval_s;
-	char dev[32];
+	char dev[64];
 	int port;
 
 	/* requests, under lock */

@@ -14,7 +14,7 @@
 
 struct ctr_reader {
 	struct {
-		char dev[32];
+		char dev[64];
 		int port;
 		struct pma_client *c;
 	} cl[CTRS_CLIENTS];
@@ -55,7 +55,8 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 		struct ctr_target *x = &t[n++];
 
 		memset(x, 0, sizeof(*x));
-		snprintf(x->label, sizeof(x->label), "%s/%d", p->dev, p->port);
+		/* device names are at most 63 bytes; the port number keeps room */
+		snprintf(x->label, sizeof(x->label), "%.50s/%d", p->dev, p->port);
 		snprintf(x->dev, sizeof(x->dev), "%s", p->dev);
 		x->port = p->port;
 		x->pma_port = p->port;

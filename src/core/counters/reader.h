@@ -13,7 +13,7 @@
 
 struct ctr_target {
 	char label[64];		/* "ibsim0/1", "lid 3 port 1" */
-	char dev[32];		/* local port the queries leave from */
+	char dev[64];		/* local port the queries leave from */
 	int port;
 	unsigned lid;		/* PMA target LID, 0: sysfs */
 	int pma_port;		/* PMA PortSelect */

@@ -192,6 +192,10 @@ nomem:
 	snprintf(err, errlen, "cannot allocate the sampler: out of memory");
 fail:
 	if (s) {
+		if (s->work)
+			snapshot_release(s->work);
+		if (s->pub)
+			snapshot_release(s->pub);
 		free(s->work);
 		free(s->pub);
 		free(s->sysfs_root);
@@ -209,14 +213,9 @@ bool sampler_get(struct sampler *s, struct snapshot *dst,
 
 	pthread_mutex_lock(&s->lock);
 	changed = s->state.gen != seen;
-	if (s->state.good_gen && s->state.good_gen != have) {
-		/* Copy only the ports in use: the array is large. */
-		size_t n = offsetof(struct snapshot, ports) +
-			   (size_t)s->pub->nports * sizeof(s->pub->ports[0]);
-
-		memcpy(dst, s->pub, n);
-		memcpy(dst->warning, s->pub->warning, sizeof(dst->warning));
-	}
+	/* out of memory: dst has no ports, and the next call tries again */
+	if (s->state.good_gen && s->state.good_gen != have)
+		(void)snapshot_copy(dst, s->pub);
 	*st = s->state;
 	pthread_mutex_unlock(&s->lock);
 	return changed;
@@ -289,6 +288,8 @@ void sampler_stop(struct sampler *s)
 	pthread_mutex_destroy(&s->lock);
 	close(s->pipe_rd);
 	close(s->pipe_wr);
+	snapshot_release(s->work);
+	snapshot_release(s->pub);
 	free(s->work);
 	free(s->pub);
 	free(s->sysfs_root);

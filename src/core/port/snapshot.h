@@ -8,8 +8,6 @@
 #include <time.h>
 #include "core/port/port.h"
 
-#define SNAP_MAX_PORTS 64
-
 struct snap_opts {
 	const char *sysfs_root;	/* "/" unless a fixture tree is given */
 	const char *device;	/* NULL: all */
@@ -18,14 +16,18 @@ struct snap_opts {
 	bool no_verbs;
 };
 
+/* Ports have no fixed limit: ports grows as they are found. Start from a
+ * zeroed struct (calloc, or = { 0 }); snapshot_release frees the ports,
+ * snapshot_copy duplicates one (a plain struct copy would share them). */
 struct snapshot {
 	struct timespec taken;		/* CLOCK_REALTIME */
 	char host[64];
 	char sources[64];		/* which sources answered */
-	int nports;
-	struct port_info ports[SNAP_MAX_PORTS];
 	/* non-fatal trouble, e.g. "SMP query failed on mlx5_0/1: ..." */
 	char warning[PORT_ERR + 64];
+	int nports;
+	int cap;			/* allocated entries in ports */
+	struct port_info *ports;
 };
 
 /* Status codes double as exit codes (DESIGN.md). */
@@ -34,6 +36,12 @@ enum snap_status {
 	SNAP_NODEV = 3,		/* no device / no permission */
 	SNAP_INTERNAL = 5,
 };
+
+/* Frees what *s holds (not s itself); it can be collected into again. */
+void snapshot_release(struct snapshot *s);
+/* *dst becomes a copy of *src (dst's own ports reused or grown);
+ * 0, or -1 when out of memory (dst then has no ports). */
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 
 /* Fills *s. On failure returns a status and a one-line message in err
  * ("<what failed>: <why> — <what to do>"). Never prints, never exits. */

@@ -231,7 +231,7 @@ void snapshot_write_table(FILE *f, const struct snapshot *s)
 	for (int i = 0; i < s->nports; i++) {
 		const struct port_info *p = &s->ports[i];
 		char link[24] = "n/a", rate[24] = "n/a", mtu[24] = "n/a", numa[16] = "n/a";
-		char notes[160] = "";
+		char notes[PORT_ERR + 128] = "";
 
 		if (p->link_v.valid && p->speed_name[0]) {
 			snprintf(link, sizeof(link), "%s %s", port_width_name(p->width_active),

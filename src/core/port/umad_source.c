@@ -52,24 +52,71 @@ static bool sim_unreachable(char *err, size_t errlen)
 	return !seen;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return snapshot_name_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every CA, however many: umad_get_cas_names stops at UMAD_MAX_DEVICES
+ * (32) without a word, the device list does not. Sorted by name. */
+static int ca_names(char ***out, char *err, size_t errlen)
+{
+	struct umad_device_node *head, *d;
+	char **names = NULL;
+	int n = 0, cap = 0;
+
+	errno = 0;
+	head = umad_get_ca_device_list();
+	if (!head) {
+		*out = NULL;
+		if (errno && errno != ENOENT && errno != ENODEV) {
+			snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	for (d = head; d; d = d->next) {
+		if (n == cap) {
+			char **nn = realloc(names, (size_t)(cap ? cap * 2 : 16) * sizeof(*nn));
+
+			if (!nn)
+				goto nomem;
+			names = nn;
+			cap = cap ? cap * 2 : 16;
+		}
+		if (!(names[n] = strdup(d->ca_name)))
+			goto nomem;
+		n++;
+	}
+	umad_free_ca_device_list(head);
+	qsort(names, (size_t)n, sizeof(*names), by_name);
+	*out = names;
+	return n;
+nomem:
+	umad_free_ca_device_list(head);
+	while (n > 0)
+		free(names[--n]);
+	free(names);
+	snprintf(err, errlen, "cannot list devices: out of memory");
+	return -ENOMEM;
+}
+
 static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 			  char *err, size_t errlen)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	char **names;
 	int n, added = 0;
 
 	if (sim_unreachable(err, errlen))
 		return -EHOSTUNREACH;
 
-	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-	if (n < 0) {
-		snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(-n));
+	n = ca_names(&names, err, errlen);
+	if (n < 0)
 		return n;
-	}
 	for (int i = 0; i < n; i++) {
 		umad_ca_t ca;
 
-		if (o->device && strcmp(o->device, names[i]))
+		if (added < 0 || (o->device && strcmp(o->device, names[i])))
 			continue;
 		if (umad_get_ca(names[i], &ca) < 0)
 			continue;
@@ -80,8 +127,11 @@ static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 			if (!up || !snapshot_wants(o, ca.ca_name, pn))
 				continue;
 			p = snapshot_add_port(s);
-			if (!p)
+			if (!p) {
+				snprintf(err, errlen, "cannot list ports: out of memory");
+				added = -ENOMEM;
 				break;
+			}
 			snprintf(p->dev, sizeof(p->dev), "%s", ca.ca_name);
 			snprintf(p->ca_type, sizeof(p->ca_type), "%s", ca.ca_type);
 			snprintf(p->fw_ver, sizeof(p->fw_ver), "%s", ca.fw_ver);
@@ -107,6 +157,9 @@ static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 		}
 		umad_release_ca(&ca);
 	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	return added;
 }
 
