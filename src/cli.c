@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* Command line: one table of options and one of commands, from which
- * parsing and --help text come. perftest's letters mean the same here. */
+/* Command line: one table of options and one of commands (name, usage,
+ * the options each takes, its function), from which parsing, the check
+ * that a command takes an option, and --help come. perftest's letters
+ * mean the same here. */
 #include "config.h"
 #include "cli.h"
+
+#include "cmd_console.h"
+#include "cmd_counters.h"
+#include "cmd_fabric.h"
+#include "cmd_snapshot.h"
+#include "cmd_test.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -82,41 +90,122 @@ static const struct cli_option {
 };
 #define NOPTS (int)(sizeof(options) / sizeof(*options))
 
-static const struct cli_command {
-	const char *name;
-	enum cli_cmd cmd;
-	const char *help;
-} commands[] = {
-	{ "console", CMD_CONSOLE, "interactive console (the default)" },
-	{ "snapshot", CMD_SNAPSHOT, "print every local port once (table, or --json)" },
-	{ "fabric", CMD_FABRIC, "discover the fabric, judge every link (--json, --problems, --save, --diff)" },
+/* Options every command takes. */
+static const int common_opts[] = {
+	OPT_DEVICE, OPT_PORT, OPT_SYSFS_ROOT, OPT_CONFIG, OPT_NO_COLOR,
+	OPT_DEMO, OPT_HELP, OPT_VERSION, 0
+};
+
+static const int console_opts[] = {
+	OPT_INTERVAL, OPT_NO_SMP, OPT_REDISCOVER, OPT_HOPS, OPT_MAD_TIMEOUT,
+	OPT_NODE_NAME_MAP, 0
+};
+static const int snapshot_opts[] = { OPT_JSON, OPT_NO_SMP, 0 };
+static const int fabric_opts[] = {
+	OPT_JSON, OPT_PROBLEMS, OPT_SAVE, OPT_DIFF, OPT_HOPS, OPT_MAD_TIMEOUT,
+	OPT_NODE_NAME_MAP, 0
+};
+static const int watch_opts[] = {
+	OPT_JSON, OPT_INTERVAL, OPT_COUNT, OPT_LID, OPT_NO_SMP, 0
+};
+static const int errors_opts[] = { OPT_JSON, OPT_INTERVAL, OPT_INFLIGHT, 0 };
+static const int test_opts[] = {
+	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
+	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
+	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
+	OPT_TIMEOUT, OPT_LINERATE, OPT_GBITS, 0
+};
+static const int serve_opts[] = {
+	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
+	OPT_GID, 0
+};
+
+static const struct cli_command commands[] = {
+	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
+	  "interactive console (the default)", console_opts, cmd_console },
+	{ "snapshot", CMD_SNAPSHOT, "[--json]",
+	  "print every local port once (table, or --json)", snapshot_opts,
+	  cmd_snapshot },
+	{ "fabric", CMD_FABRIC, "[--json] [--problems] [--diff SAVED] [--save FILE]",
+	  "discover the fabric, judge every link", fabric_opts, cmd_fabric },
 	/* counters */
-	{ "watch", CMD_WATCH, "per-interval counter deltas and rates [--interval S] [--count N] [--json]" },
-	{ "errors", CMD_ERRORS, "fabric-wide error sweep [--json]; with --interval S, deltas over S" },
-	{ "test", CMD_TEST, "test bw|lat|rate [options] PEER: run a test against an agent" },
-	{ "serve", CMD_SERVE, "the peer agent that 'test' talks to" },
+	{ "watch", CMD_WATCH, "[--interval S] [--count N] [--lid LID[:P],...] [--json]",
+	  "per-interval counter deltas and rates", watch_opts, cmd_watch },
+	{ "errors", CMD_ERRORS, "[--interval S] [--json]",
+	  "fabric-wide error sweep; with --interval S, deltas over S",
+	  errors_opts, cmd_errors },
+	{ "test", CMD_TEST, "bw|lat|rate [OPTIONS] PEER",
+	  "run a test against an agent ('ibconsole serve' on PEER)", test_opts,
+	  cmd_test },
+	{ "serve", CMD_SERVE, "[--bind ADDR] [-p P] [--secret-file F] [--once]",
+	  "the peer agent that 'test' talks to", serve_opts, cmd_serve },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
-void cli_usage(FILE *f)
+const struct cli_command *cli_command_of(const struct cli *c)
 {
-	fprintf(f, "Usage: ibconsole [OPTIONS] [COMMAND]\n\n"
-		   "InfiniBand / RoCE diagnostic console.\n\nCommands:\n");
 	for (int i = 0; i < NCMDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nOptions:\n");
-	for (int i = 0; i < NOPTS; i++) {
-		const struct cli_option *o = &options[i];
-		char lhs[48];
+		if (commands[i].cmd == c->cmd)
+			return &commands[i];
+	return &commands[0];
+}
 
-		/* "-d, --device DEV" or "    --json": the long names line up */
-		if (o->id < 256)
-			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->id, o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-24s %s\n", lhs, o->help);
+static bool opt_in(const int *list, int id)
+{
+	for (; *list; list++)
+		if (*list == id)
+			return true;
+	return false;
+}
+
+static const struct cli_option *opt_by_id(int id)
+{
+	for (int i = 0; i < NOPTS; i++)
+		if (options[i].id == id)
+			return &options[i];
+	return NULL;
+}
+
+static void usage_opt(FILE *f, const struct cli_option *o)
+{
+	char lhs[48];
+
+	/* "-d, --device DEV" or "    --json": the long names line up */
+	if (o->id < 256)
+		snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->id, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	fprintf(f, "  %-24s %s\n", lhs, o->help);
+}
+
+static void usage_command(FILE *f, const struct cli_command *k)
+{
+	fprintf(f, "Usage: ibconsole %s %s\n\n%s.\n\nOptions:\n", k->name,
+		k->usage, k->help);
+	for (int i = 0; i < NOPTS; i++)
+		if (opt_in(k->opts, options[i].id))
+			usage_opt(f, &options[i]);
+	fprintf(f, "\nCommon options:\n");
+	for (int i = 0; i < NOPTS; i++)
+		if (opt_in(common_opts, options[i].id))
+			usage_opt(f, &options[i]);
+}
+
+void cli_usage(FILE *f, const struct cli *c)
+{
+	if (c && c->cmd_named) {
+		usage_command(f, cli_command_of(c));
+	} else {
+		fprintf(f, "Usage: ibconsole [OPTIONS] [COMMAND]\n\n"
+			   "InfiniBand / RoCE diagnostic console.\n\nCommands:\n");
+		for (int i = 0; i < NCMDS; i++)
+			fprintf(f, "  %-10s %s\n  %-10s   %s\n", commands[i].name,
+				commands[i].help, "", commands[i].usage);
+		fprintf(f, "\nOptions (ibconsole COMMAND --help: the ones it takes):\n");
+		for (int i = 0; i < NOPTS; i++)
+			usage_opt(f, &options[i]);
 	}
 	fprintf(f, "\nExit status: 0 ok, 1 a rule says act, 2 usage, 3 no device or no\n"
 		   "permission, 4 peer unreachable, 5 internal error.\n");
@@ -257,7 +346,11 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longs[2 * NOPTS + 1];
 	char shorts[2 * NOPTS + 2];
-	int nl = 0, ns = 0, ch;
+	int nl = 0, ns = 0, ch, li;
+	/* each option given, as spelled, for the command's check */
+	struct { int id; char spelled[40]; } seen[64];
+	int nseen = 0;
+	const struct cli_command *cmd;
 
 	memset(c, 0, sizeof(*c));
 	c->interval = 1.0;
@@ -282,7 +375,16 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+	while (li = -1, (ch = getopt_long(argc, argv, shorts, longs, &li)) != -1) {
+		if (ch != '?' && ch != ':' && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+			seen[nseen].id = ch;
+			if (li >= 0)
+				snprintf(seen[nseen].spelled, sizeof(seen[nseen].spelled), "--%s",
+					 longs[li].name);
+			else
+				snprintf(seen[nseen].spelled, sizeof(seen[nseen].spelled), "-%c", ch);
+			nseen++;
+		}
 		switch (ch) {
 		case OPT_DEVICE: c->device = optarg; break;
 		case OPT_PORT:
@@ -380,8 +482,9 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			return 2;
 		}
 		c->cmd = commands[i].cmd;
+		c->cmd_named = true;
 		/* test takes two positionals: the kind and the peer */
-		if (c->cmd == CMD_TEST) {
+		if (c->cmd == CMD_TEST && !c->help) {
 			const char *k = optind + 1 < argc ? argv[optind + 1] : "";
 
 			if (!strcmp(k, "bw"))
@@ -405,6 +508,23 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			snprintf(err, errlen, "unexpected argument '%s' — see ibconsole --help", argv[optind + 1]);
 			return 2;
 		}
+	}
+	/* an option the command does not take is a usage error, not silence */
+	cmd = cli_command_of(c);
+	for (int i = 0; i < nseen; i++) {
+		const struct cli_option *o;
+
+		if (opt_in(common_opts, seen[i].id) || opt_in(cmd->opts, seen[i].id))
+			continue;
+		o = opt_by_id(seen[i].id);
+		if (seen[i].spelled[1] != '-' && o)
+			snprintf(err, errlen, "%s %s: %s takes no %s (--%s) option — see ibconsole %s --help",
+				 cmd->name, seen[i].spelled, cmd->name, seen[i].spelled, o->name,
+				 cmd->name);
+		else
+			snprintf(err, errlen, "%s %s: %s takes no %s option — see ibconsole %s --help",
+				 cmd->name, seen[i].spelled, cmd->name, seen[i].spelled, cmd->name);
+		return 2;
 	}
 	if (c->sysfs_root && !*c->sysfs_root)
 		c->sysfs_root = NULL;

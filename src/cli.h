@@ -44,6 +44,7 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
+	bool cmd_named;		/* a command word was given */
 	/* fabric */
 	bool problems;
 	const char *save, *diff, *node_name_map;
@@ -59,9 +60,30 @@ struct cli {
 	struct cli_test t;
 };
 
+struct snap_opts;
+
+/* One command: its name, synopsis, the options it takes besides the
+ * common ones (-d, -i, --sysfs-root, --config, --no-color, --demo, -h,
+ * -V) and the function that runs it, which prints its own output and
+ * errors and returns the exit status. */
+struct cli_command {
+	const char *name;
+	enum cli_cmd cmd;
+	const char *usage;	/* after "ibconsole NAME" */
+	const char *help;	/* one line */
+	const int *opts;	/* option ids, 0-terminated */
+	int (*run)(const struct cli *c, const struct snap_opts *o);
+};
+
+/* The command c->cmd names (the console when none was given). */
+const struct cli_command *cli_command_of(const struct cli *c);
+
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message
- * in err. Never prints, never exits. */
+ * in err: a bad value, an unknown option or command, or an option the
+ * command does not take. Never prints, never exits. */
 int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen);
-void cli_usage(FILE *f);
+/* --help: every command and option; with a command named on the command
+ * line, that command's synopsis and options. */
+void cli_usage(FILE *f, const struct cli *c);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* `ibconsole watch` and `ibconsole errors`: counters for scripts, cron
- * and monitoring; the exit status says whether a rule says act. */
+ * and monitoring; the exit status says whether a rule says act. They
+ * share the thresholds, the verdict's JSON and the Ctrl-C stop. */
 #include "config.h"
 #include "cmd_counters.h"
 
@@ -144,8 +145,8 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
 
-int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
-	      size_t errlen)
+static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
+		     size_t errlen)
 {
 	struct ctr_target t[CTRS_MAX_TARGETS];
 	struct thresholds th;
@@ -325,8 +326,8 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 	json_obj_end(j);
 }
 
-int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
-	       size_t errlen)
+static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
+		      size_t errlen)
 {
 	struct sweep_opts so = { 0 };
 	struct sweep sw;
@@ -498,44 +499,24 @@ out:
 	return rc;
 }
 
-/* --- snapshot with counters --- */
-
-struct snap_extra {
-	struct ctr_reader *smp;
-	struct ctr_target t[CTRS_MAX_TARGETS];
-	int n;
-};
-
-static void snap_port_counters(struct json *j, int i, void *arg)
+/* A result past "act" (1) comes with a one-line message. */
+static int report(int rc, const char *err)
 {
-	struct snap_extra *x = arg;
-	struct counter_set *cs;
-
-	if (i >= x->n)
-		return;
-	cs = calloc(1, sizeof(*cs));
-	if (!cs) {
-		json_null(j, "counters");
-		json_str(j, "counters_error", "out of memory");
-		return;
-	}
-	reader_read(x->smp, &x->t[i], cs);
-	counters_json_set(j, cs);
-	free(cs);
+	if (rc > 1)
+		fprintf(stderr, "ibconsole: %s\n", err);
+	return rc;
 }
 
-int cmd_snapshot_json(const struct snapshot *s, char *err, size_t errlen)
+int cmd_watch(const struct cli *c, const struct snap_opts *o)
 {
-	struct snap_extra *x = calloc(1, sizeof(*x));
+	char err[400] = "";
 
-	if (!x || !(x->smp = reader_open())) {
-		free(x);
-		snprintf(err, errlen, "out of memory");
-		return 5;
-	}
-	x->n = reader_targets_local(s, x->t, CTRS_MAX_TARGETS);
-	snapshot_write_json_extra(stdout, s, snap_port_counters, x);
-	reader_close(x->smp);
-	free(x);
-	return 0;
+	return report(watch_run(c, o, err, sizeof(err)), err);
+}
+
+int cmd_errors(const struct cli *c, const struct snap_opts *o)
+{
+	char err[400] = "";
+
+	return report(errors_run(c, o, err, sizeof(err)), err);
 }

@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The counter commands: `watch` (per-interval deltas of local and remote
- * ports) and `errors` (one fabric-wide sweep), and counters in snapshot. */
+ * ports) and `errors` (one fabric-wide sweep). */
 #ifndef IBC_CMD_COUNTERS_H
 #define IBC_CMD_COUNTERS_H
 
-#include <stddef.h>
 #include "cli.h"
 #include "core/port/snapshot.h"
 
 /* Each prints its result on stdout and returns an exit code (0 ok, 1 a
- * rule says act, 2 usage, 3 no device, 4 unreachable, 5 internal) with a
- * one-line message in err when it is not 0 or 1. */
-int cmd_watch(const struct cli *c, const struct snap_opts *o, char *err,
-	      size_t errlen);
-int cmd_errors(const struct cli *c, const struct snap_opts *o, char *err,
-	       size_t errlen);
-/* snapshot --json with each port's counters read once. */
-int cmd_snapshot_json(const struct snapshot *s, char *err, size_t errlen);
+ * rule says act, 2 usage, 3 no device, 4 unreachable, 5 internal), with
+ * a one-line message on stderr when it is not 0 or 1. */
+int cmd_watch(const struct cli *c, const struct snap_opts *o);
+int cmd_errors(const struct cli *c, const struct snap_opts *o);
 
 #endif

@@ -282,7 +282,7 @@ static int save(const struct cli *c, const struct fabric *f, const struct lh_rep
 	return 0;
 }
 
-int cmd_fabric(const struct cli *c)
+int cmd_fabric(const struct cli *c, const struct snap_opts *unused)
 {
 	struct fab_opts o;
 	struct fabric *f, *old = NULL;

@@ -10,7 +10,8 @@
 /* Returns the exit status: 0 healthy, 1 findings to act on (or, with
  * --diff, any difference), 2 usage / unreadable saved file, 3 discovery
  * failed, 5 internal. */
-int cmd_fabric(const struct cli *c);
+struct snap_opts;
+int cmd_fabric(const struct cli *c, const struct snap_opts *unused);
 /* The discovery options the command line asks for. */
 void cmd_fabric_opts(const struct cli *c, struct fab_opts *o);
 

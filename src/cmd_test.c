@@ -245,7 +245,7 @@ static int load_record(const char *path, struct record_saved *s)
 	return rc;
 }
 
-int cmd_test(const struct cli *c)
+int cmd_test(const struct cli *c, const struct snap_opts *unused)
 {
 	const struct cli_test *t = &c->t;
 	struct client_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
@@ -401,7 +401,7 @@ static void log_line(void *arg, const char *line)
 	fprintf(stderr, "ibconsole serve %s: %s\n", stamp, line);
 }
 
-int cmd_serve(const struct cli *c)
+int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 {
 	const struct cli_test *t = &c->t;
 	struct agent_opts o = { .bind = t->bind, .port = t->tcp_port, .device = c->device,

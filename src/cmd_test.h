@@ -6,7 +6,10 @@
 
 #include "cli.h"
 
-int cmd_test(const struct cli *c);
-int cmd_serve(const struct cli *c);
+struct snap_opts;
+
+/* Both print their results and errors; return the exit status. */
+int cmd_test(const struct cli *c, const struct snap_opts *unused);
+int cmd_serve(const struct cli *c, const struct snap_opts *unused);
 
 #endif

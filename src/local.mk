@@ -1,7 +1,10 @@
-# src: the one binary — main, the command line and one cmd_<name>.c per
-# family of commands, and the bundled demo fabric.
+# src: the one binary — main, the command line (the command table) and
+# one cmd_<name>.c per command (watch and errors share cmd_counters.c,
+# test and serve cmd_test.c), and the bundled demo fabric.
 bin_PROGRAMS += ibconsole
 ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/demo.c src/demo.h \
+	src/cmd_console.c src/cmd_console.h \
+	src/cmd_snapshot.c src/cmd_snapshot.h \
 	src/cmd_fabric.c src/cmd_fabric.h \
 	src/cmd_counters.c src/cmd_counters.h \
 	src/cmd_test.c src/cmd_test.h

@@ -147,6 +147,29 @@ static void ui_draw_header(struct ui_app *a, int w, time_t now)
 			     true, false);
 }
 
+static struct ui_ctx ui_ctx_of(const struct ui_app *a)
+{
+	return (struct ui_ctx){
+		.snap = a->snap, .st = &a->st, .interval_s = a->interval_s,
+		.source = a->source, .ctr = a->ctr, .cw = a->cw,
+	};
+}
+
+/* Switches screens: the old one leaves, the new one enters. */
+static void ui_show(struct ui_app *a, const struct screen *s)
+{
+	struct ui_ctx c = ui_ctx_of(a);
+
+	if (s == a->screen)
+		return;
+	if (a->screen->leave)
+		a->screen->leave(&c);
+	a->screen = s;
+	if (s->enter)
+		s->enter(&c);
+	a->dirty = true;
+}
+
 /* The one place that writes to the terminal. */
 static void ui_draw(struct ui_app *a, time_t now)
 {
@@ -166,14 +189,7 @@ static void ui_draw(struct ui_app *a, time_t now)
 		msg[2] = "q quits";
 		widgets_message(stdscr, msg, 3, UI_WARN);
 	} else {
-		struct ui_ctx c = {
-			.snap = a->snap,
-			.st = &a->st,
-			.interval_s = a->interval_s,
-			.source = a->source,
-			.ctr = a->ctr,
-			.cw = a->cw,
-		};
+		struct ui_ctx c = ui_ctx_of(a);
 
 		ui_draw_header(a, w, now);
 		if (a->have) {
@@ -193,11 +209,8 @@ static void ui_draw(struct ui_app *a, time_t now)
 /* Returns false when the loop should stop. */
 static bool ui_key(struct ui_app *a, int key)
 {
-	enum ui_action act = keymap_lookup(key);
-	struct ui_ctx c = {
-		.snap = a->snap, .st = &a->st, .interval_s = a->interval_s,
-		.source = a->source, .ctr = a->ctr, .cw = a->cw,
-	};
+	enum ui_action act = keymap_lookup(a->screen->keys, key);
+	struct ui_ctx c = ui_ctx_of(a);
 	int fl;
 
 	if (key == KEY_RESIZE) {
@@ -214,7 +227,7 @@ static bool ui_key(struct ui_app *a, int key)
 	if (a->have) {
 		fl = a->screen->on_key(key, act, &c);
 		if (fl & SCREEN_CLOSE)
-			a->screen = &screen_ports;
+			ui_show(a, &screen_ports);
 		if (fl & SCREEN_REDRAW)
 			a->dirty = true;
 		if (fl & SCREEN_QUIT)
@@ -226,10 +239,13 @@ static bool ui_key(struct ui_app *a, int key)
 	case UI_ACT_QUIT:
 		return false;
 	case UI_ACT_HELP:
-		a->screen = &screen_help;
+		ui_show(a, &screen_help);
 		break;
 	case UI_ACT_FABRIC:
-		a->screen = &screen_fabric;
+		ui_show(a, &screen_fabric);
+		break;
+	case UI_ACT_BACK:
+		ui_show(a, &screen_ports);
 		break;
 	case UI_ACT_SLOWER:
 	case UI_ACT_FASTER:
@@ -240,14 +256,14 @@ static bool ui_key(struct ui_app *a, int key)
 		break;
 	/* counters */
 	case UI_ACT_COUNTERS:
-		a->screen = &screen_counters;
+		ui_show(a, &screen_counters);
 		break;
 	case UI_ACT_EVENTS:
-		a->screen = &screen_events;
+		ui_show(a, &screen_events);
 		break;
 	case UI_ACT_SWEEP:
 		monitor_sweep(a->cw);
-		a->screen = &screen_sweep;
+		ui_show(a, &screen_sweep);
 		break;
 	case UI_ACT_ACK:
 		monitor_ack(a->cw);
@@ -256,7 +272,7 @@ static bool ui_key(struct ui_app *a, int key)
 		monitor_mark(a->cw);
 		break;
 	case UI_ACT_CLEAR:	/* the counters panel asks first */
-		a->screen = &screen_counters;
+		ui_show(a, &screen_counters);
 		if (a->have)
 			a->screen->on_key(key, act, &c);
 		break;
@@ -361,7 +377,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	ui_curses_start(u);
 
 	for (;;) {
-		struct pollfd pfd[3];
+		struct pollfd pfd[4];
 		time_t now;
 		int key, n;
 
@@ -374,11 +390,19 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 			if (a.have)
 				monitor_set_targets(a.cw, a.snap);
 		}
-		if (monitor_get(a.cw, a.ctr))
+		if (monitor_get(a.cw, a.ctr)) {
+			ctrview_judge(a.ctr);	/* rules run here, not in a draw */
 			a.dirty = true;
+		}
 		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
 			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
 			break;
+		}
+		if (a.have && a.screen->update) {
+			struct ui_ctx c = ui_ctx_of(&a);
+
+			if (a.screen->update(&c))
+				a.dirty = true;
 		}
 		now = time(NULL);
 		if (now != a.drawn_sec)
@@ -392,7 +416,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		pfd[1].events = POLLIN;
 		pfd[2].fd = monitor_fd(a.cw);	/* counters */
 		pfd[2].events = POLLIN;
-		n = poll(pfd, 3, ui_ms_to_next_second());
+		pfd[3].fd = a.screen->wake_fd ? a.screen->wake_fd() : -1;
+		pfd[3].events = POLLIN;		/* the screen's worker; -1: none */
+		n = poll(pfd, 4, ui_ms_to_next_second());
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&

@@ -6,6 +6,7 @@
 
 #include <langinfo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/counters/counters_json.h"
@@ -40,6 +41,49 @@ const struct thresholds *ctrview_thresholds(void)
 	if (!ctrview_th_loaded)
 		ctrview_load(NULL);
 	return &ctrview_th;
+}
+
+static struct verdict ctrview_port_v[CTRW_MAX_PORTS];
+static struct ctrview_sweep_row ctrview_sweep[CTRW_MAX_FLAGGED];
+static int ctrview_nsweep;
+
+static int ctrview_sweep_cmp(const void *a, const void *b)
+{
+	const struct ctrview_sweep_row *x = a, *y = b;
+
+	if (x->v.level != y->v.level)
+		return (int)y->v.level - (int)x->v.level;
+	return x->idx - y->idx;
+}
+
+void ctrview_judge(const struct ctr_model *m)
+{
+	const struct thresholds *th = ctrview_thresholds();
+	int i;
+
+	for (i = 0; i < m->n && i < CTRW_MAX_PORTS; i++)
+		rules_eval_delta(&m->dp[i], th, m->now, &ctrview_port_v[i]);
+	ctrview_nsweep = 0;
+	for (i = 0; i < m->nflag && i < CTRW_MAX_FLAGGED; i++) {
+		ctrview_sweep[i].idx = i;
+		rules_eval_values(&m->flag[i].cs, th, &ctrview_sweep[i].v);
+		ctrview_nsweep++;
+	}
+	qsort(ctrview_sweep, (size_t)ctrview_nsweep, sizeof(ctrview_sweep[0]),
+	      ctrview_sweep_cmp);
+}
+
+const struct verdict *ctrview_verdict(int i)
+{
+	static const struct verdict none;
+
+	return i >= 0 && i < CTRW_MAX_PORTS ? &ctrview_port_v[i] : &none;
+}
+
+int ctrview_sweep_rows(const struct ctrview_sweep_row **rows)
+{
+	*rows = ctrview_sweep;
+	return ctrview_nsweep;
 }
 
 int ctrview_find(const struct ctr_model *m, const char *dev, int port)
@@ -81,11 +125,10 @@ enum ui_role ctrview_cell(const struct ui_ctx *c, const struct port_info *p,
 		return UI_DIM;
 	}
 	if (col == CTRVIEW_ERR) {
-		struct verdict v;
+		const struct verdict v = *ctrview_verdict(i);
+		char num[24];
 
 		e = delta_errors_window(&m->dp[i], m->now, ctrview_thresholds()->window_s);
-		rules_eval_delta(&m->dp[i], ctrview_thresholds(), m->now, &v);
-		char num[24];
 
 		snprintf(b, len, "%s%s", ctrview_num(e, num, sizeof(num)),
 			 eventlog_unacked(&m->log, m->dp[i].label, NULL) ? "!" : "");

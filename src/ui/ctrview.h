@@ -19,6 +19,19 @@ const char *ctrview_load(const char *config);
 const char *ctrview_load_error(void);	/* the last ctrview_load() message */
 const struct thresholds *ctrview_thresholds(void);
 
+/* Judges a new counter model once (each port's verdict, the sweep's rows
+ * worst first); the app calls it when the worker published one, so no
+ * draw runs a rule. */
+void ctrview_judge(const struct ctr_model *m);
+/* The verdict of the model's port i, from the last ctrview_judge(). */
+const struct verdict *ctrview_verdict(int i);
+/* The sweep's listed ports, worst verdict first: index into m->flag. */
+struct ctrview_sweep_row {
+	int idx;
+	struct verdict v;
+};
+int ctrview_sweep_rows(const struct ctrview_sweep_row **rows);
+
 /* Index of the model's port dev/port, -1 when absent. */
 int ctrview_find(const struct ctr_model *m, const char *dev, int port);
 

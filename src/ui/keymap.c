@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Key map table: drives key handling in the console and generates the
- * help screen's key list, one row per action. */
+/* Key table: every key of every screen, one row each. The console looks
+ * keys up here, the help screen lists these rows and the man page's KEYS
+ * section is generated from them at build time (src/ui/keys_man.c). */
 #include "config.h"
 #include "keymap.h"
 
@@ -10,60 +11,152 @@
 #define CTRL_KEY(c) ((c) & 0x1f)
 
 const struct keymap_entry keymap_table[] = {
-	{ { KEY_UP, 'k' }, "Up, k", UI_ACT_UP, "select the previous port" },
-	{ { KEY_DOWN, 'j' }, "Down, j", UI_ACT_DOWN, "select the next port" },
-	{ { KEY_HOME, 'g' }, "Home, g", UI_ACT_FIRST, "select the first port" },
-	{ { KEY_END, 'G' }, "End, G", UI_ACT_LAST, "select the last port" },
-	{ { KEY_PPAGE, 'u' }, "PgUp, u", UI_ACT_DETAIL_UP,
-	  "scroll the detail pane up" },
-	{ { KEY_NPAGE, 'd', ' ' }, "PgDn, d, Space", UI_ACT_DETAIL_DOWN,
-	  "scroll the detail pane down" },
-	{ { '+', '=' }, "+", UI_ACT_SLOWER,
+	/* every screen */
+	{ KEYS_ALL, { KEY_UP, 'k' }, { 0 }, UI_ACT_UP,
+	  "select the previous port or row (lists: scroll up)" },
+	{ KEYS_ALL, { KEY_DOWN, 'j' }, { 0 }, UI_ACT_DOWN,
+	  "select the next port or row (lists: scroll down)" },
+	{ KEYS_ALL, { KEY_HOME, 'g' }, { 0 }, UI_ACT_FIRST,
+	  "select the first port or row" },
+	{ KEYS_ALL, { KEY_END, 'G' }, { 0 }, UI_ACT_LAST,
+	  "select the last port or row" },
+	{ KEYS_ALL, { KEY_PPAGE, 'u' }, { 0 }, UI_ACT_PAGE_UP,
+	  "scroll the detail pane (lists: a page) up" },
+	{ KEYS_ALL, { KEY_NPAGE, 'd', ' ' }, { 0 }, UI_ACT_PAGE_DOWN,
+	  "scroll the detail pane (lists: a page) down" },
+	{ KEYS_ALL, { '+' }, { '=' }, UI_ACT_SLOWER,
 	  "longer refresh interval (up to 60 s)" },
-	{ { '-', '_' }, "-", UI_ACT_FASTER,
+	{ KEYS_ALL, { '-' }, { '_' }, UI_ACT_FASTER,
 	  "shorter refresh interval (down to 0.5 s)" },
-	{ { KEY_F(1), '?', 'h' }, "F1, ?, h", UI_ACT_HELP,
+	{ KEYS_ALL, { KEY_F(1), '?', 'h' }, { 0 }, UI_ACT_HELP,
 	  "this help (any key returns)" },
-	{ { CTRL_KEY('l') }, "Ctrl-L", UI_ACT_REDRAW, "redraw the screen" },
-	/* counters */
-	{ { 'c' }, "c", UI_ACT_COUNTERS,
-	  "counters of the selected port (c again: back)" },
-	{ { 'e' }, "e", UI_ACT_EVENTS, "event log of error-counter increments" },
-	{ { 'x' }, "x", UI_ACT_SWEEP,
-	  "fabric-wide error sweep (x again: sweep now)" },
-	{ { 'a' }, "a", UI_ACT_ACK, "acknowledge highlighted error increments" },
-	{ { 'm' }, "m", UI_ACT_MARK, "set the mark: totals count from now" },
-	{ { 'C' }, "C", UI_ACT_CLEAR,
-	  "clear the selected port's counters (asks first)" },
-	{ { 'q', 'Q', KEY_F(10) }, "q, F10", UI_ACT_QUIT, "quit" },
-	/* fabric screen; the rows without an action are keys the
-	 * fabric screen reads itself, listed here for the help screen */
-	{ { 'f', KEY_F(3) }, "f, F3", UI_ACT_FABRIC,
-	  "fabric view: discovery, link health (f or Esc returns)" },
-	{ { 0 }, "r", UI_ACT_NONE, "fabric: rediscover now" },
-	{ { 0 }, "/", UI_ACT_NONE, "fabric: filter rows (Enter keeps, Esc drops)" },
-	{ { 0 }, "s", UI_ACT_NONE, "fabric: next sort (severity, name, rate, LID)" },
-	{ { 0 }, "v, Tab", UI_ACT_NONE, "fabric: problems first / switches and HCAs" },
-	{ { 0 }, "p", UI_ACT_NONE, "fabric: mark the selected HCA port as the test peer" },
+	{ KEYS_ALL, { CTRL_KEY('l') }, { 0 }, UI_ACT_REDRAW,
+	  "redraw the screen" },
+	{ KEYS_ALL, { 'c' }, { 0 }, UI_ACT_COUNTERS,
+	  "counters panel of the selected port" },
+	{ KEYS_ALL, { 'e' }, { 0 }, UI_ACT_EVENTS,
+	  "event log of error-counter increments" },
+	{ KEYS_ALL, { 'x' }, { 0 }, UI_ACT_SWEEP,
+	  "fabric-wide error sweep" },
+	{ KEYS_ALL, { 'a' }, { 0 }, UI_ACT_ACK,
+	  "acknowledge highlighted error increments" },
+	{ KEYS_ALL, { 'm' }, { 0 }, UI_ACT_MARK,
+	  "set the mark: totals count from now" },
+	{ KEYS_ALL, { 'C' }, { 0 }, UI_ACT_CLEAR,
+	  "clear the selected port's counters (asks first: y clears)" },
+	{ KEYS_ALL, { 'f', KEY_F(3) }, { 0 }, UI_ACT_FABRIC,
+	  "fabric screen: discovery, link health" },
+	{ KEYS_ALL, { 'q', KEY_F(10) }, { 'Q' }, UI_ACT_QUIT, "quit" },
+	/* counters panel */
+	{ KEYS_COUNTERS, { 'c', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "back to the ports" },
+	/* event log */
+	{ KEYS_EVENTS, { 'e', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "back to the ports" },
+	/* sweep */
+	{ KEYS_SWEEP, { 'x' }, { 0 }, UI_ACT_SWEEP_NOW, "sweep again now" },
+	{ KEYS_SWEEP, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK, "back to the ports" },
+	/* fabric screen */
+	{ KEYS_FABRIC, { 'f', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "back to the ports" },
+	{ KEYS_FABRIC, { 'r' }, { 0 }, UI_ACT_REDISCOVER, "rediscover now" },
+	{ KEYS_FABRIC, { '/' }, { 0 }, UI_ACT_FILTER,
+	  "filter rows (Enter keeps, Esc drops)" },
+	{ KEYS_FABRIC, { 's' }, { 0 }, UI_ACT_SORT,
+	  "next sort (severity, name, rate, LID)" },
+	{ KEYS_FABRIC, { 'v', '\t' }, { 0 }, UI_ACT_VIEW,
+	  "problems first / switches and HCAs" },
+	{ KEYS_FABRIC, { 'p' }, { 0 }, UI_ACT_PEER,
+	  "mark the selected HCA port as the test peer" },
+	/* help (modal: any other key returns) */
+	{ KEYS_HELP, { KEY_DOWN }, { 0 }, UI_ACT_DOWN, "one line down" },
+	{ KEYS_HELP, { KEY_NPAGE, ' ' }, { 0 }, UI_ACT_PAGE_DOWN,
+	  "ten lines down" },
+	{ KEYS_HELP, { KEY_UP }, { 0 }, UI_ACT_UP, "one line up" },
+	{ KEYS_HELP, { KEY_PPAGE }, { 0 }, UI_ACT_PAGE_UP, "ten lines up" },
 };
 
 const int keymap_count = sizeof(keymap_table) / sizeof(keymap_table[0]);
 
-enum ui_action keymap_lookup(int key)
+static const char *const keymap_titles[KEYS_SCREEN_N] = {
+	[KEYS_ALL] = "Every screen",
+	[KEYS_PORTS] = "Ports",
+	[KEYS_COUNTERS] = "Counters panel",
+	[KEYS_EVENTS] = "Event log",
+	[KEYS_SWEEP] = "Fabric sweep",
+	[KEYS_FABRIC] = "Fabric screen",
+	[KEYS_HELP] = "Help (any other key returns)",
+};
+
+const char *keymap_screen_title(enum keys_screen s)
+{
+	return s >= 0 && s < KEYS_SCREEN_N && keymap_titles[s] ?
+		       keymap_titles[s] : "";
+}
+
+static enum ui_action keymap_find(enum keys_screen s, int key)
 {
 	int i, k;
 
-	for (i = 0; i < keymap_count; i++)
-		for (k = 0; k < KEYMAP_MAX_KEYS && keymap_table[i].keys[k]; k++)
-			if (keymap_table[i].keys[k] == key)
-				return keymap_table[i].action;
+	for (i = 0; i < keymap_count; i++) {
+		const struct keymap_entry *e = &keymap_table[i];
+
+		if (e->screen != s)
+			continue;
+		for (k = 0; k < KEYMAP_MAX_KEYS && e->keys[k]; k++)
+			if (e->keys[k] == key)
+				return e->action;
+		for (k = 0; k < KEYMAP_MAX_QUIET && e->quiet[k]; k++)
+			if (e->quiet[k] == key)
+				return e->action;
+	}
 	return UI_ACT_NONE;
 }
 
-int keymap_help_line(int i, char *buf, int len)
+enum ui_action keymap_lookup(enum keys_screen s, int key)
 {
-	if (i < 0 || i >= keymap_count)
-		return -1;
-	return snprintf(buf, len, "%-16s %s", keymap_table[i].names,
-			keymap_table[i].help);
+	enum ui_action a = keymap_find(s, key);
+
+	if (a != UI_ACT_NONE || s == KEYS_HELP || s == KEYS_ALL)
+		return a;
+	return keymap_find(KEYS_ALL, key);
+}
+
+const char *keymap_key_name(int key, char *buf, int len)
+{
+	static const struct { int key; const char *name; } named[] = {
+		{ KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" },
+		{ KEY_RIGHT, "Right" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
+		{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" },
+		{ KEY_ENTER, "Enter" }, { '\n', "Enter" }, { '\t', "Tab" },
+		{ ' ', "Space" }, { KEYMAP_ESC, "Esc" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (named[i].key == key) {
+			snprintf(buf, len, "%s", named[i].name);
+			return buf;
+		}
+	if (key >= KEY_F(1) && key <= KEY_F(12))
+		snprintf(buf, len, "F%d", key - KEY_F0);
+	else if (key > 0 && key < 32)
+		snprintf(buf, len, "Ctrl-%c", key + '@');
+	else if (key > 32 && key < 127)
+		snprintf(buf, len, "%c", key);
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
+}
+
+char *keymap_row_keys(const struct keymap_entry *e, char *buf, int len)
+{
+	int k, n = 0;
+	char name[16];
+
+	buf[0] = '\0';
+	for (k = 0; k < KEYMAP_MAX_KEYS && e->keys[k] && n < len; k++)
+		n += snprintf(buf + n, len - n, "%s%s", k ? ", " : "",
+			      keymap_key_name(e->keys[k], name, sizeof(name)));
+	return buf;
 }

@@ -1,37 +1,70 @@
 /* SPDX-License-Identifier: MIT */
-/* Key map: one table that decides what every key does and writes the
- * help screen, so the two cannot disagree. Curses key codes, no drawing. */
+/* Key table: one row per (screen, keys, action, help text). It decides
+ * what every key does on every screen and is the only source of the help
+ * screen's key list and of the man page's KEYS section, so the three
+ * cannot disagree. Curses key codes, no drawing, no curses calls. */
 #ifndef IBC_KEYMAP_H
 #define IBC_KEYMAP_H
 
+#include <stdbool.h>
+
 enum ui_action {
 	UI_ACT_NONE = 0,
+	/* moving in a list or pane */
 	UI_ACT_UP,
 	UI_ACT_DOWN,
 	UI_ACT_FIRST,
 	UI_ACT_LAST,
-	UI_ACT_DETAIL_UP,
-	UI_ACT_DETAIL_DOWN,
+	UI_ACT_PAGE_UP,
+	UI_ACT_PAGE_DOWN,
+	/* every screen */
 	UI_ACT_SLOWER,
 	UI_ACT_FASTER,
 	UI_ACT_HELP,
 	UI_ACT_REDRAW,
 	UI_ACT_QUIT,
-	UI_ACT_FABRIC,		/* fabric screen */
-	/* counters */
+	UI_ACT_BACK,		/* to the ports screen */
+	UI_ACT_FABRIC,
 	UI_ACT_COUNTERS,
 	UI_ACT_EVENTS,
 	UI_ACT_SWEEP,
 	UI_ACT_ACK,
 	UI_ACT_MARK,
 	UI_ACT_CLEAR,
+	/* sweep screen */
+	UI_ACT_SWEEP_NOW,
+	/* fabric screen */
+	UI_ACT_REDISCOVER,
+	UI_ACT_FILTER,
+	UI_ACT_SORT,
+	UI_ACT_VIEW,
+	UI_ACT_PEER,
 };
 
+/* Where a row applies. KEYS_ALL rows work on every screen except the
+ * modal help screen; a screen's own rows come first, so a screen may give
+ * a key of KEYS_ALL another meaning there (c on the counters panel goes
+ * back). Within one scope (KEYS_ALL, or one screen) a key is bound once. */
+enum keys_screen {
+	KEYS_ALL = 0,
+	KEYS_PORTS,
+	KEYS_COUNTERS,
+	KEYS_EVENTS,
+	KEYS_SWEEP,
+	KEYS_FABRIC,
+	KEYS_HELP,		/* modal: only its own rows, any other key returns */
+	KEYS_SCREEN_N
+};
+
+#define KEYMAP_ESC 27
 #define KEYMAP_MAX_KEYS 4
+#define KEYMAP_MAX_QUIET 2
 
 struct keymap_entry {
-	int keys[KEYMAP_MAX_KEYS];	/* 0-terminated when shorter */
-	const char *names;		/* how the help screen spells them */
+	enum keys_screen screen;
+	int keys[KEYMAP_MAX_KEYS];	/* listed in help; 0-terminated */
+	int quiet[KEYMAP_MAX_QUIET];	/* also accepted, not listed
+					 * (= beside +, Q beside q) */
 	enum ui_action action;
 	const char *help;
 };
@@ -39,11 +72,17 @@ struct keymap_entry {
 extern const struct keymap_entry keymap_table[];
 extern const int keymap_count;
 
-/* UI_ACT_NONE when the key is not bound. */
-enum ui_action keymap_lookup(int key);
+/* The action of key on screen s: the screen's rows, then (unless the
+ * screen is modal) the KEYS_ALL rows; UI_ACT_NONE when unbound. */
+enum ui_action keymap_lookup(enum keys_screen s, int key);
 
-/* Line i (0-based) of the help text into buf; returns -1 past the end,
- * else the length written. */
-int keymap_help_line(int i, char *buf, int len);
+/* How help and the man page spell one key ("Up", "PgDn", "F1", "Ctrl-L",
+ * "Space", "q"); "" for a code without a name. */
+const char *keymap_key_name(int key, char *buf, int len);
+/* A row's listed keys, joined with ", ". */
+char *keymap_row_keys(const struct keymap_entry *e, char *buf, int len);
+
+/* The heading of a screen's rows in help and the man page. */
+const char *keymap_screen_title(enum keys_screen s);
 
 #endif

@@ -9,3 +9,8 @@ libibc_ui_a_SOURCES += \
 	src/ui/widgets.c src/ui/widgets.h \
 	src/ui/keymap.c src/ui/keymap.h \
 	src/ui/layout.c src/ui/layout.h
+# The build-time tool that writes the key table into the man page.
+noinst_PROGRAMS += src/ui/keys-man
+src_ui_keys_man_SOURCES = src/ui/keys_man.c
+src_ui_keys_man_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)
+src_ui_keys_man_LDADD = libibc_ui.a

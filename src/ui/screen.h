@@ -28,12 +28,28 @@ enum screen_flags {
 	SCREEN_CLOSE = 1 << 3,	/* back to the previous screen */
 };
 
+/* Draw only draws: threads, requests, judgements and stderr belong in
+ * enter / leave / update / on_key, which say when the screen must be
+ * drawn again; the app's loop is the one place that draws. Hooks other
+ * than draw and on_key may be NULL. */
 struct screen {
 	const char *name;
+	enum keys_screen keys;	/* its rows in the key table */
 	/* Draws below the header line (row 0 belongs to the app). */
 	void (*draw)(WINDOW *win, const struct ui_ctx *c);
+	/* A key and its action on this screen (keymap_lookup); returns
+	 * SCREEN_* flags, 0 when the app should act on it. */
 	int (*on_key)(int key, enum ui_action a, const struct ui_ctx *c);
 	void (*on_resize)(int w, int h);
+	/* It becomes the current screen / stops being it. */
+	void (*enter)(const struct ui_ctx *c);
+	void (*leave)(const struct ui_ctx *c);
+	/* While current, after every wake-up (worker fd, key, timer): takes
+	 * what its workers published; true when it must be drawn again. */
+	bool (*update)(const struct ui_ctx *c);
+	/* While current, a worker descriptor the app polls with the keys
+	 * (readable when the worker published), or -1; drained by update. */
+	int (*wake_fd)(void);
 };
 
 extern const struct screen screen_ports;

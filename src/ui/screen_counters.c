@@ -13,16 +13,13 @@
 #include "layout.h"
 #include "widgets.h"
 
-#define KEY_ESC 27
-
 static struct {
-	int top;		/* first counter row shown */
-	int rows;		/* rows that fit, from the last draw */
+	struct widgets_list list;	/* counter rows */
 	bool confirm;		/* clear-counters dialog is up */
 	int confirm_idx;
 	char confirm_label[64];
-	int ev_top;
-} cv;
+	struct widgets_list ev;		/* event log rows */
+} cv = { .list = { .sel = -1 }, .ev = { .sel = -1 } };
 
 static int cv_selected(const struct ui_ctx *c, char *label, int len)
 {
@@ -86,14 +83,67 @@ static void cv_dialog(WINDOW *win, int w, int h)
 	widgets_message(win, lines, 4, UI_WARN);
 }
 
+struct cv_rows {
+	const struct ctr_model *m;
+	const struct delta_port *d;
+	bool wide, utf8;
+	int sparkw;
+};
+
+static void counters_row(WINDOW *win, int y, int i, bool sel, void *arg)
+{
+	const struct cv_rows *rc = arg;
+	const struct ctr_model *m = rc->m;
+	const struct delta_port *d = rc->d;
+	const struct delta_ctr *k = &d->c[i];
+	bool unacked = eventlog_unacked(&m->log, d->label, k->name) > 0;
+	enum ui_role role = UI_NORMAL;
+	char buf[400], v[24], dl[24], rate[24], w1[16], w10[16];
+	char spark[3 * DELTA_HIST + 1], mark[16];
+
+	(void)sel;
+	if (k->state == DELTA_FIRST || k->state == DELTA_MISSING)
+		snprintf(dl, sizeof(dl), "-");
+	else
+		snprintf(dl, sizeof(dl), "%s%s", k->lower_bound ? ">=" : "+",
+			 ctrview_num(k->delta, v, sizeof(v)));
+	ctrview_num(k->value, v, sizeof(v));
+	cv_rate(k, rate, sizeof(rate));
+	ctrview_num(delta_window(k, m->now, DELTA_WIN_MINUTE), w1, sizeof(w1));
+	ctrview_num(delta_window(k, m->now, DELTA_WIN_10MIN), w10, sizeof(w10));
+	spark[0] = '\0';
+	if (rc->sparkw > 4)
+		ctrview_spark(k, rc->sparkw, rc->utf8, spark, sizeof(spark));
+	/* the state mark stays visible; '!' (and the colour) says
+	 * the increment is not acknowledged yet */
+	snprintf(mark, sizeof(mark), "%s%s", *cv_mark(k) ? cv_mark(k) : unacked ? "NEW" : "",
+		 unacked ? "!" : "");
+	if (rc->wide)
+		snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-10s %s",
+			 k->name, ctr_class_name(k->cls), v, dl, rate, w1, w10,
+			 mark, spark);
+	else
+		snprintf(buf, sizeof(buf), " %-28.28s %10s %9s %10s %7s %-9s",
+			 k->name, v, dl, rate, w10, mark);
+	if (unacked)
+		role = UI_BAD;
+	else if (k->state == DELTA_SATURATED || k->state == DELTA_RESET)
+		role = UI_WARN;
+	else if (k->cls == CTR_ERROR && delta_window(k, m->now, DELTA_WIN_10MIN))
+		role = UI_WARN;
+	else if (k->state == DELTA_FIRST || k->state == DELTA_MISSING)
+		role = UI_DIM;
+	widgets_text(win, y, 0, getmaxx(win), buf, role, false, true);
+}
+
 static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 {
-	int w = getmaxx(win), h = getmaxy(win), i, y, r;
+	int w = getmaxx(win), h = getmaxy(win), i;
 	const struct ctr_model *m = c->ctr;
 	const struct delta_port *d;
-	char label[64], buf[400], v[24], dl[24], rate[24], w1[16], w10[16];
-	char spark[3 * DELTA_HIST + 1], mark[16];
-	struct verdict vd;
+	struct cv_rows rc;
+	char label[64], buf[400];
+	const struct verdict *vd;
 	bool utf8 = ctrview_utf8();
 	bool wide;
 	int sparkw;
@@ -112,10 +162,10 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	snprintf(buf, sizeof(buf), " %s counters  %s", label,
 		 m->port[i].valid ? m->port[i].mode : "(last sample failed)");
 	widgets_text(win, 1, 0, w, buf, UI_TITLE, false, false);
-	rules_eval_delta(d, ctrview_thresholds(), m->now, &vd);
-	snprintf(buf, sizeof(buf), " verdict: %s  %s", verdict_name(vd.level), vd.text);
-	widgets_text(win, 2, 0, w, buf, vd.level == VERDICT_ACT ? UI_BAD :
-		     vd.level == VERDICT_WATCH ? UI_WARN : UI_GOOD, false, false);
+	vd = ctrview_verdict(i);	/* judged when the model arrived */
+	snprintf(buf, sizeof(buf), " verdict: %s  %s", verdict_name(vd->level), vd->text);
+	widgets_text(win, 2, 0, w, buf, vd->level == VERDICT_ACT ? UI_BAD :
+		     vd->level == VERDICT_WATCH ? UI_WARN : UI_GOOD, false, false);
 	if (!m->port[i].valid)
 		snprintf(buf, sizeof(buf), " sample failed: %s", m->port[i].why);
 	else
@@ -139,47 +189,12 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	widgets_bar(win, 4, w, UI_TITLE);
 	widgets_text(win, 4, 0, w, buf, UI_TITLE, false, false);
 
-	cv.rows = h - 6;
-	cv.top = layout_clamp(cv.top, 0, d->n > cv.rows ? d->n - cv.rows : 0);
-	for (r = 0; r < cv.rows && cv.top + r < d->n; r++) {
-		const struct delta_ctr *k = &d->c[cv.top + r];
-		bool unacked = eventlog_unacked(&m->log, d->label, k->name) > 0;
-		enum ui_role role = UI_NORMAL;
-
-		y = 5 + r;
-		if (k->state == DELTA_FIRST || k->state == DELTA_MISSING)
-			snprintf(dl, sizeof(dl), "-");
-		else
-			snprintf(dl, sizeof(dl), "%s%s", k->lower_bound ? ">=" : "+",
-				 ctrview_num(k->delta, v, sizeof(v)));
-		ctrview_num(k->value, v, sizeof(v));
-		cv_rate(k, rate, sizeof(rate));
-		ctrview_num(delta_window(k, m->now, DELTA_WIN_MINUTE), w1, sizeof(w1));
-		ctrview_num(delta_window(k, m->now, DELTA_WIN_10MIN), w10, sizeof(w10));
-		spark[0] = '\0';
-		if (sparkw > 4)
-			ctrview_spark(k, sparkw, utf8, spark, sizeof(spark));
-		/* the state mark stays visible; '!' (and the colour) says
-		 * the increment is not acknowledged yet */
-		snprintf(mark, sizeof(mark), "%s%s", *cv_mark(k) ? cv_mark(k) : unacked ? "NEW" : "",
-			 unacked ? "!" : "");
-		if (wide)
-			snprintf(buf, sizeof(buf), " %-28.28s %-10s %14s %12s %12s %8s %8s %-10s %s",
-				 k->name, ctr_class_name(k->cls), v, dl, rate, w1, w10,
-				 mark, spark);
-		else
-			snprintf(buf, sizeof(buf), " %-28.28s %10s %9s %10s %7s %-9s",
-				 k->name, v, dl, rate, w10, mark);
-		if (unacked)
-			role = UI_BAD;
-		else if (k->state == DELTA_SATURATED || k->state == DELTA_RESET)
-			role = UI_WARN;
-		else if (k->cls == CTR_ERROR && delta_window(k, m->now, DELTA_WIN_10MIN))
-			role = UI_WARN;
-		else if (k->state == DELTA_FIRST || k->state == DELTA_MISSING)
-			role = UI_DIM;
-		widgets_text(win, y, 0, w, buf, role, false, true);
-	}
+	rc.m = m;
+	rc.d = d;
+	rc.wide = wide;
+	rc.sparkw = sparkw;
+	rc.utf8 = utf8;
+	widgets_list_draw(win, &cv.list, 5, h - 6, d->n, counters_row, &rc);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
 		     " a ack  m mark  C clear  e events  x sweep  Up/Down scroll  c/Esc back  q quit   ! = unacknowledged error increment",
@@ -199,23 +214,9 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 			monitor_clear(c->cw, cv.confirm_idx);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	}
+	if (widgets_list_key(&cv.list, a))
+		return SCREEN_HANDLED | SCREEN_REDRAW;
 	switch (a) {
-	case UI_ACT_UP:
-		cv.top--;
-		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_DOWN:
-		cv.top++;
-		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_DETAIL_UP:
-		cv.top -= cv.rows > 1 ? cv.rows - 1 : 1;
-		if (cv.top < 0)
-			cv.top = 0;
-		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_DETAIL_DOWN:
-		cv.top += cv.rows > 1 ? cv.rows - 1 : 1;
-		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_COUNTERS:
-		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
 	case UI_ACT_CLEAR:
 		i = cv_selected(c, label, sizeof(label));
 		if (i < 0)
@@ -227,18 +228,17 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	default:
 		break;
 	}
-	if (key == KEY_ESC)
-		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
 	return 0;
 }
 
 static void counters_on_resize(int w, int h)
 {
-	cv.top = 0;
+	cv.list.top = 0;
 }
 
 const struct screen screen_counters = {
 	.name = "counters",
+	.keys = KEYS_COUNTERS,
 	.draw = counters_draw,
 	.on_key = counters_on_key,
 	.on_resize = counters_on_resize,
@@ -246,11 +246,34 @@ const struct screen screen_counters = {
 
 /* ---- event log ---- */
 
+static void events_row(WINDOW *win, int y, int i, bool sel, void *arg)
+{
+	const struct eventlog *l = arg;
+	const struct event *e = eventlog_get(l, i);
+	char buf[320], when[16], ms[24], d[24];
+	struct tm tm;
+
+	(void)sel;
+	if (!e)
+		return;
+	localtime_r(&e->when.tv_sec, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(ms, sizeof(ms), ".%03ld", e->when.tv_nsec / 1000000);
+	snprintf(d, sizeof(d), "%s%llu",
+		 e->state == DELTA_RESET || e->state == DELTA_SATURATED ? ">=" : "+",
+		 (unsigned long long)e->delta);
+	snprintf(buf, sizeof(buf), " %s%s %-22.22s %-30.30s %12s %14llu  %s", when, ms,
+		 e->port, e->counter, d, (unsigned long long)e->value,
+		 delta_state_name((enum delta_state)e->state));
+	widgets_text(win, y, 0, getmaxx(win), buf,
+		     e->seq > l->acked ? UI_BAD : UI_NORMAL, false, true);
+}
+
 static void events_draw(WINDOW *win, const struct ui_ctx *c)
 {
-	int w = getmaxx(win), h = getmaxy(win), rows = h - 4;
+	int w = getmaxx(win), h = getmaxy(win);
 	const struct eventlog *l = &c->ctr->log;
-	char buf[320], when[16], ms[24];
+	char buf[320];
 	int unacked = eventlog_unacked(l, NULL, NULL);
 
 	widgets_bar(win, 1, w, UI_TITLE);
@@ -261,29 +284,10 @@ static void events_draw(WINDOW *win, const struct ui_ctx *c)
 		 "COUNTER", "DELTA", "VALUE", "STATE");
 	widgets_bar(win, 2, w, UI_TITLE);
 	widgets_text(win, 2, 0, w, buf, UI_TITLE, false, false);
-	cv.ev_top = layout_clamp(cv.ev_top, 0, l->n > rows ? l->n - rows : 0);
 	if (!l->n)
 		widgets_text(win, 3, 1, w - 2, "no error counter has moved since the console started",
 			     UI_DIM, false, false);
-	for (int r = 0; r < rows; r++) {
-		const struct event *e = eventlog_get(l, cv.ev_top + r);
-		struct tm tm;
-		char d[24];
-
-		if (!e)
-			break;
-		localtime_r(&e->when.tv_sec, &tm);
-		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-		snprintf(ms, sizeof(ms), ".%03ld", e->when.tv_nsec / 1000000);
-		snprintf(d, sizeof(d), "%s%llu",
-			 e->state == DELTA_RESET || e->state == DELTA_SATURATED ? ">=" : "+",
-			 (unsigned long long)e->delta);
-		snprintf(buf, sizeof(buf), " %s%s %-22.22s %-30.30s %12s %14llu  %s", when, ms,
-			 e->port, e->counter, d, (unsigned long long)e->value,
-			 delta_state_name((enum delta_state)e->state));
-		widgets_text(win, 3 + r, 0, w, buf,
-			     e->seq > l->acked ? UI_BAD : UI_NORMAL, false, true);
-	}
+	widgets_list_draw(win, &cv.ev, 3, h - 4, l->n, events_row, (void *)l);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
 		     " a acknowledge all  Up/Down scroll  c counters  x sweep  e/Esc back  q quit",
@@ -292,30 +296,21 @@ static void events_draw(WINDOW *win, const struct ui_ctx *c)
 
 static int events_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 {
-	switch (a) {
-	case UI_ACT_UP:
-		cv.ev_top--;
+	(void)key;
+	(void)c;
+	if (widgets_list_key(&cv.ev, a))
 		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_DOWN:
-		cv.ev_top++;
-		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_EVENTS:
-		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
-	default:
-		break;
-	}
-	if (key == KEY_ESC)
-		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
 	return 0;
 }
 
 static void events_on_resize(int w, int h)
 {
-	cv.ev_top = 0;
+	cv.ev.top = 0;
 }
 
 const struct screen screen_events = {
 	.name = "events",
+	.keys = KEYS_EVENTS,
 	.draw = events_draw,
 	.on_key = events_on_key,
 	.on_resize = events_on_resize,

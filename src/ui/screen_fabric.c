@@ -47,14 +47,18 @@ static struct {
 	int *port_sev, *port_find;	/* per port */
 	struct frow *rows;
 	int nrows, cap;
-	int sel, top;
+	struct widgets_list list;	/* rows; list.sel is the selection */
+	struct counter_set now, prev;	/* watched port's samples */
+	bool have_ctr;
+	unsigned watch_lid;		/* what the worker is asked to watch */
+	int watch_port;
 	enum fab_view view;
 	enum fab_sort sort;
 	char filter[FAB_FILTER];
 	bool editing;
 	char note[160];		/* last action, shown in the status line */
 	int saved_stderr;	/* libibnetdisc / libibmad print there */
-} fs = { .saved_stderr = -1 };
+} fs = { .saved_stderr = -1, .list = { .page = 10 } };
 
 void screen_fabric_configure(const struct fab_opts *o, double rediscover_s)
 {
@@ -318,18 +322,40 @@ static void fab_take(struct fabric_view *v)
 	fab_rows();
 }
 
-static void fab_poll(void)
+/* Asks the worker for the live counters of the selected port, when the
+ * selection or the rows changed (lid 0: none). */
+static void fab_follow(void)
 {
-	struct fabric_view *v;
+	const struct fabric *f = fab();
+	unsigned lid = 0;
+	int p, port = 0;
 
-	if (!fs.w) {
-		int null;
+	fs.list.sel = fs.nrows ? (fs.list.sel < 0 ? 0 : fs.list.sel >= fs.nrows ?
+				  fs.nrows - 1 : fs.list.sel) : 0;
+	p = fs.list.sel < fs.nrows ? fs.rows[fs.list.sel].port : -1;
+	if (f && p >= 0 && f->ports[p].lid) {
+		lid = f->ports[p].lid;
+		port = f->ports[p].portnum;
+	}
+	if (!fs.w || (lid == fs.watch_lid && port == fs.watch_port))
+		return;
+	discovery_watch(fs.w, lid, port);
+	fs.watch_lid = lid;
+	fs.watch_port = port;
+	fs.have_ctr = false;
+}
 
-		if (fs.err[0])
-			return;
-		/* libibnetdisc and libibmad write time-outs to stderr, which is
-		 * the console's terminal: send them nowhere while it runs. */
-		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+/* Shown: the discovery thread starts the first time, the watch follows
+ * the selection again. */
+static void fab_enter(const struct ui_ctx *c)
+{
+	(void)c;
+	if (!fs.w && !fs.err[0]) {
+		/* libibnetdisc and libibmad write time-outs to stderr, which
+		 * may be the console's terminal: send them nowhere while it
+		 * runs. */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
 		if (null >= 0 && isatty(STDERR_FILENO)) {
 			fs.saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 			dup2(null, STDERR_FILENO);
@@ -337,16 +363,52 @@ static void fab_poll(void)
 		if (null >= 0)
 			close(null);
 		fs.w = discovery_start(&fs.opts, fs.rediscover_s, fs.err, sizeof(fs.err));
-		return;
 	}
+	fs.watch_lid = 0;
+	fs.watch_port = -1;	/* ask again */
+	fab_follow();
+}
+
+/* Left: the worker stops reading the selected port's counters. */
+static void fab_leave(const struct ui_ctx *c)
+{
+	(void)c;
+	if (fs.w)
+		discovery_watch(fs.w, 0, 0);
+	fs.watch_lid = 0;
+	fs.watch_port = 0;
+}
+
+/* Takes what the worker published: a new view (judged here, once) and
+ * the watched port's newest samples. True when the screen changed. */
+static bool fab_update(const struct ui_ctx *c)
+{
+	struct fabric_view *v;
+	bool changed = false;
+
+	(void)c;
+	if (!fs.w)
+		return false;
 	v = discovery_get(fs.w);
-	if (!v)
-		return;
-	if (fs.v && v->gen == fs.v->gen) {
+	if (v && fs.v && v->gen == fs.v->gen) {
 		discovery_put(fs.w, v);
-		return;
+	} else if (v) {
+		fab_take(v);
+		fab_follow();
+		changed = true;
 	}
-	fab_take(v);
+	if (fs.watch_lid) {
+		struct counter_set now, prev;
+		bool have = discovery_counters(fs.w, &now, &prev);
+
+		if (have != fs.have_ctr || (have && now.t_mono != fs.now.t_mono)) {
+			fs.have_ctr = have;
+			fs.now = now;
+			fs.prev = prev;
+			changed = true;
+		}
+	}
+	return changed;
 }
 
 static enum ui_role sev_role(int sev)
@@ -475,24 +537,24 @@ static void end_lines(WINDOW *win, int *y, int ymax, int w, const struct fabric 
  * sample) and the data rates. */
 static int draw_counters(WINDOW *win, int y, int ymax, int w)
 {
-	static struct counter_set now, prev;
+	const struct counter_set *now = &fs.now, *prev = &fs.prev;
 	char buf[1024];
 	int n = 0, errs = 0;
 	double dt;
 
-	if (!fs.w || !discovery_counters(fs.w, &now, &prev))
+	if (!fs.w || !fs.have_ctr)
 		return detail_line(win, y, w, "  counters", "reading ...", UI_DIM);
-	if (!now.valid) {
-		snprintf(buf, sizeof(buf), "n/a (%s)", now.why[0] ? now.why : "no answer");
+	if (!now->valid) {
+		snprintf(buf, sizeof(buf), "n/a (%s)", now->why[0] ? now->why : "no answer");
 		return detail_wrapped(win, y, ymax, w, "  counters", buf, UI_DIM);
 	}
-	dt = prev.valid ? now.t_mono - prev.t_mono : 0;
-	for (int i = 0; i < now.n && n < (int)sizeof(buf) - 80; i++) {
-		const struct ctr_value *v = &now.c[i], *pv;
+	dt = prev->valid ? now->t_mono - prev->t_mono : 0;
+	for (int i = 0; i < now->n && n < (int)sizeof(buf) - 80; i++) {
+		const struct ctr_value *v = &now->c[i], *pv;
 
 		if (!v->valid || v->cls != CTR_ERROR || !v->value)
 			continue;
-		pv = prev.valid ? counters_find(&prev, v->name) : NULL;
+		pv = prev->valid ? counters_find(prev, v->name) : NULL;
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s %llu", n ? ", " : "",
 			      v->name, (unsigned long long)v->value);
 		if (pv && pv->valid && v->value >= pv->value)
@@ -506,8 +568,8 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 		const char *names[2] = { "PortXmitData", "PortRcvData" };
 
 		for (int k = 0; k < 2; k++) {
-			const struct ctr_value *a = counters_find(&now, names[k]);
-			const struct ctr_value *b = counters_find(&prev, names[k]);
+			const struct ctr_value *a = counters_find(now, names[k]);
+			const struct ctr_value *b = counters_find(prev, names[k]);
 
 			if (a && b && a->valid && b->valid && a->value >= b->value)
 				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s %.3f Gb/s",
@@ -515,7 +577,7 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 					      (double)(a->value - b->value) * 32 / dt / 1e9);
 		}
 	}
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now.lid, now.port);
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now->lid, now->port);
 	return detail_wrapped(win, y, ymax, w, "  counters", buf, errs ? UI_WARN : UI_NORMAL);
 }
 
@@ -527,9 +589,9 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 
 	widgets_bar(win, y0, w, UI_TITLE);
 	widgets_text(win, y0, 0, w, " Details", UI_TITLE, false, false);
-	if (!f || fs.sel < 0 || fs.sel >= fs.nrows)
+	if (!f || fs.list.sel < 0 || fs.list.sel >= fs.nrows)
 		return;
-	r = &fs.rows[fs.sel];
+	r = &fs.rows[fs.list.sel];
 	if (r->kind == ROW_NODE) {
 		const struct fab_node *n = &f->nodes[r->node];
 		char buf[200];
@@ -562,6 +624,16 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 		end_lines(win, &y, ymax, w, f, f->ports[r->port].remote);
 }
 
+static void fab_row(WINDOW *win, int y, int i, bool sel, void *arg)
+{
+	const struct frow *r = &fs.rows[i];
+
+	(void)arg;
+	widgets_text(win, y, 0, getmaxx(win), r->text,
+		     sel ? UI_SELECTED : r->kind == ROW_NODE ? UI_LABEL : sev_role(r->sev),
+		     false, sel);
+}
+
 static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	int h = getmaxy(win), w = getmaxx(win);
@@ -569,38 +641,14 @@ static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 	int ty = 3, th = h - 1 - ty - dh;
 	char buf[300];
 
-	fab_poll();
+	(void)c;
 	draw_status(win, w);
 	snprintf(buf, sizeof(buf), " view: %s  sort: %s  filter: %s%s",
 		 view_names[fs.view], sort_names[fs.sort],
 		 fs.filter[0] || fs.editing ? fs.filter : "(none)", fs.editing ? "_" : "");
 	widgets_bar(win, 2, w, UI_TITLE);
 	widgets_text(win, 2, 0, w, buf, UI_TITLE, false, false);
-	if (fs.sel >= fs.nrows)
-		fs.sel = fs.nrows - 1;
-	if (fs.sel < 0)
-		fs.sel = 0;
-	if (fs.sel < fs.top)
-		fs.top = fs.sel;
-	if (th > 0 && fs.sel >= fs.top + th)
-		fs.top = fs.sel - th + 1;
-	/* live counters follow the selected port */
-	if (fs.w) {
-		const struct fabric *f = fab();
-		int p = fs.sel < fs.nrows ? fs.rows[fs.sel].port : -1;
-
-		if (f && p >= 0 && f->ports[p].lid)
-			discovery_watch(fs.w, f->ports[p].lid, f->ports[p].portnum);
-		else
-			discovery_watch(fs.w, 0, 0);
-	}
-	for (int i = 0; i < th && fs.top + i < fs.nrows; i++) {
-		const struct frow *r = &fs.rows[fs.top + i];
-		enum ui_role role = fs.top + i == fs.sel ? UI_SELECTED :
-				    r->kind == ROW_NODE ? UI_LABEL : sev_role(r->sev);
-
-		widgets_text(win, ty + i, 0, w, r->text, role, false, fs.top + i == fs.sel);
-	}
+	widgets_list_draw(win, &fs.list, ty, th, fs.nrows, fab_row, NULL);
 	if (fab() && !fs.nrows)
 		widgets_text(win, ty, 2, w - 2, fs.filter[0] ? "no row matches the filter" :
 			     "nothing discovered", UI_DIM, false, false);
@@ -610,7 +658,6 @@ static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 	widgets_text(win, h - 1, 0, w, fs.note[0] ? fs.note :
 		     " f/Esc back  r rediscover  / filter  s sort  v view  p test peer  ? help",
 		     UI_FOOTER, false, false);
-	(void)c;
 }
 
 static void mark_peer(void)
@@ -619,11 +666,11 @@ static void mark_peer(void)
 	struct test_peer tp = { 0 };
 	int p;
 
-	if (!f || fs.sel < 0 || fs.sel >= fs.nrows || fs.rows[fs.sel].port < 0) {
+	if (!f || fs.list.sel < 0 || fs.list.sel >= fs.nrows || fs.rows[fs.list.sel].port < 0) {
 		snprintf(fs.note, sizeof(fs.note), " select a port first");
 		return;
 	}
-	p = fs.rows[fs.sel].port;
+	p = fs.rows[fs.list.sel].port;
 	if (f->nodes[f->ports[p].node].type != FAB_CA && f->ports[p].remote >= 0)
 		p = f->ports[p].remote;		/* the HCA end of the link */
 	if (f->nodes[f->ports[p].node].type != FAB_CA) {
@@ -647,7 +694,7 @@ static int fab_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	if (fs.editing) {
 		size_t n = strlen(fs.filter);
 
-		if (key == 27) {		/* Esc: drop the filter */
+		if (key == KEYMAP_ESC) {	/* drop the filter */
 			fs.filter[0] = '\0';
 			fs.editing = false;
 		} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
@@ -661,45 +708,41 @@ static int fab_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		} else {
 			return done;
 		}
-		fs.sel = fs.top = 0;
+		fs.list.sel = fs.list.top = 0;
 		fab_rows();
+		fab_follow();
 		return done;
 	}
 	fs.note[0] = '\0';
-	switch (key) {
-	case '/':
+	if (widgets_list_key(&fs.list, a)) {
+		fab_follow();
+		return done;
+	}
+	switch (a) {
+	case UI_ACT_FILTER:
 		fs.editing = true;
 		return done;
-	case 'r':
+	case UI_ACT_REDISCOVER:
 		if (fs.w)
 			discovery_request(fs.w);
 		snprintf(fs.note, sizeof(fs.note), " rediscovery requested");
 		return done;
-	case 's':
+	case UI_ACT_SORT:
 		fs.sort = (fs.sort + 1) % SORT_N;
 		fab_rows();
+		fab_follow();
 		return done;
-	case 'v':
-	case '\t':
+	case UI_ACT_VIEW:
 		fs.view = (fs.view + 1) % VIEW_N;
-		fs.sel = fs.top = 0;
+		fs.list.sel = fs.list.top = 0;
 		fab_rows();
+		fab_follow();
 		return done;
-	case 'p':
+	case UI_ACT_PEER:
 		mark_peer();
 		return done;
-	case 'f':
-	case 27:
-		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
-	}
-	switch (a) {
-	case UI_ACT_UP: fs.sel--; return done;
-	case UI_ACT_DOWN: fs.sel++; return done;
-	case UI_ACT_FIRST: fs.sel = 0; return done;
-	case UI_ACT_LAST: fs.sel = fs.nrows - 1; return done;
-	case UI_ACT_DETAIL_UP: fs.sel -= 10; return done;
-	case UI_ACT_DETAIL_DOWN: fs.sel += 10; return done;
-	default: return 0;
+	default:
+		return 0;
 	}
 }
 
@@ -707,11 +750,15 @@ static void fab_on_resize(int w, int h)
 {
 	(void)w;
 	(void)h;
-	fs.top = 0;
+	fs.list.top = 0;
 }
 
 const struct screen screen_fabric = {
 	.name = "fabric",
+	.keys = KEYS_FABRIC,
+	.enter = fab_enter,
+	.leave = fab_leave,
+	.update = fab_update,
 	.draw = fab_draw,
 	.on_key = fab_on_key,
 	.on_resize = fab_on_resize,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Help screen: the key list generated from the key map table, plus what
- * the table's flags and colours mean. Any key returns. */
+/* Help screen: the key table's rows, screen by screen, plus what the
+ * table's flags and colours mean. Scrolls when it outgrows the terminal;
+ * any other key returns. */
 #include "config.h"
 #include "screen.h"
 
@@ -17,71 +18,106 @@ static const char *const help_notes[] = {
 	"Unknown values read \"n/a (why)\", never 0.",
 	"Colours: NO_COLOR=1 or --no-color for monochrome.",
 };
+#define HELP_NOTES (int)(sizeof(help_notes) / sizeof(help_notes[0]))
 
-/* First help line shown: the key table outgrows a 24-line terminal. */
-static int help_top;
-static bool help_more;	/* lines below the window: scroll keys scroll */
+/* Scrolled by ten lines a page, as it always was. */
+static struct widgets_list help_list = { .sel = -1, .page = 10 };
 
+/* Line i of the help text into buf: each screen's title and rows (a
+ * screen without rows of its own has no title), a blank line, the
+ * notes. Returns the line's role, or -1 past the end. */
 static int help_line(int i, char *buf, size_t len)
 {
-	int nkeys = 0;
-	char tmp[160];
+	char keys[64];
+	int s, k;
 
-	while (keymap_help_line(nkeys, tmp, sizeof(tmp)) >= 0)
-		nkeys++;
-	if (i < nkeys)
-		return keymap_help_line(i, buf, len) >= 0 ? UI_NORMAL : -1;
-	i -= nkeys;
+	for (s = 0; s < KEYS_SCREEN_N; s++) {
+		bool titled = false;
+
+		for (k = 0; k < keymap_count; k++) {
+			const struct keymap_entry *e = &keymap_table[k];
+
+			if (e->screen != (enum keys_screen)s)
+				continue;
+			if (!titled) {
+				titled = true;
+				if (i-- == 0) {
+					snprintf(buf, len, "%s", keymap_screen_title(s));
+					return UI_LABEL;
+				}
+			}
+			if (i-- == 0) {
+				snprintf(buf, len, "  %-16s %s",
+					 keymap_row_keys(e, keys, sizeof(keys)),
+					 e->help);
+				return UI_NORMAL;
+			}
+		}
+	}
 	if (i == 0) {
 		buf[0] = '\0';
 		return UI_NORMAL;
 	}
-	if (--i < (int)(sizeof(help_notes) / sizeof(help_notes[0]))) {
+	if (--i < HELP_NOTES) {
 		snprintf(buf, len, "%s", help_notes[i]);
 		return i == 0 ? UI_LABEL : UI_NORMAL;
 	}
 	return -1;
 }
 
+static void help_row(WINDOW *win, int y, int i, bool sel, void *arg)
+{
+	char buf[160];
+	int attr = help_line(i, buf, sizeof(buf));
+
+	(void)sel;
+	(void)arg;
+	widgets_text(win, y, 2, getmaxx(win) - 2, buf, attr, false, false);
+}
+
 static void help_draw(WINDOW *win, const struct ui_ctx *c)
 {
-	int h = getmaxy(win), w = getmaxx(win), y = 2, i, attr;
+	int h = getmaxy(win), w = getmaxx(win), n = 0;
 	char buf[160];
 
+	(void)c;
+	while (help_line(n, buf, sizeof(buf)) >= 0)
+		n++;
 	widgets_text(win, 1, 0, w, " Keys", UI_TITLE, false, true);
-	for (i = help_top; (attr = help_line(i, buf, sizeof(buf))) >= 0 && y < h - 1; i++)
-		widgets_text(win, y++, 2, w - 2, buf, attr, false, false);
-	help_more = attr >= 0;
+	widgets_list_draw(win, &help_list, 2, h - 3, n, help_row, NULL);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
-		     help_more || help_top ? " Down/PgDn more, Up/PgUp back, any other key returns" :
-					     " Press any key to return",
+		     widgets_list_more(&help_list) || help_list.top ?
+			     " Down/PgDn more, Up/PgUp back, any other key returns" :
+			     " Press any key to return",
 		     UI_FOOTER, false, false);
 }
 
 static int help_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 {
-	if ((key == KEY_DOWN || key == KEY_NPAGE || key == ' ') && help_more) {
-		help_top += key == KEY_DOWN ? 1 : 10;
-		return SCREEN_HANDLED | SCREEN_REDRAW;
-	}
-	if ((key == KEY_UP || key == KEY_PPAGE) && help_top) {
-		help_top -= key == KEY_UP ? 1 : 10;
-		if (help_top < 0)
-			help_top = 0;
+	bool down = a == UI_ACT_DOWN || a == UI_ACT_PAGE_DOWN;
+
+	(void)key;
+	(void)c;
+	if ((down && widgets_list_more(&help_list)) ||
+	    (!down && a != UI_ACT_NONE && help_list.top)) {
+		widgets_list_key(&help_list, a);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	}
 	/* Any other key, q included, only closes the help. */
-	help_top = 0;
+	help_list.top = 0;
 	return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
 }
 
 static void help_on_resize(int w, int h)
 {
+	(void)w;
+	(void)h;
 }
 
 const struct screen screen_help = {
 	.name = "help",
+	.keys = KEYS_HELP,
 	.draw = help_draw,
 	.on_key = help_on_key,
 	.on_resize = help_on_resize,

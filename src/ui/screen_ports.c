@@ -762,12 +762,12 @@ static int ports_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	case UI_ACT_LAST:
 		ports.sel = n - 1;
 		break;
-	case UI_ACT_DETAIL_UP:
+	case UI_ACT_PAGE_UP:
 		ports.detail_top -= page;
 		if (ports.detail_top < 0)
 			ports.detail_top = 0;
 		return SCREEN_HANDLED | SCREEN_REDRAW;
-	case UI_ACT_DETAIL_DOWN:
+	case UI_ACT_PAGE_DOWN:
 		ports.detail_top += page;	/* clamped when drawn */
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	default:
@@ -794,6 +794,7 @@ void screen_ports_selected(char *dev, int len, int *port)
 
 const struct screen screen_ports = {
 	.name = "ports",
+	.keys = KEYS_PORTS,
 	.draw = ports_draw,
 	.on_key = ports_on_key,
 	.on_resize = ports_on_resize,

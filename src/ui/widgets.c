@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "layout.h"
+
 static attr_t widgets_attrs[UI_ROLE_COUNT];
 static bool widgets_use_color;
 
@@ -105,4 +107,48 @@ void widgets_message(WINDOW *win, const char *const *lines, int n,
 		widgets_text(win, y0 + i, x, w - x, lines[i], r, false,
 			     false);
 	}
+}
+
+bool widgets_list_key(struct widgets_list *l, enum ui_action a)
+{
+	int page = l->page > 0 ? l->page : l->rows > 1 ? l->rows - 1 : 1;
+	int *v = l->sel >= 0 ? &l->sel : &l->top;
+
+	switch (a) {
+	case UI_ACT_UP: *v -= 1; break;
+	case UI_ACT_DOWN: *v += 1; break;
+	case UI_ACT_PAGE_UP: *v -= page; break;
+	case UI_ACT_PAGE_DOWN: *v += page; break;
+	case UI_ACT_FIRST: *v = 0; break;
+	case UI_ACT_LAST: *v = l->n > 0 ? l->n - 1 : 0; break;
+	default: return false;
+	}
+	if (*v < 0)
+		*v = 0;
+	return true;
+}
+
+bool widgets_list_more(const struct widgets_list *l)
+{
+	return l->top + l->rows < l->n;
+}
+
+void widgets_list_draw(WINDOW *win, struct widgets_list *l, int y, int h,
+		       int n,
+		       void (*row)(WINDOW *win, int y, int i, bool sel,
+				   void *arg),
+		       void *arg)
+{
+	int r;
+
+	l->n = n;
+	l->rows = h > 0 ? h : 0;
+	if (l->sel >= 0) {
+		l->sel = layout_clamp(l->sel, 0, n > 0 ? n - 1 : 0);
+		l->top = layout_scroll(l->sel, l->top, l->rows, n);
+	} else {
+		l->top = layout_clamp(l->top, 0, n > l->rows ? n - l->rows : 0);
+	}
+	for (r = 0; r < l->rows && l->top + r < n; r++)
+		row(win, y + r, l->top + r, l->top + r == l->sel, arg);
 }

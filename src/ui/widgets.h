@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <curses.h>
+#include "keymap.h"
 
 enum ui_role {
 	UI_NORMAL = 0,
@@ -38,5 +39,29 @@ void widgets_bar(WINDOW *win, int y, int w, enum ui_role r);
 /* Lines centred in the window (for "too small" and start-up messages). */
 void widgets_message(WINDOW *win, const char *const *lines, int n,
 		     enum ui_role r);
+
+/* The scrolling list every list screen uses (help, event log, sweep,
+ * counters panel, fabric rows). sel < 0: a plain list that scrolls;
+ * otherwise a selection the view follows. */
+struct widgets_list {
+	int top;	/* first row shown */
+	int sel;	/* selected row, or -1 for a scrolled list */
+	int page;	/* rows a page key moves; 0: the rows shown less one */
+	int rows;	/* rows shown, from the last draw */
+	int n;		/* rows in the list, from the last draw */
+};
+
+/* Moves the list for a key's action; true when it was a list move (the
+ * list is clamped at the next draw). */
+bool widgets_list_key(struct widgets_list *l, enum ui_action a);
+/* True when rows lie below the last row shown. */
+bool widgets_list_more(const struct widgets_list *l);
+/* Fits the list to n rows in h lines, then calls row() for each visible
+ * row i at line y (sel: it is the selected row). */
+void widgets_list_draw(WINDOW *win, struct widgets_list *l, int y, int h,
+		       int n,
+		       void (*row)(WINDOW *win, int y, int i, bool sel,
+				   void *arg),
+		       void *arg);
 
 #endif

@@ -2,7 +2,8 @@
 UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
 	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
-	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout
+	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
+	tests/unit/test_keymap
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
@@ -28,3 +29,7 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 # Layout maths: pure, linked without curses.
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)
+# The key table: pure data and lookups, linked without curses.
+tests_unit_test_keymap_SOURCES = tests/unit/test_keymap.c
+tests_unit_test_keymap_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)
+tests_unit_test_keymap_LDADD = libibc_ui.a $(CMOCKA_LIBS)

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+/* The console command: the command line's console options handed to the
+ * UI (src/ui), which owns the terminal until the user quits. */
+#include "config.h"
+#include "cmd_console.h"
+
+#include <stdlib.h>
+
+#include "cmd_fabric.h"
+#include "core/port/snapshot.h"
+#include "ui/ui.h"
+
+int cmd_console(const struct cli *c, const struct snap_opts *o)
+{
+	struct ui_opts u = { .interval_s = c->interval, .no_color = c->no_color,
+			     .config = c->config };
+	struct fab_opts fo;
+
+	cmd_fabric_opts(c, &fo);
+	u.fabric = &fo;
+	u.rediscover_s = c->rediscover_s;
+	u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
+	return ui_run(o, &u);
+}
