@@ -283,7 +283,10 @@ static void demo_reaper(int fd, const char *dir)
 			continue;
 		if (k <= 0)
 			break;
-		if (c >= '0' && c <= '9') {
+		if (c == '-') {
+			n = 0;	/* we reaped them all ourselves: their pids may
+				 * already belong to someone else */
+		} else if (c >= '0' && c <= '9') {
 			v = v * 10 + (c - '0');
 			in = true;
 		} else if (in) {
@@ -373,6 +376,16 @@ static void demo_reap_later(struct demo *d, pid_t pid)
 
 	if (d->reaper_fd >= 0 && pid > 0)
 		(void)!write(d->reaper_fd, line, (size_t)n);
+}
+
+/* After we reaped a child ourselves: the reaper's list becomes exactly
+ * the children still running (a reaped pid may be reused by anyone). */
+static void demo_reap_now_only(struct demo *d)
+{
+	if (d->reaper_fd >= 0)
+		(void)!write(d->reaper_fd, "-\n", 2);
+	demo_reap_later(d, d->sim);
+	demo_reap_later(d, d->console);
 }
 
 /* Joins pid to the helpers' group (the reaper's), out of the terminal's. */
@@ -568,6 +581,7 @@ static int demo_start_fabric(struct demo *d, char *err, size_t errlen)
 	}
 	demo_reap_later(d, sm);
 	st = demo_wait_for(sm, DEMO_SM_TIMEOUT * 1000L);
+	demo_reap_now_only(d);		/* opensm is gone, reaped */
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, errlen, "opensm -o failed to assign LIDs (%s)",
 			 st == -1 ? "timed out" : "non-zero exit");
@@ -689,8 +703,10 @@ static void demo_stop(struct demo *d)
 		close(d->log_fd);
 	d->ctl_fd = d->log_fd = -1;
 	demo_rmtree(d->dir);
-	if (d->reaper_fd >= 0)
-		close(d->reaper_fd);	/* the reaper finds nothing left and exits */
+	if (d->reaper_fd >= 0) {
+		(void)!write(d->reaper_fd, "-\n", 2);	/* all reaped: kill no one */
+		close(d->reaper_fd);	/* the reaper removes nothing more, exits */
+	}
 	d->reaper_fd = -1;
 	if (d->reaper > 0)
 		demo_wait_for(d->reaper, 3000);
@@ -737,6 +753,7 @@ static int demo_drive(struct demo *d, const sigset_t *set)
 				 * onto its screen */
 				d->sim = 0;
 				d->sim_died = true;
+				demo_reap_now_only(d);
 			}
 			continue;
 		}

@@ -260,6 +260,24 @@ static void test_busy(void **state)
 	assert_non_null(strstr(why, "too long"));
 }
 
+/* An ERROR built for the wire: printable ASCII, the em dash as " -- " and
+ * back for display, codes outside 1..5 become 5 (internal). */
+static void test_error_msg(void **state)
+{
+	struct proto_msg m, o;
+	char shown[300];
+
+	proto_error_msg(&m, 3, "authentication failed: wrong secret \u2014 give the same file, caf\u00e9");
+	assert_int_equal(m.type, MSG_ERROR);
+	assert_int_equal(m.u.error.code, 3);
+	assert_string_equal(m.u.error.text, "authentication failed: wrong secret -- give the same file, caf?");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	proto_error_text(o.u.error.text, shown, sizeof(shown));
+	assert_string_equal(shown, "authentication failed: wrong secret \u2014 give the same file, caf?");
+	proto_error_msg(&m, 42, "x");
+	assert_int_equal(m.u.error.code, 5);
+}
+
 static void hex(const uint8_t *d, char *out)
 {
 	for (int i = 0; i < 32; i++)
@@ -332,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_params_limits),
 		cmocka_unit_test(test_decode_rejects),
 		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_error_msg),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_record_parse),
 	};

@@ -325,16 +325,9 @@ static int send_now(int fd, const struct proto_msg *m)
 
 static void refuse(struct agent *a, struct conn *c, int code, const char *why)
 {
-	struct proto_msg m = { .type = MSG_ERROR };
-	char wire[256];
+	struct proto_msg m;
 
-	/* the same wire form proto_send_error gives: printable ASCII */
-	snprintf(wire, sizeof(wire), "%s", why);
-	for (char *p = wire; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
-	m.u.error.code = (uint16_t)code;
-	snprintf(m.u.error.text, sizeof(m.u.error.text), "%s", wire);
+	proto_error_msg(&m, code, why);
 	(void)send_now(c->fd, &m);
 	drop(a, c, DROP_BAD, why);
 }

@@ -169,6 +169,9 @@ int proto_send(int fd, const struct proto_msg *m, int timeout_ms,
 	       char *why, size_t whylen);
 int proto_recv(int fd, struct proto_msg *m, int timeout_ms,
 	       char *why, size_t whylen);
+/* Fills an ERROR message: code (1..5, else 5) and text in the wire's
+ * printable ASCII (our " \u2014 " travels as " -- "). */
+void proto_error_msg(struct proto_msg *m, int code, const char *text);
 /* Sends MSG_ERROR, best effort, short time-out. */
 void proto_send_error(int fd, int code, const char *text);
 /* An ERROR's text for display: the wire's " -- " back to " \u2014 ". */
