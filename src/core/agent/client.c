@@ -148,8 +148,8 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 			char planned[32] = "";
 
 			if (m->u.busy.planned_ms)
-				snprintf(planned, sizeof(planned), " of %u s", m->u.busy.planned_ms / 1000);
-			snprintf(err, errlen, "the agent at %s is busy: a test from %s has run for %u s%s — try again when it ends (one test at a time per agent)",
+				snprintf(planned, sizeof(planned), ", planned for %u s", m->u.busy.planned_ms / 1000);
+			snprintf(err, errlen, "the agent at %s is busy: a test from %s started %u s ago%s — try again when it ends (one test at a time per agent)",
 				 c->where, m->u.busy.peer[0] ? m->u.busy.peer : "another client",
 				 m->u.busy.running_ms / 1000, planned);
 			return ENG_PEER;
