@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/port/pcie.h"
+#include "diag/pcielimit.h"
 #include "diag/fingerprint.h"
 
 const struct tri_step_def tri_steps[TRI_NSTEPS] = {
@@ -423,7 +424,11 @@ static void step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const struct port_info *p = &ev->local;
 	const struct pcie_info *pc = &p->pcie;
-	double need = triage_data_rate_gbps(p);
+	/* the ports sharing the PCI function when the snapshot was judged,
+	 * else this port's data rate */
+	double need = p->pcie_need_gbps > 0 ? p->pcie_need_gbps : triage_data_rate_gbps(p);
+	/* after encoding and TLP overhead when the snapshot read MaxPayload */
+	double usable = pc->usable_gbps > 0 ? pc->usable_gbps : pc->cur_gbps;
 	char now[48], cap[48];
 
 	if (!ev->local_valid) {
@@ -440,24 +445,28 @@ static void step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 	     pc->cur_width, now, pc->max_gts, pc->max_width, cap);
 	line(r, "usable per direction after encoding: %.0f Gb/s now, %.0f Gb/s at capability",
 	     pc->cur_gbps, pc->max_gbps);
+	if (pc->usable_gbps > 0)
+		line(r, "after TLP overhead (MaxPayload %d B, %s): %.1f Gb/s", pc->mps,
+		     pc->mps_source, pc->usable_gbps);
 	if (need <= 0) {
 		judge(r, TRI_INFO, NULL, "%s (cap %s): %.0f Gb/s; the port's rate is unknown", now, cap,
-		      pc->cur_gbps);
+		      usable);
 		return;
 	}
-	line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)", need,
-	     port_width_name(p->width_active), p->speed_name, p->rate_gbps);
-	if (pc->cur_gbps < need)
+	line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)%s", need,
+	     port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+	     p->pcie_ports > 1 ? ", with the other active ports of this PCI function" : "");
+	if (pcielimit_short(usable, need))
 		judge(r, TRI_FAIL, pc->degraded ?
 		      "the slot trained below its capability: reseat the card, check the riser and the slot (lspci -vv: LnkSta)" :
 		      "the slot cannot carry the link even at its best: move the card to a slot of the generation and width the link needs",
-		      "%s (cap %s): %.0f of %.0f Gb/s, short %.0f Gb/s", now, cap, pc->cur_gbps, need,
-		      need - pc->cur_gbps);
+		      "%s (cap %s): %.0f of %.0f Gb/s, short %.0f Gb/s", now, cap, usable, need,
+		      need - usable);
 	else if (pc->degraded)
 		judge(r, TRI_WARN, "reseat the card when convenient: the slot trained below its capability",
-		      "%s (cap %s) still carries %.0f Gb/s: %.0f Gb/s usable", now, cap, need, pc->cur_gbps);
+		      "%s (cap %s) still carries %.0f Gb/s: %.0f Gb/s usable", now, cap, need, usable);
 	else
-		judge(r, TRI_PASS, NULL, "%s: %.0f Gb/s usable for %.0f Gb/s", now, pc->cur_gbps, need);
+		judge(r, TRI_PASS, NULL, "%s: %.0f Gb/s usable for %.0f Gb/s", now, usable, need);
 }
 
 /* ---- step 3: GID ---- */
