@@ -15,6 +15,7 @@
 #include <infiniband/umad.h>
 
 #include "core/base/umadlock.h"
+#include "core/fabric/fabric.h"
 
 struct req {
 	unsigned lid;
@@ -251,6 +252,45 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	return 0;
 }
 
+int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
+		      size_t errlen)
+{
+	memset(sw, 0, sizeof(*sw));
+	sw->p = calloc(f->nports ? (size_t)f->nports : 1, sizeof(*sw->p));
+	if (!sw->p) {
+		snprintf(err, errlen, "out of memory for %d ports", f->nports);
+		return 5;
+	}
+	sw->nodes = f->nnodes;
+	sw->discover_s = f->discover_s;
+	for (int k = 0; k < f->nnodes; k++) {
+		const struct fab_node *node = &f->nodes[k];
+		bool sw_node = node->type == FAB_SWITCH;
+
+		for (int i = 0; i < node->nports; i++) {
+			const struct fab_port *fp = &f->ports[node->first_port + i];
+			struct sweep_port *sp;
+
+			if (fp->portnum < 1)
+				continue;	/* a switch's port 0 has no link */
+			sp = &sw->p[sw->n++];
+			sp->guid = node->guid;
+			snprintf(sp->node_desc, sizeof(sp->node_desc), "%s", node->desc);
+			sp->is_switch = sw_node;
+			/* a switch answers PMA queries on its port 0 LID */
+			sp->lid = sw_node ? node->lid : fp->lid;
+			sp->port = fp->portnum;
+			sp->port_guid = fp->guid;
+			snprintf(sp->cs.label, sizeof(sp->cs.label), "%.50s/%d",
+				 node->desc, fp->portnum);
+			sp->cs.guid = node->guid;
+			snprintf(sp->cs.node_desc, sizeof(sp->cs.node_desc), "%s",
+				 node->desc);
+		}
+	}
+	return 0;
+}
+
 static int open_pipe(struct pipe *pp, const struct sweep_opts *o, char *err,
 		     size_t errlen, struct ibmad_port **mpp)
 {
@@ -384,7 +424,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 			add_req(r, &n, bufs, p->lid, p->is_switch ? 0 : p->port,
 				CLASS_PORT_INFO);
 			agg[nn] = -1;
-			if (p->is_switch) {
+			if (p->is_switch && !o->all_counters) {
 				agg[nn] = n;
 				add_req(r, &n, bufs, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
 			}
@@ -412,15 +452,16 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		if (r[cpi[k]].status != 1)
 			continue;
 		if (p->is_switch) {
-			struct req *a = &r[agg[k]];
+			struct req *a = agg[k] >= 0 ? &r[agg[k]] : NULL;
 
-			if (a->status == 1 && (cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
+			if (a && a->status == 1 && (cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
 			    !(cap2[k] & PMA_CAP2_EXT_ERRORS) && !pc_has_errors(a->out))
 				continue;	/* no errors on any of its ports */
 			pc[i] = n;
 			add_req(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
 		}
-		if (cap2[k] & PMA_CAP2_EXT_ERRORS) {
+		if ((cap2[k] & PMA_CAP2_EXT_ERRORS) ||
+		    (o->all_counters && (cap[k] & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)))) {
 			pce[i] = n;
 			add_req(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
 		}

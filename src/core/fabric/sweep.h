@@ -34,12 +34,22 @@ struct sweep_opts {
 	int timeout_ms;		/* per MAD, default 300 */
 	int retries;		/* default 2 */
 	int max_smps;		/* discovery, default 16 */
+	/* Every port's PortCounters, and PortCountersExtended wherever the
+	 * PMA has 64-bit data: no AllPortSelect shortcut, traffic counters
+	 * kept (the exporter's full collection). */
+	bool all_counters;
 };
+
+struct fabric;
 
 /* Status codes double as exit codes: 0 ok, 3 no device / permission,
  * 4 fabric unreachable, 5 internal. err gets one line. */
 int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 		   size_t errlen);
+/* The port list of an existing fabric model: every port but switch port
+ * 0, switches queried on their port-0 LID. 0, or 5 out of memory. */
+int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
+		      size_t errlen);
 /* Reads all counters of every discovered port (again on each call). */
 int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen);
