@@ -3,7 +3,8 @@
 # iblinkinfo / ibnetdiscover as the oracles. IBCONSOLE, TOPODIR and
 # IBCONSOLE_DATADIR come from AM_TESTS_ENVIRONMENT.
 TESTS += tests/sim/snapshot-oracle.test tests/sim/errors.test \
-	tests/sim/fabric.test tests/sim/counters.test tests/sim/triage.test
+	tests/sim/fabric.test tests/sim/counters.test tests/sim/triage.test \
+	tests/sim/export.test
 EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
-	tests/sim/fabric.test tests/sim/counters.test \
+	tests/sim/fabric.test tests/sim/counters.test tests/sim/export.test \
 	tests/sim/simlib.sh tests/sim/snapcmp.py tests/sim/fabric_check.py
