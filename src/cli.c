@@ -19,6 +19,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/base/parse.h"
+
 enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
 	OPT_JSON = 256, OPT_SYSFS_ROOT, OPT_DEMO, OPT_NO_COLOR, OPT_INTERVAL,
@@ -33,7 +35,7 @@ enum opt_id {
 	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
+	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
 	/* triage */
 	OPT_PEER, OPT_REPORT,
 	/* export */
@@ -70,7 +72,7 @@ static const struct cli_option {
 	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve */
 	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
-	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M suffixes (bw 65536, lat 2, rate 4)" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M/G suffixes (bw 65536, lat 2, rate 4)" },
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
@@ -89,7 +91,8 @@ static const struct cli_option {
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this rate, not the port's" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this data rate, not the port's" },
+	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	/* triage */
 	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
@@ -127,7 +130,7 @@ static const int test_opts[] = {
 	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
 	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
 	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_LINERATE, OPT_GBITS, 0
+	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, 0
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
@@ -242,46 +245,6 @@ void cli_usage(FILE *f, const struct cli *c)
 		   "permission, 4 peer unreachable, 5 internal error.\n");
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-/* "65536", "64K", "8M" → bytes */
-static int parse_size(const char *s, long long *out)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-
-	if (end == s || v < 0)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_num(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* The test and serve options; 0, or 2 with err filled. */
 static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 {
@@ -369,6 +332,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
 		break;
 	case OPT_GBITS: break;
+	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
 	case OPT_LISTEN: c->listen = optarg; break;
@@ -441,17 +405,13 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case OPT_DEMO: c->demo = true; break;
 		case OPT_NO_COLOR: c->no_color = true; break;
 		case OPT_NO_SMP: c->no_smp = true; break;
-		case OPT_INTERVAL: {
-			char *end;
-
-			c->interval = strtod(optarg, &end);
-			if (end == optarg || *end || c->interval < 0.5 || c->interval > 60) {
+		case OPT_INTERVAL:
+			if (parse_num(optarg, 0.5, 60, &c->interval)) {
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
 				return 2;
 			}
 			c->interval_set = true;
 			break;
-		}
 		case OPT_PROBLEMS: c->problems = true; break;
 		case OPT_SAVE: c->save = optarg; break;
 		case OPT_DIFF: c->diff = optarg; break;
@@ -468,16 +428,12 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				return 2;
 			}
 			break;
-		case OPT_REDISCOVER: {
-			char *end;
-
-			c->rediscover_s = strtod(optarg, &end);
-			if (end == optarg || *end || c->rediscover_s < 5 || c->rediscover_s > 86400) {
+		case OPT_REDISCOVER:
+			if (parse_num(optarg, 5, 86400, &c->rediscover_s)) {
 				snprintf(err, errlen, "bad rediscovery interval '%s' — give seconds between 5 and 86400", optarg);
 				return 2;
 			}
 			break;
-		}
 		/* counters */
 		case OPT_COUNT: {
 			int v;

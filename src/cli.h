@@ -32,7 +32,8 @@ struct cli_test {
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */
-	double line_rate;	/* 0: the port's */
+	double line_rate;	/* 0: the port's data rate */
+	bool accept;		/* --accept: judge by the acceptance line */
 };
 
 struct cli {

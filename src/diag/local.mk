@@ -1,8 +1,10 @@
-# src/diag: the judgements — thresholds, counter rules, link health, test
-# verdicts, the seven-step triage and its fingerprints. Never links curses.
+# src/diag: the judgements — thresholds, counter rules, the slow-growth
+# baseline, link health, test verdicts, the seven-step triage and its
+# fingerprints. Never links curses.
 libibc_diag_a_SOURCES += \
 	src/diag/thresholds.c src/diag/thresholds.h \
 	src/diag/rules.c src/diag/rules.h \
+	src/diag/baseline.c src/diag/baseline.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
 	src/diag/testverdict.c src/diag/testverdict.h \
 	src/diag/triage.c src/diag/triage.h \

@@ -67,9 +67,13 @@ const char *triage_state_name(enum tri_state s)
 
 double triage_data_rate_gbps(const struct port_info *p)
 {
-	/* Switch to the port model's data rate once it carries one. */
 	const char *s = p->speed_name;
 
+	/* the port model's data rate after encoding (and, on RoCE, the
+	 * netdev's speed when the kernel caps its rate) */
+	if (p->data_rate_gbps > 0)
+		return p->data_rate_gbps;
+	/* a port filled in without the decoder: the same rule by name */
 	if (p->rate_gbps <= 0)
 		return 0;
 	if (!strcmp(s, "SDR") || !strcmp(s, "DDR") || !strcmp(s, "QDR"))

@@ -320,6 +320,12 @@ static void ports_items_link(const struct port_info *p)
 		ports_add("Rate", UI_DIM, "n/a (%s)",
 			  p->link_v.valid ? "speed not decoded" :
 			  p->link_v.why[0] ? p->link_v.why : "unknown");
+	if (p->data_rate_gbps > 0)
+		ports_add("Data rate", UI_NORMAL, "%s (%s)",
+			  layout_fmt_gbps(p->data_rate_gbps, a, sizeof(a)),
+			  p->data_rate_source);
+	else
+		ports_add("Data rate", UI_DIM, "n/a (rate unknown)");
 	ports_add("Max rate", p->max_rate_gbps > 0 ? UI_NORMAL : UI_DIM, "%s",
 		  p->max_rate_gbps > 0 ?
 			  layout_fmt_gbps(p->max_rate_gbps, b, sizeof(b)) :
@@ -354,7 +360,7 @@ static void ports_items_link(const struct port_info *p)
 static void ports_items_host(const struct port_info *p)
 {
 	struct ports_item *it;
-	char a[64], b[64];
+	char a[64];
 
 	if (p->netdev[0]) {
 		ports_add("Netdev", UI_NORMAL, "%s", p->netdev);
@@ -388,11 +394,11 @@ static void ports_items_host(const struct port_info *p)
 		ports_add("PCIe address", UI_NORMAL, "%s", p->pcie.address);
 		ports_add("PCIe current",
 			  p->pcie.degraded ? UI_WARN : UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.cur_gts,
+			  "%g GT/s x%d (Gen%d), %s data", p->pcie.cur_gts,
 			  p->pcie.cur_width, layout_pcie_gen(p->pcie.cur_gts),
 			  layout_fmt_gbps(p->pcie.cur_gbps, a, sizeof(a)));
 		ports_add("PCIe max", UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.max_gts,
+			  "%g GT/s x%d (Gen%d), %s data", p->pcie.max_gts,
 			  p->pcie.max_width, layout_pcie_gen(p->pcie.max_gts),
 			  layout_fmt_gbps(p->pcie.max_gbps, a, sizeof(a)));
 		if (p->pcie.degraded)
@@ -400,19 +406,15 @@ static void ports_items_host(const struct port_info *p)
 				  "running below its capability");
 		else
 			ports_add("PCIe link", UI_GOOD, "at capability");
-		if (p->pcie_limits)
-			ports_add("PCIe vs line", UI_WARN,
-				  "%s short of the %s line rate",
-				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
-						  sizeof(a)),
-				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
-		else if (p->rate_gbps > 0)
-			ports_add("PCIe vs line", UI_GOOD,
-				  "enough for the %s line rate",
-				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
+		ports_add("PCIe payload", UI_NORMAL, "%d B (%s): %.1f %% per TLP, %s usable",
+			  p->pcie.mps, p->pcie.mps_source, p->pcie.tlp_eff * 100,
+			  layout_fmt_gbps(p->pcie.usable_gbps, a, sizeof(a)));
+		if (p->pcie_why[0])
+			ports_add("PCIe vs data", p->pcie_limits ? UI_WARN : UI_GOOD,
+				  "%s", p->pcie_why);
 		else
-			ports_add("PCIe vs line", UI_DIM,
-				  "n/a (line rate unknown)");
+			ports_add("PCIe vs data", UI_DIM,
+				  "n/a (data rate unknown)");
 	}
 
 	if (!p->numa.v.valid) {
@@ -664,10 +666,16 @@ static void ports_remember_sel(const struct snapshot *s)
 static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 			     const struct snapshot *s)
 {
-	int x[COL_N], w[COL_N], c, r;
-	char cell[128];
+	int x[COL_N], w[COL_N], c, r, reserve = 0;
+	char cell[128], pos[32] = "";
 
-	layout_columns(ports_cols, COL_N, f->w - 1, 1, x, w);
+	/* the "3/40" position sits at the header's right end: keep the
+	 * columns clear of it, or it overwrites the last title */
+	if (s->nports > f->table_h) {
+		snprintf(pos, sizeof(pos), "%d/%d", ports.sel + 1, s->nports);
+		reserve = (int)strlen(pos) + 1;
+	}
+	layout_columns(ports_cols, COL_N, f->w - 1 - reserve, 1, x, w);
 	widgets_bar(win, f->table_y, f->w, UI_TITLE);
 	for (c = 0; c < COL_N; c++)
 		if (w[c])
@@ -695,12 +703,9 @@ static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 				     ports_cols[c].right, false);
 		}
 	}
-	if (s->nports > f->table_h) {
-		snprintf(cell, sizeof(cell), "%d/%d", ports.sel + 1,
-			 s->nports);
-		widgets_text(win, f->table_y, f->w - (int)strlen(cell) - 1,
-			     (int)strlen(cell), cell, UI_TITLE, false, false);
-	}
+	if (pos[0])
+		widgets_text(win, f->table_y, f->w - (int)strlen(pos) - 1,
+			     (int)strlen(pos), pos, UI_TITLE, false, false);
 }
 
 static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,

@@ -4,7 +4,8 @@
 # IBCONSOLE_DATADIR come from AM_TESTS_ENVIRONMENT.
 TESTS += tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/fabric.test tests/sim/counters.test tests/sim/triage.test \
-	tests/sim/export.test
+	tests/sim/fabric-input.test tests/sim/export.test
 EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
-	tests/sim/fabric.test tests/sim/counters.test tests/sim/export.test \
+	tests/sim/fabric.test tests/sim/counters.test tests/sim/fabric-input.test \
+	tests/sim/triage.test tests/sim/export.test \
 	tests/sim/simlib.sh tests/sim/snapcmp.py tests/sim/fabric_check.py

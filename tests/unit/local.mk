@@ -3,7 +3,8 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
 	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
 	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
-	tests/unit/test_keymap tests/unit/test_triage
+	tests/unit/test_keymap tests/unit/test_triage \
+	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
@@ -29,6 +30,13 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 # Layout maths: pure, linked without curses.
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)
+# Strict parsers and the config file: values, files and lines users give.
+tests_unit_test_parse_SOURCES = tests/unit/test_parse.c
+tests_unit_test_parse_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_thresholds_SOURCES = tests/unit/test_thresholds.c
+tests_unit_test_thresholds_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_topoinput_SOURCES = tests/unit/test_topoinput.c
+tests_unit_test_topoinput_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 # The key table: pure data and lookups, linked without curses.
 tests_unit_test_keymap_SOURCES = tests/unit/test_keymap.c
 tests_unit_test_keymap_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)

@@ -11,7 +11,14 @@
 #include <cmocka.h>
 #include <infiniband/mad.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/sysfs.h"
 #include "core/counters/counters.h"
+#include "core/counters/delta.h"
 #include "core/counters/reader.h"
 
 static void test_table_rows(void **state)
@@ -189,6 +196,72 @@ static void test_remote_targets(void **state)
 	assert_non_null(strstr(err, "no local InfiniBand port"));
 }
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * The kernel's counters/ files keep the PMA's classic widths for the error
+ * counters (IBA PortCounters: SymbolErrorCounter 16 bits, LinkDownedCounter
+ * 8, LocalLinkIntegrityErrors 4) and saturate at all-ones: read through
+ * the real sysfs reader from a temporary tree.
+ */
+static void test_sysfs_widths(void **state)
+{
+	char root[] = "/tmp/ibc-ctr-XXXXXX", dir[512], cmd[600];
+	struct counter_set cs = { 0 };
+	struct delta_port dp;
+	const struct ctr_value *v;
+	const struct delta_ctr *dc;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/mlx5_0/ports/1/counters", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", dir);
+	assert_int_equal(system(cmd), 0);
+	put_file(dir, "symbol_error", "65535\n");		/* 2^16 - 1 */
+	put_file(dir, "link_downed", "255\n");		/* 2^8 - 1 */
+	put_file(dir, "local_link_integrity_errors", "15\n");	/* 2^4 - 1 */
+	put_file(dir, "port_rcv_errors", "65534\n");
+	put_file(dir, "port_xmit_data", "65535\n");		/* 64-bit data */
+	sysfs_set_root(root);
+	assert_int_equal(counters_sysfs_sample("mlx5_0", 1, NULL, &cs), 0);
+
+	v = counters_find(&cs, "SymbolErrorCounter");
+	assert_non_null(v);
+	assert_int_equal(v->bits, 16);
+	assert_true(v->saturates);
+	assert_int_equal(counters_find(&cs, "LinkDownedCounter")->bits, 8);
+	assert_int_equal(counters_find(&cs, "LocalLinkIntegrityErrors")->bits, 4);
+	assert_int_equal(counters_find(&cs, "PortRcvErrors")->bits, 16);
+	assert_int_equal(counters_find(&cs, "PortXmitData")->bits, 64);
+
+	delta_init(&dp, "mlx5_0/1", 1);
+	delta_update(&dp, &cs, 100);
+	dc = delta_find(&dp, "SymbolErrorCounter");
+	assert_int_equal(dc->state, DELTA_SATURATED);
+	assert_int_equal(delta_find(&dp, "LinkDownedCounter")->state, DELTA_SATURATED);
+	assert_int_equal(delta_find(&dp, "PortXmitData")->state, DELTA_FIRST);
+	/* 65534 -> 65535: saturated on the way, the delta a lower bound */
+	put_file(dir, "port_rcv_errors", "65535\n");
+	assert_int_equal(counters_sysfs_sample("mlx5_0", 1, NULL, &cs), 0);
+	delta_update(&dp, &cs, 101);
+	dc = delta_find(&dp, "PortRcvErrors");
+	assert_int_equal(dc->state, DELTA_SATURATED);
+	assert_true(dc->lower_bound);
+	assert_int_equal(dc->saturations, 1);
+	sysfs_set_root("/");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_classic_vs_extended),
 		cmocka_unit_test(test_put_find),
 		cmocka_unit_test(test_remote_targets),
+		cmocka_unit_test(test_sysfs_widths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

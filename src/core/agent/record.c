@@ -30,9 +30,9 @@ static void facts(struct json *j, const char *key, const struct proto_facts *f)
 		json_null(j, "cpu_mhz");
 	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
 	if (f->rate_mbps)
-		json_num(j, "rate_gbps", f->rate_mbps / 1000.0);
+		json_num(j, "data_rate_gbps", f->rate_mbps / 1000.0);
 	else
-		json_null(j, "rate_gbps");
+		json_null(j, "data_rate_gbps");
 	json_int(j, "mtu", f->mtu);
 	if (f->gid_index >= 0)
 		json_int(j, "gid_index", f->gid_index);
@@ -45,7 +45,7 @@ static void counters(struct json *j, const char *key, const struct testctr *t)
 {
 	json_obj_begin(j, key);
 	for (uint32_t i = 0; i < t->n; i++)
-		json_int(j, t->c[i].name, (long long)t->c[i].delta);
+		json_u64(j, t->c[i].name, t->c[i].delta);
 	json_obj_end(j);
 }
 

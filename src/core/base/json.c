@@ -4,6 +4,7 @@
 #include "config.h"
 #include "core/base/json.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -14,12 +15,67 @@ void json_init(struct json *j, FILE *f)
 	j->first[0] = true;
 }
 
-static void put_string(FILE *f, const char *s)
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), 0 when the byte at s does not
+ * start one. */
+static int utf8_len(const unsigned char *s)
 {
+	unsigned char c = s[0];
+	int n;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+int json_utf8_invalid(const char *s)
+{
+	int bad = 0;
+
+	while (*s) {
+		int n = utf8_len((const unsigned char *)s);
+
+		bad += !n;
+		s += n ? n : 1;
+	}
+	return bad;
+}
+
+/* Invalid bytes (a latin-1 node-name map, a NodeDescription) become
+ * U+FFFD each, so every parser takes the output; returns how many. */
+static int put_string(FILE *f, const char *s)
+{
+	int bad = 0;
+
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		int n = c < 0x80 ? 1 : utf8_len((const unsigned char *)s);
 
+		if (n > 1) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n - 1;
+			continue;
+		}
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			bad++;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
@@ -28,10 +84,13 @@ static void put_string(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
+		else if (c == 0x7f)
+			fputs("\\u007f", f);
 		else
 			fputc(c, f);
 	}
 	fputc('"', f);
+	return bad;
 }
 
 static void lead(struct json *j, const char *key)
@@ -45,7 +104,7 @@ static void lead(struct json *j, const char *key)
 			fputs("  ", j->f);
 	}
 	if (key) {
-		put_string(j->f, key);
+		j->utf8_replaced += put_string(j->f, key);
 		fputs(": ", j->f);
 	}
 }
@@ -82,11 +141,28 @@ void json_arr_end(struct json *j) { close_(j, ']'); }
 
 void json_str(struct json *j, const char *key, const char *val)
 {
+	int bad = 0;
+
 	lead(j, key);
 	if (val)
-		put_string(j->f, val);
+		bad = put_string(j->f, val);
 	else
 		fputs("null", j->f);
+	j->utf8_replaced += bad;
+	/* say so beside the value: "name_utf8_replaced": 2 */
+	if (bad && key && strlen(key) < 48) {
+		char k[64];
+
+		snprintf(k, sizeof(k), "%s_utf8_replaced", key);
+		lead(j, k);
+		fprintf(j->f, "%d", bad);
+	}
+}
+
+void json_u64(struct json *j, const char *key, uint64_t val)
+{
+	lead(j, key);
+	fprintf(j->f, "%" PRIu64, val);
 }
 
 void json_int(struct json *j, const char *key, long long val)

@@ -5,6 +5,7 @@
 #define IBC_BASE_JSON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define JSON_MAX_DEPTH 16
@@ -14,6 +15,7 @@ struct json {
 	int depth;
 	bool first[JSON_MAX_DEPTH];
 	bool compact;	/* one line per top-level value (JSON Lines) */
+	int utf8_replaced;	/* bytes written as U+FFFD: not valid UTF-8 */
 };
 
 void json_init(struct json *j, FILE *f);
@@ -21,7 +23,14 @@ void json_obj_begin(struct json *j, const char *key);	/* key NULL in arrays */
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j, const char *key);
 void json_arr_end(struct json *j);
-void json_str(struct json *j, const char *key, const char *val);	/* NULL → null */
+/* NULL → null. Bytes that are not valid UTF-8 are written as U+FFFD,
+ * counted in utf8_replaced and, for a keyed value, said in a sibling
+ * "<key>_utf8_replaced": N. */
+void json_str(struct json *j, const char *key, const char *val);
+/* Every 64-bit count exactly (18446744073709551615, not 1.8e+19). */
+void json_u64(struct json *j, const char *key, uint64_t val);
+/* Number of bytes of s that json_str would replace. */
+int json_utf8_invalid(const char *s);
 void json_int(struct json *j, const char *key, long long val);
 void json_num(struct json *j, const char *key, double val);
 void json_bool(struct json *j, const char *key, bool val);

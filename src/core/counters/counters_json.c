@@ -7,14 +7,11 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Exact integers up to 2^63; beyond that (a saturated 64-bit counter)
- * a double is as good as anyone will read. */
+/* Every counter exact to the last of its 64 bits: a wrapped or
+ * saturated 64-bit counter is 18446744073709551615, not 1.8e+19. */
 static void u64(struct json *j, const char *k, uint64_t v)
 {
-	if (v <= (uint64_t)INT64_MAX)
-		json_int(j, k, (long long)v);
-	else
-		json_num(j, k, (double)v);
+	json_u64(j, k, v);
 }
 
 static const char *src_name(enum ctr_source s)

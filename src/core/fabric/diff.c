@@ -13,6 +13,13 @@ struct lkey {
 	int link;
 };
 
+/* -1, 0, 1 without subtracting (port numbers read from a file could be
+ * anything, and INT_MIN - 1 overflows) */
+static int icmp(int a, int b)
+{
+	return (a > b) - (a < b);
+}
+
 static int lkey_cmp(const void *x, const void *y)
 {
 	const struct lkey *a = x, *b = y;
@@ -20,10 +27,10 @@ static int lkey_cmp(const void *x, const void *y)
 	if (a->ga != b->ga)
 		return a->ga < b->ga ? -1 : 1;
 	if (a->pa != b->pa)
-		return a->pa - b->pa;
+		return icmp(a->pa, b->pa);
 	if (a->gb != b->gb)
 		return a->gb < b->gb ? -1 : 1;
-	return a->pb - b->pb;
+	return icmp(a->pb, b->pb);
 }
 
 struct nkey {
@@ -106,10 +113,10 @@ static int entry_order(const void *x, const void *y)
 	const struct fdiff_entry *a = x, *b = y;
 
 	if (a->kind != b->kind)
-		return (int)a->kind - (int)b->kind;
+		return icmp((int)a->kind, (int)b->kind);
 	if (a->guid_a != b->guid_a)
 		return a->guid_a < b->guid_a ? -1 : 1;
-	return a->port_a - b->port_a;
+	return icmp(a->port_a, b->port_a);
 }
 
 int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff *d)

@@ -153,7 +153,8 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				 p->link_v.why[0] ? p->link_v.why : "no source reported the MTU");
 		if (p->link_v.valid)
 			port_decode_rate(p);
-		pcie_judge(p);
+		port_pick_data_rate(p);
 	}
+	pcie_judge_ports(s->ports, s->nports);
 	return SNAP_OK;
 }

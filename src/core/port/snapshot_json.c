@@ -69,6 +69,13 @@ static void json_link(struct json *j, const struct port_info *p)
 		json_null(j, "lane_gbps");
 		json_null(j, "rate_gbps");
 	}
+	if (p->data_rate_gbps > 0) {
+		json_num(j, "data_rate_gbps", p->data_rate_gbps);
+		json_str(j, "data_rate_source", p->data_rate_source);
+	} else {
+		json_null(j, "data_rate_gbps");
+		json_str(j, "data_rate_source", NULL);
+	}
 	if (p->max_rate_gbps) {
 		json_num(j, "max_rate_gbps", p->max_rate_gbps);
 		json_bool(j, "below_capability", p->below_capability);
@@ -159,20 +166,29 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_int(j, "max_width", p->pcie.max_width);
 		json_num(j, "current_gbps", p->pcie.cur_gbps);
 		json_num(j, "max_gbps", p->pcie.max_gbps);
+		json_int(j, "max_payload_bytes", p->pcie.mps);
+		json_str(j, "max_payload_source", p->pcie.mps_source);
+		json_num(j, "tlp_efficiency", p->pcie.tlp_eff);
+		json_num(j, "usable_gbps", p->pcie.usable_gbps);
+		json_num(j, "max_usable_gbps", p->pcie.max_usable_gbps);
 		json_bool(j, "degraded", p->pcie.degraded);
 		json_obj_end(j);
-		if (p->rate_gbps) {
-			json_bool(j, "pcie_limits_line_rate", p->pcie_limits);
-			json_num(j, "pcie_shortfall_gbps", p->pcie_shortfall_gbps);
-		} else {
-			json_null(j, "pcie_limits_line_rate");
-			json_null(j, "pcie_shortfall_gbps");
-		}
 	} else {
 		json_null(j, "pcie");
 		json_str(j, "pcie_error", p->pcie.v.why);
-		json_null(j, "pcie_limits_line_rate");
+	}
+	if (p->pcie_why[0]) {
+		json_bool(j, "pcie_limits_data_rate", p->pcie_limits);
+		json_num(j, "pcie_shortfall_gbps", p->pcie_shortfall_gbps);
+		json_num(j, "pcie_need_gbps", p->pcie_need_gbps);
+		json_int(j, "pcie_ports_sharing", p->pcie_ports);
+		json_str(j, "pcie_verdict", p->pcie_why);
+	} else {
+		json_null(j, "pcie_limits_data_rate");
 		json_null(j, "pcie_shortfall_gbps");
+		json_null(j, "pcie_need_gbps");
+		json_null(j, "pcie_ports_sharing");
+		json_str(j, "pcie_verdict", NULL);
 	}
 	if (p->numa.v.valid) {
 		json_obj_begin(j, "numa");
@@ -225,19 +241,21 @@ void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
 
 void snapshot_write_table(FILE *f, const struct snapshot *s)
 {
-	fprintf(f, "%-12s %4s %-8s %-9s %-10s %-9s %9s %11s %5s %-10s %-5s %s\n",
-		"DEVICE", "PORT", "STATE", "PHYS", "LAYER", "LINK", "RATE",
+	fprintf(f, "%-12s %4s %-8s %-9s %-10s %-9s %9s %10s %11s %5s %-10s %-5s %s\n",
+		"DEVICE", "PORT", "STATE", "PHYS", "LAYER", "LINK", "RATE", "DATA",
 		"MTU act/max", "LID", "NETDEV", "NUMA", "NOTES");
 	for (int i = 0; i < s->nports; i++) {
 		const struct port_info *p = &s->ports[i];
-		char link[24] = "n/a", rate[24] = "n/a", mtu[24] = "n/a", numa[16] = "n/a";
-		char notes[160] = "";
+		char link[24] = "n/a", rate[24] = "n/a", data[24] = "n/a", mtu[24] = "n/a", numa[16] = "n/a";
+		char notes[200] = "";
 
 		if (p->link_v.valid && p->speed_name[0]) {
 			snprintf(link, sizeof(link), "%s %s", port_width_name(p->width_active),
 				 p->speed_name);
 			snprintf(rate, sizeof(rate), "%g Gb/s", p->rate_gbps);
 		}
+		if (p->data_rate_gbps > 0)
+			snprintf(data, sizeof(data), "%.4g Gb/s", p->data_rate_gbps);
 		if (p->mtu_v.valid)
 			snprintf(mtu, sizeof(mtu), "%d/%d", p->mtu_active, p->mtu_max);
 		if (p->numa.v.valid)
@@ -248,10 +266,10 @@ void snapshot_write_table(FILE *f, const struct snapshot *s)
 			snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 				 "%sPCIe %g GT/s x%d of %g GT/s x%d%s", *notes ? "; " : "",
 				 p->pcie.cur_gts, p->pcie.cur_width, p->pcie.max_gts,
-				 p->pcie.max_width, p->pcie_limits ? " limits line rate" : "");
-		fprintf(f, "%-12s %4d %-8s %-9s %-10s %-9s %9s %11s %5u %-10s %-5s %s\n",
+				 p->pcie.max_width, p->pcie_limits ? " limits the data rate" : "");
+		fprintf(f, "%-12s %4d %-8s %-9s %-10s %-9s %9s %10s %11s %5u %-10s %-5s %s\n",
 			p->dev, p->port, port_state_name(p->state),
-			port_phys_state_name(p->phys_state), p->link_layer, link, rate, mtu,
+			port_phys_state_name(p->phys_state), p->link_layer, link, rate, data, mtu,
 			p->lid, p->netdev[0] ? p->netdev : "-", numa, notes);
 	}
 	if (s->warning[0])
