@@ -8,6 +8,7 @@
 #include "cmd_export.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -192,8 +193,8 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 		delta_update(d, &l->cs[i], l->cs[i].valid ? l->cs[i].t_mono : counters_now());
 		export_labels_local(&l->et[i], l->t[i].dev, l->t[i].port);
 		l->et[i].cs = &l->cs[i];
-		l->et[i].verdict[EXPORT_RULE_WINDOW] = -1;
-		l->et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = -1;
+		for (int r = 0; r < EXPORT_NRULES; r++)
+			l->et[i].verdict[r] = -1;
 		if (!l->cs[i].valid)
 			continue;
 		if (windowed) {
@@ -227,9 +228,99 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 
 /* --- fabric --- */
 
+/* The previous sweep's error counters of one port, compact: the interval
+ * rule needs them, and a whole counter set per port would double the
+ * memory of a large fabric. */
+#define PREV_MAX 16
+struct prev_port {
+	uint64_t guid;
+	int port;
+	int n;
+	struct { uint8_t row, bits; bool sat; uint64_t v; } c[PREV_MAX];
+};
+
+struct prev_sweep {
+	struct prev_port *p;
+	int n;
+	double t;		/* monotonic time of that sweep */
+};
+
+static int prev_cmp(const void *a, const void *b)
+{
+	const struct prev_port *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->port - y->port;
+}
+
+/* Keeps the error counters of sw's valid ports; the old ones are freed. */
+static void prev_keep(struct prev_sweep *ps, const struct sweep *sw, double t)
+{
+	struct prev_port *p = calloc((size_t)sw->n + 1, sizeof(*p));
+	int n = 0;
+
+	free(ps->p);
+	ps->p = p;
+	ps->n = 0;
+	ps->t = t;
+	if (!p)
+		return;		/* the next sweep judges no interval */
+	for (int i = 0; i < sw->n; i++) {
+		const struct counter_set *cs = &sw->p[i].cs;
+		struct prev_port *q = &p[n];
+
+		if (!cs->valid)
+			continue;
+		q->guid = sw->p[i].guid;
+		q->port = sw->p[i].port;
+		for (int r = 0; r < ctr_table_count && q->n < PREV_MAX; r++) {
+			const struct ctr_value *v;
+
+			if (ctr_table[r].cls != CTR_ERROR ||
+			    !(v = counters_find(cs, ctr_table[r].name)) || !v->valid)
+				continue;
+			q->c[q->n].row = (uint8_t)r;
+			q->c[q->n].bits = v->bits;
+			q->c[q->n].sat = v->saturates;
+			q->c[q->n].v = v->value;
+			q->n++;
+		}
+		n++;
+	}
+	ps->n = n;
+	qsort(p, (size_t)n, sizeof(*p), prev_cmp);
+}
+
+/* The previous sample of guid/port as a counter set; false when none. */
+static bool prev_find(const struct prev_sweep *ps, uint64_t guid, int port,
+		      struct counter_set *out)
+{
+	struct prev_port key = { .guid = guid, .port = port };
+	const struct prev_port *q;
+
+	if (!ps->n)
+		return false;
+	q = bsearch(&key, ps->p, (size_t)ps->n, sizeof(*ps->p), prev_cmp);
+	if (!q)
+		return false;
+	memset(out, 0, offsetof(struct counter_set, c));
+	for (int k = 0; k < q->n; k++) {
+		struct ctr_value *v = counters_put(out, ctr_table[q->c[k].row].name, q->c[k].v);
+
+		if (v) {
+			v->bits = q->c[k].bits;
+			v->saturates = q->c[k].sat;
+		}
+	}
+	out->valid = true;
+	return true;
+}
+
 /* One sweep: discovery (names, links) and every port's counters, judged,
  * rendered and published. 0, or a status with err. */
-static int sweep_once(struct exp_state *x, char *err, size_t errlen)
+static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
+		      size_t errlen)
 {
 	const struct cli *c = x->cli;
 	struct fab_opts fo = { 0 };
@@ -272,6 +363,7 @@ static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 		goto out;
 	}
 	for (int i = 0, k = 0; i < sw.n; i++) {
+		struct counter_set *pcs = NULL;
 		struct verdict v;
 
 		/* the sweep lists the model's ports in order, port 0 left out */
@@ -289,14 +381,23 @@ static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 		}
 		export_labels_fabric(&et[i], f, fport[i]);
 		et[i].cs = &sw.p[i].cs;
-		et[i].verdict[EXPORT_RULE_WINDOW] = -1;
-		et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = -1;
+		for (int r = 0; r < EXPORT_NRULES; r++)
+			et[i].verdict[r] = -1;
 		if (!sw.p[i].cs.valid)
 			continue;
 		rules_eval_values(&sw.p[i].cs, &x->th, &v);
 		et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
 		if ((int)v.level > worst)
 			worst = (int)v.level;
+		pcs = malloc(sizeof(*pcs));
+		if (pcs && prev_find(ps, sw.p[i].guid, sw.p[i].port, pcs)) {
+			rules_eval_interval(pcs, &sw.p[i].cs, &x->th,
+					    sw.p[i].cs.t_mono - ps->t, &v);
+			et[i].verdict[EXPORT_RULE_INTERVAL] = (int)v.level;
+			if ((int)v.level > worst)
+				worst = (int)v.level;
+		}
+		free(pcs);
 	}
 	expo_init(&b);
 	export_write_fabric(&b, f, et, fport, sw.n);
@@ -308,6 +409,7 @@ static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 		goto out;
 	}
 	export_store_publish(x->store, SLOT_FABRIC, export_blob_take(&b));
+	prev_keep(ps, &sw, sw.n ? sw.p[0].cs.t_mono : counters_now());
 	pthread_mutex_lock(&x->lock);
 	x->fabric_done = wall_now();
 	x->discover_s = f->discover_s;
@@ -326,10 +428,10 @@ out:
 	return rc;
 }
 
-static int sweep_and_note(struct exp_state *x)
+static int sweep_and_note(struct exp_state *x, struct prev_sweep *ps)
 {
 	char err[400] = "";
-	int rc = sweep_once(x, err, sizeof(err));
+	int rc = sweep_once(x, ps, err, sizeof(err));
 
 	pthread_mutex_lock(&x->lock);
 	x->sweeps++;
@@ -349,12 +451,13 @@ static void *fabric_loop(void *arg)
 {
 	struct exp_state *x = arg;
 	double every = x->cli->sweep_interval > 0 ? x->cli->sweep_interval : DEFAULT_SWEEP_S;
+	struct prev_sweep ps = { 0 };
 
 	while (!export_stop) {
 		struct timespec until;
 		double t = wall_now() + every;
 
-		sweep_and_note(x);
+		sweep_and_note(x, &ps);
 		until.tv_sec = (time_t)t;
 		until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
 		pthread_mutex_lock(&x->lock);
@@ -363,6 +466,7 @@ static void *fabric_loop(void *arg)
 			;
 		pthread_mutex_unlock(&x->lock);
 	}
+	free(ps.p);
 	return NULL;
 }
 
@@ -448,7 +552,12 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 		goto out;
 	}
 	if (c->once) {
-		if (c->fabric && (rc = sweep_and_note(x))) {
+		struct prev_sweep ps = { 0 };
+
+		if (c->fabric)
+			rc = sweep_and_note(x, &ps);
+		free(ps.p);
+		if (rc) {
 			snprintf(err, errlen, "%s", x->fabric_err);
 			goto out;
 		}

@@ -14,7 +14,7 @@
 #include "core/port/snapshot.h"
 
 const char *const export_rule_names[EXPORT_NRULES] = {
-	"errors-in-window", "errors-since-clear",
+	"errors-in-window", "errors-in-interval", "errors-since-clear",
 };
 
 /* PMA counters with a family of their own; the error counters share
@@ -231,27 +231,6 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 					    t[i].verdict[r]);
 }
 
-/* What a lane carries after line encoding: 8b/10b up to QDR, 64b/66b for
- * FDR10, FDR and EDR; the PAM4 speeds' nominal figure already is one. */
-static double lane_data_gbps(const char *speed, double lane_gbps)
-{
-	static const struct { const char *name; double num, den; } enc[] = {
-		{ "SDR", 8, 10 }, { "DDR", 8, 10 }, { "QDR", 8, 10 },
-		{ "FDR10", 64, 66 }, { "FDR", 64, 66 }, { "EDR", 64, 66 },
-	};
-	static const struct { const char *name; double gbps; } pam4[] = {
-		{ "HDR", 50 }, { "NDR", 100 }, { "XDR", 200 },
-	};
-
-	for (size_t i = 0; i < sizeof(enc) / sizeof(*enc); i++)
-		if (!strcmp(speed, enc[i].name))
-			return lane_gbps * enc[i].num / enc[i].den;
-	for (size_t i = 0; i < sizeof(pam4) / sizeof(*pam4); i++)
-		if (!strcmp(speed, pam4[i].name))
-			return pam4[i].gbps;
-	return 0;
-}
-
 /* The link families shared by local and fabric ports. */
 struct link_vals {
 	int state, phys;		/* 0 unknown */
@@ -269,7 +248,10 @@ static void link_of_info(const struct port_info *p, bool link_valid,
 	if (link_valid && p->speed_name[0] && p->lane_gbps > 0) {
 		l->lanes = port_width_lanes(p->width_active);
 		l->sig_Bps = l->lanes * p->lane_gbps * 1e9 / 8;
-		l->data_Bps = l->lanes * lane_data_gbps(p->speed_name, p->lane_gbps) * 1e9 / 8;
+		/* the port model's data rate after encoding (a RoCE port's
+		 * from its netdev); a fabric port's from its lanes */
+		l->data_Bps = (p->data_rate_gbps > 0 ? p->data_rate_gbps :
+			       l->lanes * port_lane_data_gbps(p->speed_name)) * 1e9 / 8;
 	}
 	if (mtu_valid && p->mtu_active > 0)
 		l->mtu = p->mtu_active;

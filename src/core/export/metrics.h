@@ -13,7 +13,12 @@ struct fabric;
 struct sweep;
 
 /* The counter rules a verdict series is written for, by index. */
-enum export_rule { EXPORT_RULE_WINDOW = 0, EXPORT_RULE_SINCE_CLEAR, EXPORT_NRULES };
+enum export_rule {
+	EXPORT_RULE_WINDOW = 0,		/* local: the delta engine's window */
+	EXPORT_RULE_INTERVAL,		/* fabric: between two sweeps */
+	EXPORT_RULE_SINCE_CLEAR,	/* both: lifetime levels */
+	EXPORT_NRULES
+};
 extern const char *const export_rule_names[EXPORT_NRULES];
 
 /* One port as the writer sees it: its identity labels (already in the
