@@ -8,6 +8,7 @@
 
 #include "cmd_console.h"
 #include "cmd_counters.h"
+#include "cmd_export.h"
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
 #include "cmd_test.h"
@@ -37,6 +38,8 @@ enum opt_id {
 	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
 	/* triage */
 	OPT_PEER, OPT_REPORT,
+	/* export */
+	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
 };
 
 static const struct cli_option {
@@ -49,7 +52,7 @@ static const struct cli_option {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
 	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage)" },
-	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
+	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
@@ -59,14 +62,14 @@ static const struct cli_option {
 	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE" },
 	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
 	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)" },
-	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
+	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000; export: per SMP and PMA query, 300)" },
 	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
 	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
 	/* counters */
 	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
 	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
 	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
-	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve */
 	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
 	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M/G suffixes (bw 65536, lat 2, rate 4)" },
@@ -87,13 +90,18 @@ static const struct cli_option {
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
-	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
+	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
 	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this data rate, not the port's" },
 	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	/* triage */
 	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
 	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
+	/* export */
+	{ "listen", NULL, OPT_LISTEN, required_argument, "ADDR:PORT", "export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)" },
+	{ "textfile", NULL, OPT_TEXTFILE, required_argument, "DIR", "export: write DIR/ibconsole.prom for node_exporter's textfile collector" },
+	{ "fabric", NULL, OPT_FABRIC, no_argument, NULL, "export: also every switch and HCA port the fabric discovery finds" },
+	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -134,6 +142,11 @@ static const int triage_opts[] = {
 	OPT_TIMEOUT, OPT_DURATION, OPT_NO_SMP, 0
 };
 
+static const int export_opts[] = {
+	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL, OPT_INTERVAL,
+	OPT_ONCE, OPT_NODE_NAME_MAP, OPT_MAD_TIMEOUT, OPT_INFLIGHT, OPT_NO_SMP, 0
+};
+
 static const struct cli_command commands[] = {
 	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
 	  "interactive console (the default)", console_opts, cmd_console },
@@ -156,6 +169,10 @@ static const struct cli_command commands[] = {
 	{ "triage", CMD_TRIAGE, "[--peer HOST] [--json] [--report FILE] [-x N]",
 	  "the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
 	  triage_opts, cmd_triage },
+	{ "export", CMD_EXPORT,
+	  "[--listen ADDR:PORT] [--textfile DIR] [--fabric] [--interval S] [--sweep-interval S] [--once]",
+	  "Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
+	  export_opts, cmd_export },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -306,7 +323,10 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --max-mem '%s' — give MiB, 1..1048576", optarg);
 		t->max_mem_mb = (long long)d;
 		break;
-	case OPT_ONCE: t->sessions = 1; break;
+	case OPT_ONCE:
+		t->sessions = 1;
+		c->once = true;
+		break;
 	case OPT_LINERATE:
 		if (parse_num(optarg, 0.001, 100000, &t->line_rate))
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
@@ -315,6 +335,13 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
+	case OPT_LISTEN: c->listen = optarg; break;
+	case OPT_TEXTFILE: c->textfile = optarg; break;
+	case OPT_FABRIC: c->fabric = true; break;
+	case OPT_SWEEP_INTERVAL:
+		if (parse_num(optarg, 5, 86400, &c->sweep_interval))
+			BAD("bad --sweep-interval '%s' — give seconds between 5 and 86400", optarg);
+		break;
 	default:
 		return -1;
 	}

@@ -11,7 +11,8 @@ enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
 	/* counters */ CMD_WATCH, CMD_ERRORS,
 	/* fabric */ CMD_FABRIC,
 	/* test engine */ CMD_TEST, CMD_SERVE,
-	/* triage */ CMD_TRIAGE };
+	/* triage */ CMD_TRIAGE,
+	/* exporter */ CMD_EXPORT };
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -62,6 +63,12 @@ struct cli {
 	struct cli_test t;
 	/* triage */
 	const char *report;	/* --report FILE */
+	/* export */
+	const char *listen;	/* --listen ADDR:PORT, NULL: the default */
+	const char *textfile;	/* --textfile DIR */
+	bool fabric;		/* --fabric */
+	double sweep_interval;	/* --sweep-interval S, 0: the default */
+	bool once;		/* --once (serve: one session; export: one collection) */
 };
 
 struct snap_opts;
