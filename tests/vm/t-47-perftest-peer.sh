@@ -24,8 +24,8 @@ theirs() {	# theirs TOOL FIELD ARGS...: perftest's client, one field of its resu
 	shift 2
 	server "$tool" "$@"
 	timeout 60 "$tool" -d rxe0 -x "$gid" -p $PP "$@" 127.0.0.1 > cli.log 2>&1 ||
-		{ cat cli.log srv.log; fail "$tool client failed"; }
-	wait $srv || { cat srv.log; fail "$tool server failed against its own client"; }
+		{ cat cli.log srv.log >&2; fail "$tool client failed"; }
+	wait $srv || { cat srv.log >&2; fail "$tool server failed against its own client"; }
 	awk -v f="$f" '/^ *#bytes/ {getline; print $f; exit}' cli.log
 }
 ours() {	# ours TOOL KEY KIND ARGS...: our client against TOOL's server
@@ -37,8 +37,8 @@ ours() {	# ours TOOL KEY KIND ARGS...: our client against TOOL's server
 	server "$tool" $targs
 	rc=0
 	timeout 60 "$IBC" test "$kind" "$@" --perftest --port $PP --no-record --json "$ip4" > o.json 2> o.err || rc=$?
-	[ "$rc" -le 1 ] || { cat o.err srv.log; fail "ibconsole test --perftest against $tool: exit $rc"; }
-	wait $srv || { cat srv.log; fail "the $tool server did not finish normally against ibconsole"; }
+	[ "$rc" -le 1 ] || { cat o.err srv.log >&2; fail "ibconsole test --perftest against $tool: exit $rc"; }
+	wait $srv || { cat srv.log >&2; fail "the $tool server did not finish normally against ibconsole"; }
 	/usr/bin/python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
 }
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
@@ -50,8 +50,8 @@ compare() {	# compare NAME TOOL FIELD KEY KIND ARGS...
 	shift 5
 	a= b=
 	for i in 1 2 3; do
-		a="$a $(theirs "$tool" "$field" $(echo "$*" | sed 's/--op [a-z]*//'))"
 		b="$b $(ours "$tool" "$key" "$kind" "$@")"
+		a="$a $(theirs "$tool" "$field" $(echo "$*" | sed 's/--op [a-z]*//'))"
 	done
 	ma=$(median $a) mb=$(median $b)
 	r=$(ratio "$mb" "$ma")
