@@ -17,7 +17,14 @@ PP=$((PORT + 1))
 server() {	# server TOOL ARGS...: a perftest server in the background
 	timeout 60 "$@" -d rxe0 -x "$gid" -p $PP > srv.log 2>&1 &
 	srv=$!
-	sleep 0.5
+	# perftest's server listens only after opening the device (slow under
+	# TCG), and neither client retries: wait for the listening socket
+	i=0
+	until ss -Hltn "sport = :$PP" | grep -q .; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { cat srv.log >&2; fail "the perftest server did not listen on $PP"; }
+		sleep 0.1
+	done
 }
 theirs() {	# theirs TOOL FIELD ARGS...: perftest's client, one field of its result
 	tool=$1 f=$2
