@@ -60,10 +60,10 @@ void acc_local_cause(const struct acc_evidence *ev, char *out, size_t len)
 			 ev->gid_type);
 		add(out, len, t);
 	}
-	if (ev->mtu_active > 0 && ev->mtu_max > 0 && ev->mtu_active < ev->mtu_max &&
-	    ev->mtu_active < 4096) {
-		snprintf(t, sizeof(t), "active MTU %d below the port's %d%s", ev->mtu_active, ev->mtu_max,
-			 ev->roce ? " — raise the netdev MTU" : " — check the subnet manager's MTU");
+	if (ev->mtu_active > 0 && ev->peer_mtu > 0 && ev->mtu_active != ev->peer_mtu) {
+		snprintf(t, sizeof(t), "MTU mismatch: active MTU %d here, %d at the other end%s", ev->mtu_active,
+			 ev->peer_mtu, ev->roce ? " — set the same netdev MTU on both" :
+			 " — check the subnet manager's MTU for both ports");
 		add(out, len, t);
 	}
 }

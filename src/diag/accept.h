@@ -29,8 +29,8 @@ struct acc_evidence {
 	int numa_node;			/* -1 unknown */
 	char gid_type[16];		/* the GID used: "RoCE v2", "IB/RoCE v1", "" (IB) */
 	bool roce;			/* Ethernet link layer */
-	int mtu_active, mtu_max;	/* bytes, 0 unknown */
-	int netdev_mtu;			/* RoCE: the netdev's MTU, 0 unknown */
+	int mtu_active;			/* bytes, 0 unknown */
+	int peer_mtu;			/* the other end's active MTU, 0 unknown */
 };
 
 struct acc_card_in {

@@ -23,7 +23,7 @@ static struct acc_evidence healthy(void)
 	e.numa_node = 0;
 	strcpy(e.gid_type, "RoCE v2");
 	e.roce = true;
-	e.mtu_active = e.mtu_max = 4096;
+	e.mtu_active = e.peer_mtu = 4096;
 	return e;
 }
 
@@ -106,13 +106,18 @@ static void test_card_causes(void **state)
 	e = healthy();
 	e.mtu_active = 1024;
 	acc_card_judge(&in, NULL, &c);
-	assert_string_equal(c.cause, "active MTU 1024 below the port's 4096 — raise the netdev MTU");
+	assert_string_equal(c.cause, "MTU mismatch: active MTU 1024 here, 4096 at the other end — set the same netdev MTU on both");
+	/* an unknown end is no mismatch */
+	e.peer_mtu = 0;
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "the card looks healthy: check the switch port and cable");
+	e.peer_mtu = 4096;
 
 	/* two causes at once, in order */
 	e.below_capability = true;
 	strcpy(e.below_why, "speed HDR of NDR");
 	acc_card_judge(&in, NULL, &c);
-	assert_string_equal(c.cause, "link trained below capability: speed HDR of NDR; active MTU 1024 below the port's 4096 — raise the netdev MTU");
+	assert_string_equal(c.cause, "link trained below capability: speed HDR of NDR; MTU mismatch: active MTU 1024 here, 4096 at the other end — set the same netdev MTU on both");
 
 	/* evidence is not a verdict: a passing card names no cause */
 	in.gbps = 190;
