@@ -4,8 +4,10 @@
 # in the same VM. The port's own data rate (rxe: the netdev's speed) is far
 # above what Soft-RoCE reaches under emulation, so the verdict is checked
 # against the numbers in the JSON, and then pinned both ways with
-# --line-rate set from the measured bandwidth (half of it: pass at ~200 %;
-# four times it: fail at ~25 %, with the cause from the local evidence).
+# --line-rate set from the measured bandwidth (a quarter of it: pass at
+# ~400 %; ten times it: fail at ~10 %, with the cause from the local
+# evidence). The margins are wide because Soft-RoCE under emulation varied
+# more than 2x between runs (0.035 then 0.078 Gb/s).
 # A reference with no agent is a FAIL with its reason and exit 4; an
 # unknown -d is a FAIL row next to a passing one (exit 1); no --ref is 2.
 set -eu
@@ -62,8 +64,8 @@ PY
 ) || { cat own.json; fail "own: the JSON does not add up"; }
 echo "ok: own data rate: $gbps Gb/s measured, exit $rc"
 
-# 2. a line rate at half the measured bandwidth: PASS, about 200 %
-half=$(awk -v g="$gbps" 'BEGIN { printf "%.6f", g / 2 }')
+# 2. a line rate at a quarter of the measured bandwidth: PASS, about 400 %
+half=$(awk -v g="$gbps" 'BEGIN { printf "%.6f", g / 4 }')
 acc half 0 -d rxe0 --line-rate "$half"
 grep -Eq '^rxe0/1 .* PASS' half.out || { cat half.out; fail "half: no PASS row"; }
 pct=$(awk '$1 == "rxe0/1" { print $3 }' half.out)
@@ -71,9 +73,9 @@ awk -v p="$pct" 'BEGIN { exit !(p >= 120) }' || { cat half.out; fail "half: $pct
 grep -q '1 of 1 passed' half.out || { cat half.out; fail "half: summary"; }
 echo "ok: half: PASS at $pct %"
 
-# 3. four times it: FAIL, about 25 %, with a cause (local evidence or the
+# 3. ten times it: FAIL, about 10 %, with a cause (local evidence or the
 #    healthy-card line)
-quad=$(awk -v g="$gbps" 'BEGIN { printf "%.6f", g * 4 }')
+quad=$(awk -v g="$gbps" 'BEGIN { printf "%.6f", g * 10 }')
 acc quad 1 -d rxe0 --line-rate "$quad" --json
 /usr/bin/python3 - <<'PY' || { cat quad.out; fail "quad: wrong verdict"; }
 import json
