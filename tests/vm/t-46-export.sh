@@ -26,7 +26,7 @@ NE=prometheus-node-exporter
 command -v $NE >/dev/null 2>&1 || fail "$NE not found — apt-get install prometheus-node-exporter"
 command -v promtool >/dev/null 2>&1 || fail "promtool not found — apt-get install prometheus"
 command -v curl >/dev/null 2>&1 || fail "curl not found — apt-get install curl"
-echo "$($NE --version 2>&1 | head -1)"
+$NE --version 2>&1 | head -1
 [ -d "$P/hw_counters" ] || fail "rxe0 has no hw_counters/"
 [ -e "$P/counters" ] && fail "rxe0 now has a counters/ directory: compare bytes with node_exporter here"
 ip link set lo up 2>/dev/null
