@@ -6,7 +6,7 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_keymap tests/unit/test_triage \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
-	tests/unit/test_json
+	tests/unit/test_accept tests/unit/test_json
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
@@ -56,5 +56,8 @@ tests_unit_test_monitor_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c
 tests_unit_test_sweep_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_sweep_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=calloc
+# Acceptance: card verdict and cause, all-pairs schedule, fleet rules, localisation.
+tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
+tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 tests_unit_test_json_SOURCES = tests/unit/test_json.c
 tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
