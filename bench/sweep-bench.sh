@@ -11,7 +11,8 @@
 # same way for both) and the simulator's CPU time per run, which is the
 # floor no client can beat on one single-threaded ibsim; the load
 # average before and after; and whether both list the same ports.
-#   IBCONSOLE=path/to/ibconsole  PAIRS=9  OUT=bench/RESULTS.md
+#   Prints a Markdown section (bench/RESULTS.md quotes it); OUT=FILE also
+#   writes it there.  IBCONSOLE=path/to/ibconsole  PAIRS=9
 #   IBCONSOLE_BASE=path/to/older/ibconsole: also PAIRS alternating pairs
 #   of the older binary's `errors --json` against IBCONSOLE's.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +22,7 @@ sim_isolate "$@"
 LEAVES=${1:-48} PER=${2:-24} SPINES=${3:-8}
 PAIRS=${PAIRS:-9}
 IBC=${IBCONSOLE:-$here/../ibconsole}
-OUT=${OUT:-$here/RESULTS.md}
+OUT=${OUT:-}
 BASE=${IBCONSOLE_BASE:-}
 [ -x "$IBC" ] || sim_die "$IBC not built"
 [ -z "$BASE" ] || [ -x "$BASE" ] || sim_die "$BASE not built"
@@ -149,7 +150,8 @@ row() # NAME RUNS MADS: wall, RSS, ibsim CPU (the floor), wall / floor
 	for f in ibc iqe ${BASE:+new old}; do
 		echo "    $f: $(tr '\n' ';' <"$SIM_DIR/$f.runs")"
 	done
-} >"$OUT"
-cat "$OUT"
+} >"$SIM_DIR/result.md"
+cat "$SIM_DIR/result.md"
+[ -z "$OUT" ] || cp "$SIM_DIR/result.md" "$OUT"
 [ "$SAME" = identical ] || sim_fail "findings differ"
 sim_result
