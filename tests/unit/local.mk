@@ -6,7 +6,7 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_keymap tests/unit/test_triage \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
-	tests/unit/test_accept tests/unit/test_export
+	tests/unit/test_accept tests/unit/test_export tests/unit/test_json
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
@@ -63,3 +63,5 @@ tests_unit_test_export_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 # Acceptance: card verdict and cause, all-pairs schedule, fleet rules, localisation.
 tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
 tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+tests_unit_test_json_SOURCES = tests/unit/test_json.c
+tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
