@@ -1,3 +1,3 @@
 # contrib: files for the system around the binary, distributed as they are
-# (the exporter's systemd unit).
-EXTRA_DIST += contrib/ibconsole-exporter.service
+# (the systemd units of the exporter and the test agent).
+EXTRA_DIST += contrib/ibconsole-exporter.service contrib/ibconsole-agent.service

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "cli.h"
 
+#include "cmd_accept.h"
 #include "cmd_console.h"
 #include "cmd_counters.h"
 #include "cmd_export.h"
@@ -40,6 +41,8 @@ enum opt_id {
 	OPT_PEER, OPT_REPORT, OPT_PERFTEST,
 	/* export */
 	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
+	/* accept */
+	OPT_REF,
 };
 
 static const struct cli_option {
@@ -51,7 +54,7 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage)" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage, accept)" },
 	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
@@ -71,28 +74,28 @@ static const struct cli_option {
 	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
 	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve */
-	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
-	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M/G suffixes (bw 65536, lat 2, rate 4)" },
+	{ "op", NULL, OPT_OP, required_argument, "OP", "test, accept: write, read or send (bw/lat default write, rate and accept send)" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test, accept: message size, 2 B..8 MiB, K/M/G suffixes (bw and accept 65536, lat 2, rate 4)" },
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
-	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters; triage: each traffic run (2)" },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept: iterations per QP (write bw 5000, else 1000)" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept: run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
 	{ "cq-mod", NULL, OPT_CQMOD, required_argument, "N", "test: signal one WR in N (100; 1 above 8 KiB)" },
 	{ "connection", NULL, OPT_CONN, required_argument, "RC|UD", "test: transport (UD: send only)" },
-	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve: agent TCP port (18516)" },
+	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve/accept: agent TCP port (18516)" },
 	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
-	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve: shared secret (first line of F)" },
+	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)" },
 	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
 	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_write_bw, ib_read_bw, ib_write_lat), port 18515" },
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
-	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
+	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this data rate, not the port's" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's" },
 	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	/* triage */
@@ -103,6 +106,8 @@ static const struct cli_option {
 	{ "textfile", NULL, OPT_TEXTFILE, required_argument, "DIR", "export: write DIR/ibconsole.prom for node_exporter's textfile collector" },
 	{ "fabric", NULL, OPT_FABRIC, no_argument, NULL, "export: also every switch and HCA port the fabric discovery finds" },
 	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
+	/* accept */
+	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -148,6 +153,11 @@ static const int export_opts[] = {
 	OPT_ONCE, OPT_NODE_NAME_MAP, OPT_MAD_TIMEOUT, OPT_INFLIGHT, OPT_NO_SMP, 0
 };
 
+static const int accept_opts[] = {
+	OPT_JSON, OPT_REF, OPT_OP, OPT_SIZE, OPT_ITERS, OPT_DURATION, OPT_GID,
+	OPT_TCPPORT, OPT_SECRET, OPT_TIMEOUT, OPT_LINERATE, OPT_NO_SMP, 0
+};
+
 static const struct cli_command commands[] = {
 	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
 	  "interactive console (the default)", console_opts, cmd_console },
@@ -174,6 +184,10 @@ static const struct cli_command commands[] = {
 	  "[--listen ADDR:PORT] [--textfile DIR] [--fabric] [--interval S] [--sweep-interval S] [--once]",
 	  "Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
 	  export_opts, cmd_export },
+	{ "accept", CMD_ACCEPT,
+	  "--ref HOST [-d DEV]... [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
+	  "acceptance: every local device against a reference host, pass at 90 % of the data rate, cause of each failure",
+	  accept_opts, cmd_accept },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -336,6 +350,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_GBITS: break;
 	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
+	case OPT_REF: c->ref = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
 	case OPT_LISTEN: c->listen = optarg; break;
 	case OPT_TEXTFILE: c->textfile = optarg; break;
@@ -395,7 +410,14 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			nseen++;
 		}
 		switch (ch) {
-		case OPT_DEVICE: c->device = optarg; break;
+		case OPT_DEVICE:
+			c->device = optarg;
+			if (c->ndevices == CLI_MAX_DEVICES) {
+				snprintf(err, errlen, "too many -d options — give at most %d devices", CLI_MAX_DEVICES);
+				return 2;
+			}
+			c->devices[c->ndevices++] = optarg;
+			break;
 		case OPT_PORT:
 			if (parse_int(optarg, 1, 254, &c->port)) {
 				snprintf(err, errlen, "bad port number '%s' — give 1..254", optarg);

@@ -12,7 +12,8 @@ enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
 	/* fabric */ CMD_FABRIC,
 	/* test engine */ CMD_TEST, CMD_SERVE,
 	/* triage */ CMD_TRIAGE,
-	/* exporter */ CMD_EXPORT };
+	/* exporter */ CMD_EXPORT,
+	/* acceptance */ CMD_ACCEPT };
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -70,6 +71,11 @@ struct cli {
 	bool fabric;		/* --fabric */
 	double sweep_interval;	/* --sweep-interval S, 0: the default */
 	bool once;		/* --once (serve: one session; export: one collection) */
+	/* accept */
+	const char *ref;	/* --ref HOST: the reference's agent */
+#define CLI_MAX_DEVICES 16
+	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
+	int ndevices;
 };
 
 struct snap_opts;

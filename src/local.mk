@@ -10,5 +10,6 @@ ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/demo.c src/demo.h \
 	src/cmd_counters.c src/cmd_counters.h \
 	src/cmd_test.c src/cmd_test.h \
 	src/cmd_triage.c src/cmd_triage.h \
-	src/cmd_export.c src/cmd_export.h
+	src/cmd_export.c src/cmd_export.h \
+	src/cmd_accept.c src/cmd_accept.h
 ibconsole_LDADD += libibc_ui.a libibc_diag.a $(CORE_LIBS) $(NCURSES_LIBS) -lpthread -lm

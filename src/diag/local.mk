@@ -8,6 +8,7 @@ libibc_diag_a_SOURCES += \
 	src/diag/baseline.c src/diag/baseline.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
 	src/diag/testverdict.c src/diag/testverdict.h \
+	src/diag/accept.c src/diag/accept.h \
 	src/diag/pcielimit.c src/diag/pcielimit.h \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
 	src/diag/triage.c src/diag/triage.h \

@@ -6,7 +6,8 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
 	tests/unit/test_keymap tests/unit/test_triage \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
-	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep
+	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
+	tests/unit/test_accept tests/unit/test_export tests/unit/test_json
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
@@ -56,5 +57,14 @@ tests_unit_test_monitor_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c
 tests_unit_test_sweep_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_sweep_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=calloc
+# The exporter's text writer and metric model; promtool checks a whole
+# synthetic exposition.
+tests_unit_test_export_SOURCES = tests/unit/test_export.c
+tests_unit_test_export_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# Acceptance: card verdict and cause, all-pairs schedule, fleet rules, localisation.
+tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
+tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+tests_unit_test_json_SOURCES = tests/unit/test_json.c
+tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c
 tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm

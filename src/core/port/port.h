@@ -5,6 +5,7 @@
 #define IBC_PORT_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PORT_STR 64
@@ -128,6 +129,15 @@ int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
 /* Decodes active speed from the three masks; sets lane_gbps, speed_name,
  * rate_gbps and max_rate_gbps / below_capability. */
 void port_decode_rate(struct port_info *p);
+/* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
+ * only when also enabled (simulators claim every width as supported, real
+ * HCAs are 4X devices). supported 0 means unknown: enabled stands in. */
+unsigned port_capable_widths(unsigned supported, unsigned enabled);
+/* The fastest speed in the given masks (classic, extended, XDR), decoded
+ * as port_decode_rate does: its name into name and its per-lane rate in
+ * Gb/s; 0 when the masks hold none. */
+double port_lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
+		      bool ext2_valid, char *name, size_t len);
 /*
  * Fills the link fields (state, width / speed masks incl. extended and XDR,
  * MTUs) from a raw 64-byte PortInfo — an SMP answer or libibnetdisc's
