@@ -6,16 +6,21 @@
 #include "config.h"
 #include "cli.h"
 
+#include "cmd_accept.h"
 #include "cmd_console.h"
 #include "cmd_counters.h"
+#include "cmd_export.h"
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
 #include "cmd_test.h"
+#include "cmd_triage.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "core/base/parse.h"
 
 enum opt_id {
 	OPT_DEVICE = 'd', OPT_PORT = 'i', OPT_HELP = 'h', OPT_VERSION = 'V',
@@ -31,7 +36,13 @@ enum opt_id {
 	OPT_DURATION = 'D', OPT_GID = 'x', OPT_TXDEPTH = 't', OPT_INLINE = 'I',
 	OPT_CQMOD = 'Q', OPT_CONN = 'c', OPT_TCPPORT = 'p',
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS,
+	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
+	/* triage */
+	OPT_PEER, OPT_REPORT, OPT_PERFTEST,
+	/* export */
+	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
+	/* accept */
+	OPT_REF,
 };
 
 static const struct cli_option {
@@ -43,8 +54,8 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric)" },
-	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage, accept)" },
+	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
@@ -54,37 +65,49 @@ static const struct cli_option {
 	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE" },
 	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
 	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)" },
-	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
+	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000; export: per SMP and PMA query, 300)" },
 	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
 	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
 	/* counters */
 	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
 	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
 	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
-	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve */
-	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
-	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M suffixes (bw 65536, lat 2, rate 4)" },
+	{ "op", NULL, OPT_OP, required_argument, "OP", "test, accept: write, read or send (bw/lat default write, rate and accept send)" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test, accept: message size, 2 B..8 MiB, K/M/G suffixes (bw and accept 65536, lat 2, rate 4)" },
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
-	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters" },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept: iterations per QP (write bw 5000, else 1000)" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept: run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
 	{ "cq-mod", NULL, OPT_CQMOD, required_argument, "N", "test: signal one WR in N (100; 1 above 8 KiB)" },
 	{ "connection", NULL, OPT_CONN, required_argument, "RC|UD", "test: transport (UD: send only)" },
-	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve: agent TCP port (18516)" },
+	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve/accept: agent TCP port (18516)" },
 	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
-	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve: shared secret (first line of F)" },
+	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)" },
 	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
+	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_write_bw, ib_read_bw, ib_write_lat), port 18515" },
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
-	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
+	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
-	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this rate, not the port's" },
+	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's" },
+	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
+	/* triage */
+	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
+	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
+	/* export */
+	{ "listen", NULL, OPT_LISTEN, required_argument, "ADDR:PORT", "export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)" },
+	{ "textfile", NULL, OPT_TEXTFILE, required_argument, "DIR", "export: write DIR/ibconsole.prom for node_exporter's textfile collector" },
+	{ "fabric", NULL, OPT_FABRIC, no_argument, NULL, "export: also every switch and HCA port the fabric discovery finds" },
+	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
+	/* accept */
+	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -113,11 +136,26 @@ static const int test_opts[] = {
 	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
 	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
 	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_LINERATE, OPT_GBITS, 0
+	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, OPT_PERFTEST, 0
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
 	OPT_GID, 0
+};
+
+static const int triage_opts[] = {
+	OPT_JSON, OPT_PEER, OPT_REPORT, OPT_GID, OPT_TCPPORT, OPT_SECRET,
+	OPT_TIMEOUT, OPT_DURATION, OPT_NO_SMP, 0
+};
+
+static const int export_opts[] = {
+	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL, OPT_INTERVAL,
+	OPT_ONCE, OPT_NODE_NAME_MAP, OPT_MAD_TIMEOUT, OPT_INFLIGHT, OPT_NO_SMP, 0
+};
+
+static const int accept_opts[] = {
+	OPT_JSON, OPT_REF, OPT_OP, OPT_SIZE, OPT_ITERS, OPT_DURATION, OPT_GID,
+	OPT_TCPPORT, OPT_SECRET, OPT_TIMEOUT, OPT_LINERATE, OPT_NO_SMP, 0
 };
 
 static const struct cli_command commands[] = {
@@ -139,6 +177,17 @@ static const struct cli_command commands[] = {
 	  cmd_test },
 	{ "serve", CMD_SERVE, "[--bind ADDR] [-p P] [--secret-file F] [--once]",
 	  "the peer agent that 'test' talks to", serve_opts, cmd_serve },
+	{ "triage", CMD_TRIAGE, "[--peer HOST] [--json] [--report FILE] [-x N]",
+	  "the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
+	  triage_opts, cmd_triage },
+	{ "export", CMD_EXPORT,
+	  "[--listen ADDR:PORT] [--textfile DIR] [--fabric] [--interval S] [--sweep-interval S] [--once]",
+	  "Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
+	  export_opts, cmd_export },
+	{ "accept", CMD_ACCEPT,
+	  "--ref HOST [-d DEV]... [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
+	  "acceptance: every local device against a reference host, pass at 90 % of the data rate, cause of each failure",
+	  accept_opts, cmd_accept },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -211,46 +260,6 @@ void cli_usage(FILE *f, const struct cli *c)
 		   "permission, 4 peer unreachable, 5 internal error.\n");
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-/* "65536", "64K", "8M" → bytes */
-static int parse_size(const char *s, long long *out)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-
-	if (end == s || v < 0)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_num(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* The test and serve options; 0, or 2 with err filled. */
 static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 {
@@ -320,6 +329,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_SECRET: t->secret_file = optarg; break;
 	case OPT_COMPARE: t->compare = optarg; break;
 	case OPT_NO_RECORD: t->no_record = true; break;
+	case OPT_PERFTEST: t->perftest = true; break;
 	case OPT_TIMEOUT:
 		if (parse_num(optarg, 0.5, 3600, &t->timeout_s))
 			BAD("bad --timeout '%s' — give 0.5..3600 seconds", optarg);
@@ -329,12 +339,26 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --max-mem '%s' — give MiB, 1..1048576", optarg);
 		t->max_mem_mb = (long long)d;
 		break;
-	case OPT_ONCE: t->sessions = 1; break;
+	case OPT_ONCE:
+		t->sessions = 1;
+		c->once = true;
+		break;
 	case OPT_LINERATE:
 		if (parse_num(optarg, 0.001, 100000, &t->line_rate))
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
 		break;
 	case OPT_GBITS: break;
+	case OPT_ACCEPT: t->accept = true; break;
+	case OPT_PEER: t->peer = optarg; break;
+	case OPT_REF: c->ref = optarg; break;
+	case OPT_REPORT: c->report = optarg; break;
+	case OPT_LISTEN: c->listen = optarg; break;
+	case OPT_TEXTFILE: c->textfile = optarg; break;
+	case OPT_FABRIC: c->fabric = true; break;
+	case OPT_SWEEP_INTERVAL:
+		if (parse_num(optarg, 5, 86400, &c->sweep_interval))
+			BAD("bad --sweep-interval '%s' — give seconds between 5 and 86400", optarg);
+		break;
 	default:
 		return -1;
 	}
@@ -386,7 +410,14 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			nseen++;
 		}
 		switch (ch) {
-		case OPT_DEVICE: c->device = optarg; break;
+		case OPT_DEVICE:
+			c->device = optarg;
+			if (c->ndevices == CLI_MAX_DEVICES) {
+				snprintf(err, errlen, "too many -d options — give at most %d devices", CLI_MAX_DEVICES);
+				return 2;
+			}
+			c->devices[c->ndevices++] = optarg;
+			break;
 		case OPT_PORT:
 			if (parse_int(optarg, 1, 254, &c->port)) {
 				snprintf(err, errlen, "bad port number '%s' — give 1..254", optarg);
@@ -398,17 +429,13 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		case OPT_DEMO: c->demo = true; break;
 		case OPT_NO_COLOR: c->no_color = true; break;
 		case OPT_NO_SMP: c->no_smp = true; break;
-		case OPT_INTERVAL: {
-			char *end;
-
-			c->interval = strtod(optarg, &end);
-			if (end == optarg || *end || c->interval < 0.5 || c->interval > 60) {
+		case OPT_INTERVAL:
+			if (parse_num(optarg, 0.5, 60, &c->interval)) {
 				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
 				return 2;
 			}
 			c->interval_set = true;
 			break;
-		}
 		case OPT_PROBLEMS: c->problems = true; break;
 		case OPT_SAVE: c->save = optarg; break;
 		case OPT_DIFF: c->diff = optarg; break;
@@ -425,16 +452,12 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				return 2;
 			}
 			break;
-		case OPT_REDISCOVER: {
-			char *end;
-
-			c->rediscover_s = strtod(optarg, &end);
-			if (end == optarg || *end || c->rediscover_s < 5 || c->rediscover_s > 86400) {
+		case OPT_REDISCOVER:
+			if (parse_num(optarg, 5, 86400, &c->rediscover_s)) {
 				snprintf(err, errlen, "bad rediscovery interval '%s' — give seconds between 5 and 86400", optarg);
 				return 2;
 			}
 			break;
-		}
 		/* counters */
 		case OPT_COUNT: {
 			int v;

@@ -10,7 +10,10 @@
 enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
 	/* counters */ CMD_WATCH, CMD_ERRORS,
 	/* fabric */ CMD_FABRIC,
-	/* test engine */ CMD_TEST, CMD_SERVE };
+	/* test engine */ CMD_TEST, CMD_SERVE,
+	/* triage */ CMD_TRIAGE,
+	/* exporter */ CMD_EXPORT,
+	/* acceptance */ CMD_ACCEPT };
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -25,12 +28,14 @@ struct cli_test {
 	int gid_index;		/* -1 */
 	int tx_depth, inline_size, cq_mod;	/* -1 */
 	int tcp_port;		/* 0 */
-	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save */
+	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
+	bool perftest;		/* test --perftest: the peer runs a perftest server */
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */
-	double line_rate;	/* 0: the port's */
+	double line_rate;	/* 0: the port's data rate */
+	bool accept;		/* --accept: judge by the acceptance line */
 };
 
 struct cli {
@@ -58,6 +63,19 @@ struct cli {
 	int inflight;		/* --inflight N: sweep MADs in flight */
 	/* test / serve */
 	struct cli_test t;
+	/* triage */
+	const char *report;	/* --report FILE */
+	/* export */
+	const char *listen;	/* --listen ADDR:PORT, NULL: the default */
+	const char *textfile;	/* --textfile DIR */
+	bool fabric;		/* --fabric */
+	double sweep_interval;	/* --sweep-interval S, 0: the default */
+	bool once;		/* --once (serve: one session; export: one collection) */
+	/* accept */
+	const char *ref;	/* --ref HOST: the reference's agent */
+#define CLI_MAX_DEVICES 16
+	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
+	int ndevices;
 };
 
 struct snap_opts;

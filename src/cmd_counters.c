@@ -19,7 +19,9 @@
 #include "core/base/sigexit.h"
 #include "core/fabric/sweep.h"
 #include "diag/rules.h"
+#include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
+#include "diag/baseline.h"
 
 static volatile sig_atomic_t cmd_stop;
 
@@ -43,9 +45,19 @@ static int load_thresholds(const struct cli *c, struct thresholds *th,
 {
 	char buf[512];
 	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
+	int rc;
 
 	thresholds_defaults(th);
-	if (thresholds_load(th, path, err, errlen) < 0)
+	rc = thresholds_load(th, path, err, errlen);
+	/* A default file nobody named that cannot be read is a warning:
+	 * the defaults still judge. A named one, or a bad line, is not. */
+	if (rc == -2 && thresholds_config_is_default(c->config)) {
+		fprintf(stderr, "ibconsole: warning: %s; using the default thresholds\n", err);
+		thresholds_defaults(th);
+		err[0] = '\0';
+		return 0;
+	}
+	if (rc < 0)
 		return 2;
 	if (c->config && !th->file[0]) {
 		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
@@ -59,13 +71,14 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	json_obj_begin(j, "verdict");
 	json_str(j, "level", verdict_name(v->level));
 	json_str(j, "counter", v->counter[0] ? v->counter : NULL);
-	json_int(j, "count", (long long)v->count);
+	json_u64(j, "count", v->count);
 	json_bool(j, "count_lower_bound", v->lower_bound);
 	if (v->level != VERDICT_OK)
-		json_int(j, "threshold", (long long)v->threshold);
+		json_u64(j, "threshold", v->threshold);
 	else
 		json_null(j, "threshold");
 	json_str(j, "rule", v->rule);
+	json_str(j, "window", v->window);
 	json_str(j, "text", v->text);
 	json_obj_end(j);
 }
@@ -145,6 +158,44 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
 
+/* A local port's slow-growth baseline in the state directory; remote
+ * ports (LIDs change when the SM reassigns them) have none. */
+struct port_baseline {
+	struct baseline b;
+	char path[512];
+	bool warned;
+};
+
+static void baseline_open(struct port_baseline *pb, const struct ctr_target *t)
+{
+	char key[80], err[600];
+
+	pb->path[0] = '\0';
+	if (t->remote || !t->dev[0])
+		return;
+	snprintf(key, sizeof(key), "%s-%d", t->dev, t->port);
+	if (!baseline_path(key, pb->path, sizeof(pb->path)))
+		return;
+	if (baseline_load(&pb->b, pb->path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ibconsole: %s — slow growth is judged from a new baseline\n", err);
+		pb->warned = true;
+	}
+}
+
+/* Saves the baseline when it changed; says once when it cannot. */
+static void baseline_keep(struct port_baseline *pb)
+{
+	char err[600];
+
+	if (!pb->b.dirty)
+		return;
+	pb->b.dirty = false;
+	if (baseline_save(&pb->b, pb->path, err, sizeof(err)) && !pb->warned) {
+		fprintf(stderr, "ibconsole: %s — slow growth is judged within this run only (set XDG_STATE_HOME to a writable directory)\n", err);
+		pb->warned = true;
+	}
+}
+
 static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		     size_t errlen)
 {
@@ -154,6 +205,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct delta_port *dp = NULL;
 	struct counter_set *cs = NULL;
 	struct ctr_reader *smp = NULL;
+	struct port_baseline *bl = NULL;
 	struct sigaction sa, old_int, old_term;
 	enum verdict_level worst = VERDICT_OK;
 	double t0, iv = c->interval;
@@ -188,8 +240,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
+	bl = calloc((size_t)n, sizeof(*bl));
 	smp = reader_open();
-	if (!dp || !cs || !smp) {
+	if (!dp || !cs || !bl || !smp) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
@@ -201,8 +254,10 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	sigaction(SIGTERM, &sa, &old_term);
 	cmd_stop = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		delta_init(&dp[i], t[i].label, iv);
+		baseline_open(&bl[i], &t[i]);
+	}
 	t0 = counters_now();
 	for (long k = 0; !cmd_stop && (c->count == 0 || k <= c->count); k++) {
 		char when[32];
@@ -237,6 +292,10 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			struct verdict v;
 
 			rules_eval_delta(&dp[i], &th, now, &v);
+			if (cs[i].valid && bl[i].path[0]) {
+				baseline_eval(&bl[i].b, &cs[i], (double)time(NULL), &th, &v);
+				baseline_keep(&bl[i]);
+			}
 			if (cs[i].valid && v.level > worst)
 				worst = v.level;
 			if (!c->json) {
@@ -247,10 +306,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "port", t[i].label);
 			json_str(&j, "device", t[i].remote ? NULL : t[i].dev);
 			json_int(&j, "local_port", t[i].port);
-			if (t[i].lid)
-				json_int(&j, "lid", t[i].lid);
-			else
-				json_null(&j, "lid");
+			json_int_or_null(&j, "lid", t[i].lid, t[i].lid);
 			json_int(&j, "pma_port", t[i].pma_port);
 			json_bool(&j, "remote", t[i].remote);
 			json_str(&j, "source", cs[i].source == CTR_SRC_PMA ? "pma" :
@@ -280,6 +336,7 @@ out:
 	reader_close(smp);
 	free(dp);
 	free(cs);
+	free(bl);
 	sigexit_note(cmd_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
@@ -296,7 +353,7 @@ struct listed {
 static bool port_listed(const struct counter_set *cs, const struct counter_set *prev,
 			const struct verdict *v, bool *moved)
 {
-	bool any = counters_errors_listed(cs, prev, moved);
+	bool any = sweeplisting_listed(cs, prev, moved);
 
 	return any || v->level != VERDICT_OK;
 }
@@ -310,7 +367,7 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 	json_str(j, "name", x->name);
 	json_str(j, "class", ctr_class_name(x->cls));
 	json_int(j, "bits", x->bits);
-	json_int(j, "value", (long long)x->value);
+	json_u64(j, "value", x->value);
 	json_bool(j, "saturated", x->saturates && x->bits < 64 &&
 		  x->value == (UINT64_C(1) << x->bits) - 1);
 	if (p) {
@@ -319,7 +376,7 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 		enum delta_state st = delta_pair(p->value, x->value, x->bits,
 						 x->saturates, &d, &lb);
 
-		json_int(j, "delta", (long long)d);
+		json_u64(j, "delta", d);
 		json_bool(j, "delta_lower_bound", lb);
 		json_str(j, "state", delta_state_name(st));
 	}
@@ -384,7 +441,12 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 			nfail++;
 			continue;
 		}
-		rules_eval_values(cs, &th, &v);
+		/* two sweeps: judge what moved between them; one sweep: the
+		 * values since the last clear, with their own levels */
+		if (pv)
+			rules_eval_interval(pv, cs, &th, c->interval, &v);
+		else
+			rules_eval_values(cs, &th, &v);
 		if (!port_listed(cs, pv, &v, &moved))
 			continue;
 		ls[nl].idx = i;
@@ -408,10 +470,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		json_num(&j, "query_s", q1 ? q1 : sw.query_s);
 		json_int(&j, "mads_sent", (long long)sw.mads_sent);
 		json_int(&j, "inflight", c->inflight ? c->inflight : 64);
-		if (c->interval_set)
-			json_num(&j, "interval_s", c->interval);
-		else
-			json_null(&j, "interval_s");
+		json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
 		json_arr_begin(&j, "listed");
 		for (int k = 0; k < nl; k++) {
 			const struct sweep_port *p = &sw.p[ls[k].idx];

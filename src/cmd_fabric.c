@@ -11,6 +11,7 @@
 #include "core/fabric/fabric.h"
 #include "core/fabric/diff.h"
 #include "core/base/json.h"
+#include "core/base/parse.h"
 #include "diag/linkhealth.h"
 
 static void fail(const char *msg)
@@ -60,14 +61,8 @@ static void json_end(struct json *j, const char *key, const struct fabric *f, in
 	json_str(j, "speed_enabled", port_speed_list(&pi, true, buf, sizeof(buf)));
 	json_str(j, "speed_supported", port_speed_list(&pi, false, buf, sizeof(buf)));
 	json_num(j, "rate_gbps", p->rate_gbps);
-	if (p->mtu_active)
-		json_int(j, "mtu_active", p->mtu_active);
-	else
-		json_null(j, "mtu_active");
-	if (p->mtu_cap)
-		json_int(j, "mtu_cap", p->mtu_cap);
-	else
-		json_null(j, "mtu_cap");
+	json_int_or_null(j, "mtu_active", p->mtu_active, p->mtu_active);
+	json_int_or_null(j, "mtu_cap", p->mtu_cap, p->mtu_cap);
 	json_obj_end(j);
 }
 
@@ -292,6 +287,32 @@ int cmd_fabric(const struct cli *c, const struct snap_opts *unused)
 	int rc = 0;
 
 	cmd_fabric_opts(c, &o);
+	/* A --save target that cannot be written: said before discovery */
+	if (c->save) {
+		char path[1024], why[160];
+		int bad = parse_out_path(c->save, why, sizeof(why));
+
+		snprintf(path, sizeof(path), "%s.json", c->save);
+		if (bad || parse_out_path(path, why, sizeof(why))) {
+			char msg[1300];
+
+			snprintf(msg, sizeof(msg), "cannot save the fabric to %s: %s — give a file name in an existing directory",
+				 bad ? c->save : path, why);
+			fail(msg);
+			return 2;
+		}
+	}
+	/* A bad map is a usage error (2), found before discovery would
+	 * report it as "no device" (3). */
+	if (c->node_name_map) {
+		struct fab_name *map;
+
+		if (fabric_read_name_map(c->node_name_map, &map, err, sizeof(err)) < 0) {
+			fail(err);
+			return 2;
+		}
+		free(map);
+	}
 	if (c->diff) {
 		old = fabric_read_topology(c->diff, err, sizeof(err));
 		if (!old) {

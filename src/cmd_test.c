@@ -14,10 +14,13 @@
 #include <sys/stat.h>
 
 #include "core/agent/agent.h"
+#include "core/base/parse.h"
 #include "core/base/sigexit.h"
 #include "core/agent/record.h"
 #include "core/agent/client.h"
+#include "core/agent/perftest_client.h"
 #include "diag/testverdict.h"
+#include "diag/thresholds.h"
 
 static void fail(const char *msg)
 {
@@ -27,12 +30,13 @@ static void fail(const char *msg)
 /* The first line of a file, for --secret-file. */
 static int read_secret(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	char msg[512];
+	char msg[512], why[96];
+	FILE *f = parse_fopen(path, why, sizeof(why));
+	int r = f ? parse_line(f, buf, len) : 0;
 
-	if (!f || !fgets(buf, (int)len, f)) {
+	if (r <= 0) {
 		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, f ? "empty" : strerror(errno));
+			 path, !f ? why : r < 0 ? "its first line is too long" : "empty");
 		if (f)
 			fclose(f);
 		fail(msg);
@@ -61,6 +65,8 @@ static void params_from_cli(const struct cli_test *t, struct proto_params *p)
 	/* perftest's defaults, so numbers compare */
 	if (t->size > 0)
 		p->size = (uint64_t)t->size;
+	else if (t->accept && t->kind == KIND_BW && !t->sweep)
+		p->size = 1u << 20;	/* acceptance judges large messages */
 	else if (t->sweep)
 		p->size = 8u << 20;
 	else
@@ -222,8 +228,8 @@ static int record_path(const struct cli *c, const struct proto_params *p, char *
 
 static int load_record(const char *path, struct record_saved *s)
 {
-	FILE *f = fopen(path, "r");
 	char *buf = NULL, why[200], msg[600];
+	FILE *f = parse_fopen(path, why, sizeof(why));
 	long n;
 	int rc = -1;
 
@@ -236,7 +242,7 @@ static int load_record(const char *path, struct record_saved *s)
 		}
 	} else {
 		snprintf(msg, sizeof(msg), "cannot read the record %s: %s — give the path of a saved record",
-			 path, f ? "unreadable or too large" : strerror(errno));
+			 path, f ? "unreadable or too large" : why);
 		fail(msg);
 	}
 	if (f)
@@ -257,6 +263,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	struct record_diff *diff = NULL;
 	struct record_verdict rv = { .state = "none", .rule = "", .text = "" };
 	struct tv_verdict v = { 0 };
+	struct thresholds th;
 	char secret[256], err[ENG_ERR], path[512] = "";
 	int st, rc;
 
@@ -265,6 +272,15 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		return 5;
 	}
 	params_from_cli(t, &o.p);
+	if (c->save && !t->no_record && parse_out_path(c->save, err, sizeof(err))) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "cannot save the record to %s: %s — give a file name in an existing directory",
+			 c->save, err);
+		fail(msg);
+		free(r);
+		return 2;
+	}
 	if (t->compare) {
 		saved = calloc(1, sizeof(*saved));
 		diff = calloc(1, sizeof(*diff));
@@ -303,6 +319,26 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		rc = 2;
 		goto done;
 	}
+	{
+		char cbuf[512];
+		const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
+
+		thresholds_defaults(&th);
+		if (thresholds_load(&th, cpath, err, sizeof(err)) < 0 ||
+		    (c->config && !th.file[0])) {
+			if (c->config && !th.file[0])
+				snprintf(err, sizeof(err), "config file %s not found — check the path given to --config",
+					 c->config);
+			fail(err);
+			rc = 2;
+			goto done;
+		}
+	}
+	if (t->accept && o.p.kind != KIND_BW) {
+		fail("--accept judges bandwidth — use it with test bw");
+		rc = 2;
+		goto done;
+	}
 	if (t->secret_file) {
 		if (read_secret(t->secret_file, secret, sizeof(secret))) {
 			rc = 2;
@@ -313,7 +349,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	if (!c->json && isatty(2)) {
 		o.progress = progress;
 	}
-	st = client_run(&o, r, err, sizeof(err));
+	st = t->perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {
@@ -328,21 +364,22 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		struct tv_input in = {
 			.kind = o.p.kind, .op = o.p.op, .bidir = o.p.flags & PARAM_BIDIR,
 			.size = ph->local.size,
-			.line_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
+			.data_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
 			.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
-			.mpps = ph->total_mpps,
+			.mpps = ph->total_mpps, .accept = t->accept,
 		};
 
 		if (o.p.kind == KIND_LAT) {	/* the smallest size is the latency one */
 			in.lat_valid = r->ph[0].local.lat_valid;
+			in.lat_median_us = r->ph[0].local.lat_median;
 			in.lat_p99_us = r->ph[0].local.lat_p99;
 			in.size = r->ph[0].local.size;
 		}
-		tv_eval(&in, &v);
+		tv_eval(&in, &th.tv, &v);
 		rv.state = tv_state_name(v.state);
 		rv.rule = v.rule;
 		rv.text = v.text;
-		rv.line_gbps = in.line_gbps;
+		rv.line_gbps = in.data_gbps;
 	}
 	if (diff)
 		record_compare(saved, r, diff);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "core/base/sigexit.h"
+#include "core/base/sysfs.h"
 #include "core/port/snapshot.h"
 
 static int run(int argc, char **argv)
@@ -34,7 +35,8 @@ static int run(int argc, char **argv)
 	if (c.demo)
 		return demo_run("/proc/self/exe", argc, argv);
 
-	o.sysfs_root = c.sysfs_root ? c.sysfs_root : "/";
+	/* once, before any worker thread reads sysfs */
+	sysfs_set_root(c.sysfs_root ? c.sysfs_root : "/");
 	o.device = c.device;
 	o.port = c.port;
 	o.no_smp = c.no_smp;

@@ -1,7 +1,16 @@
-# src/diag: the judgements — thresholds, counter rules, link health and
-# test verdicts. Never links curses.
+# src/diag: the judgements — thresholds, counter rules, the slow-growth
+# baseline, link health, test verdicts, the seven-step triage and its
+# fingerprints, the PCIe limit and the sweep's listing rule. Never links
+# curses.
 libibc_diag_a_SOURCES += \
 	src/diag/thresholds.c src/diag/thresholds.h \
 	src/diag/rules.c src/diag/rules.h \
+	src/diag/baseline.c src/diag/baseline.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
-	src/diag/testverdict.c src/diag/testverdict.h
+	src/diag/testverdict.c src/diag/testverdict.h \
+	src/diag/accept.c src/diag/accept.h \
+	src/diag/pcielimit.c src/diag/pcielimit.h \
+	src/diag/sweeplisting.c src/diag/sweeplisting.h \
+	src/diag/triage.c src/diag/triage.h \
+	src/diag/fingerprint.c src/diag/fingerprint.h \
+	src/diag/triage_report.c src/diag/triage_report.h

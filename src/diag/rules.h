@@ -17,19 +17,29 @@ struct verdict {
 	uint64_t count;		/* errors the rule counted */
 	bool lower_bound;	/* count is "at least" (saturated / reset) */
 	uint64_t threshold;	/* the level it crossed */
-	char rule[32];		/* "errors-in-window", "errors-since-clear" */
-	char text[240];		/* one line for people */
+	char rule[32];		/* "errors-in-window", "errors-since-clear" … */
+	char window[48];	/* what it judged: "in 10 min", "since last clear" */
+	char text[280];		/* one line for people */
 };
 
 const char *verdict_name(enum verdict_level l);	/* "ok" "watch" "act" */
 
 /* Live rule (the reference procedure): error-counter increments in the last
- * th->window_s seconds against each counter's watch / act levels. */
+ * th->window_s seconds against each counter's watch / act levels and, summed,
+ * the port's; any LinkDownedCounter increase is at least watch; a saturated
+ * classic counter is at least watch (its deltas prove nothing). */
 void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,
 		      double now, struct verdict *v);
 
-/* One-shot rule (the sweep): each error counter's value since it was
- * last cleared against the same levels. */
+/* Two samples interval_s apart (the sweep with --interval): their deltas
+ * against the same levels as the live rule. */
+void rules_eval_interval(const struct counter_set *prev, const struct counter_set *cur,
+			 const struct thresholds *th, double interval_s,
+			 struct verdict *v);
+
+/* One-shot rule (the sweep without --interval): each error counter's value
+ * since it was last cleared, over an unknown time, against the lifetime
+ * levels (th->life_watch / life_act) — never the 10-minute ones. */
 void rules_eval_values(const struct counter_set *cs,
 		       const struct thresholds *th, struct verdict *v);
 

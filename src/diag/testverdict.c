@@ -1,85 +1,317 @@
 // SPDX-License-Identifier: MIT
-/* Verdict of a test against the port's line rate (the reference procedure's rules): which
- * rule applied, healthy / warn / fail, and why, in one line. */
+/* Verdict of a test, rule by rule from the reference procedure's tables:
+ * each rule names its source, the operations and sizes it was written for,
+ * and judges against the port's data rate after encoding. */
 #include "config.h"
 #include "testverdict.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/agent/proto.h"
 
-/* The reference procedure: generation-independent rules, as fractions of the line rate. */
-static const struct tv_rule {
-	const char *id;
-	double healthy, abnormal;	/* bw: fraction of line; lat: µs; rate: Mpps per Gb/s */
-	const char *what;
-} rules[] = {
-	{ "bw-large", 0.95, 0.85, "large-message bandwidth vs line rate" },
-	{ "bw-bidir", 0.90, 0.80, "bidirectional bandwidth vs twice the line rate" },
-	{ "lat-p99", 2.0, 5.0, "latency p99" },
-	/* HDR's 90 / 70 Mpps at 200 Gb/s, scaled to the port's rate */
-	{ "rate-scaled", 0.45, 0.35, "message rate (HDR reference scaled to the line rate)" },
-	{ "bw-stability", 0.01, 0.01, "BW peak vs average" },
-};
+#define EPS 1e-9
 
-#define LARGE_MIN (64u << 10)	/* perftest's default bw size and up */
+void tv_limits_defaults(struct tv_limits *l)
+{
+	*l = (struct tv_limits){
+		.bw_large_healthy = 0.95, .bw_large_abnormal = 0.85,
+		.bidir_healthy = 0.90, .bidir_abnormal = 0.80,
+		.stability = 0.01,
+		.bw4k_healthy_gbps = 90, .bw4k_abnormal_gbps = 70, .bw4k_ref_gbps = 200,
+		.lat2b_healthy_us = 2.0, .lat2b_abnormal_us = 5.0,
+		.latp99_healthy_us = 2.5, .latp99_abnormal_us = 5.0,
+		.rate_healthy_mpps = 90, .rate_abnormal_mpps = 70,
+		.rate_ref_gbps = 200, .rate_ref_size = 4,
+		.accept = 0.90,
+		.accept_fleet_bw = 0.93, .accept_fleet_lat = 2.1,
+		.large_min = 1 << 20,
+		.small_lat_max = 64,
+	};
+}
+
+#define OFF(f) offsetof(struct tv_limits, f)
+const struct tv_setting tv_settings[] = {
+	{ "test_bw_large_healthy_pct", OFF(bw_large_healthy), 1, 100, "write / read bandwidth, large messages: healthy at or above this % of the data rate (95)" },
+	{ "test_bw_large_abnormal_pct", OFF(bw_large_abnormal), 1, 100, "… abnormal below this % (85)" },
+	{ "test_bw_bidir_healthy_pct", OFF(bidir_healthy), 1, 100, "bidirectional bandwidth: healthy at or above this % of twice the data rate (90)" },
+	{ "test_bw_bidir_abnormal_pct", OFF(bidir_abnormal), 1, 100, "… abnormal below this % (80)" },
+	{ "test_bw_stability_pct", OFF(stability), 0.01, 100, "BW peak and average may differ by this % (1)" },
+	{ "test_bw_4k_healthy_gbps", OFF(bw4k_healthy_gbps), 0.001, 100000, "write bandwidth at 4 KiB: healthy at or above (90 at 200 Gb/s, scaled by data rate)" },
+	{ "test_bw_4k_abnormal_gbps", OFF(bw4k_abnormal_gbps), 0.001, 100000, "… abnormal below (70 at 200 Gb/s)" },
+	{ "test_bw_4k_ref_gbps", OFF(bw4k_ref_gbps), 0.001, 100000, "the data rate the 4 KiB numbers were written for (200)" },
+	{ "test_lat_2b_healthy_us", OFF(lat2b_healthy_us), 0.001, 1e6, "write / read latency at small sizes, median: healthy at or below (2)" },
+	{ "test_lat_2b_abnormal_us", OFF(lat2b_abnormal_us), 0.001, 1e6, "… abnormal above (5)" },
+	{ "test_lat_p99_healthy_us", OFF(latp99_healthy_us), 0.001, 1e6, "write latency p99 at small sizes: healthy at or below (2.5)" },
+	{ "test_lat_p99_abnormal_us", OFF(latp99_abnormal_us), 0.001, 1e6, "… abnormal above (5)" },
+	{ "test_lat_small_max_bytes", OFF(small_lat_max), 2, 8 << 20, "largest size the latency rules judge (64)" },
+	{ "test_rate_healthy_mpps", OFF(rate_healthy_mpps), 0.001, 1e6, "message rate: healthy at or above (90)" },
+	{ "test_rate_abnormal_mpps", OFF(rate_abnormal_mpps), 0.001, 1e6, "… abnormal below (70)" },
+	{ "test_rate_ref_gbps", OFF(rate_ref_gbps), 0.001, 100000, "the data rate the message-rate numbers hold for (200)" },
+	{ "test_rate_ref_size", OFF(rate_ref_size), 1, 8 << 20, "the message size they hold for (4)" },
+	{ "test_accept_pct", OFF(accept), 1, 100, "acceptance line: pass at or above this % of the data rate (90)" },
+	{ "accept_fleet_bw_pct", OFF(accept_fleet_bw), 1, 100, "accept --hosts: a pair is bad below this % of the best pair's bandwidth (93, as ClusterKit)" },
+	{ "accept_fleet_lat_ratio", OFF(accept_fleet_lat), 1, 100, "accept --hosts: a pair is bad above this multiple of the best pair's latency (2.1, as ClusterKit)" },
+	{ "test_bw_large_min_bytes", OFF(large_min), 2, 8 << 20, "smallest size the large-message rules judge (1048576)" },
+};
+const int tv_nsettings = sizeof(tv_settings) / sizeof(*tv_settings);
+
+static bool is_pct(const char *key)
+{
+	size_t n = strlen(key);
+
+	return n > 4 && !strcmp(key + n - 4, "_pct");
+}
+
+int tv_limits_set(struct tv_limits *l, const char *key, const char *value)
+{
+	for (int i = 0; i < tv_nsettings; i++) {
+		const struct tv_setting *s = &tv_settings[i];
+		char *end;
+		double v;
+
+		if (strcmp(key, s->key))
+			continue;
+		errno = 0;
+		v = strtod(value, &end);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (errno || end == value || *end || !(v >= s->min && v <= s->max))
+			return -1;
+		*(double *)((char *)l + s->offset) = is_pct(key) ? v / 100 : v;
+		return 0;
+	}
+	return 1;
+}
 
 const char *tv_state_name(enum tv_state s)
 {
 	return s == TV_PASS ? "pass" : s == TV_WARN ? "warn" : s == TV_FAIL ? "fail" : "none";
 }
 
-void tv_eval(const struct tv_input *in, struct tv_verdict *v)
+static struct tv_rule_result *add(struct tv_verdict *v, const char *rule,
+				  const char *source)
 {
-	const struct tv_rule *r = NULL;
-	double val = 0, ref = 0;
+	struct tv_rule_result *r;
 
-	v->state = TV_NONE;
-	v->rule = "";
-	if (in->kind == KIND_LAT) {
-		if (!in->lat_valid) {
-			snprintf(v->text, sizeof(v->text), "no latency samples: no rule applies");
+	if (v->n >= TV_MAX_RESULTS)
+		return NULL;
+	r = &v->r[v->n++];
+	memset(r, 0, sizeof(*r));
+	r->rule = rule;
+	r->source = source;
+	return r;
+}
+
+/* at or above healthy: pass; below abnormal: fail; between: warn */
+static enum tv_state higher_better(double val, double healthy, double abnormal)
+{
+	return val >= healthy - EPS ? TV_PASS : val < abnormal - EPS ? TV_FAIL : TV_WARN;
+}
+
+/* at or below healthy: pass; above abnormal: fail; between: warn */
+static enum tv_state lower_better(double val, double healthy, double abnormal)
+{
+	return val <= healthy + EPS ? TV_PASS : val > abnormal + EPS ? TV_FAIL : TV_WARN;
+}
+
+static const char *size_str(unsigned long long b, char *buf, size_t len)
+{
+	if (b >= (1 << 20) && !(b % (1 << 20)))
+		snprintf(buf, len, "%llu MiB", b >> 20);
+	else if (b >= 1024 && !(b % 1024))
+		snprintf(buf, len, "%llu KiB", b >> 10);
+	else
+		snprintf(buf, len, "%llu B", b);
+	return buf;
+}
+
+#define SRC_GENERIC "reference procedure, generation-independent rules"
+#define SRC_HDR "reference procedure, HDR table"
+#define SRC_ACCEPT "reference procedure, acceptance of new machines"
+
+static void judge_bw(const struct tv_input *in, const struct tv_limits *l,
+		     struct tv_verdict *v)
+{
+	struct tv_rule_result *r;
+	char sz[32], lim[32];
+	bool judged = false;
+	double d = in->data_gbps;
+
+	size_str(in->size, sz, sizeof(sz));
+	size_str((unsigned long long)l->large_min, lim, sizeof(lim));
+	if (!(d > 0)) {
+		r = add(v, "data-rate", "the port");
+		snprintf(r->text, sizeof(r->text),
+			 "data rate unknown: bandwidth not judged (give --line-rate)");
+		return;
+	}
+	if (in->accept) {
+		double ref = d * (in->bidir ? 2 : 1), f = in->bw_avg_gbps / ref;
+
+		r = add(v, "accept", SRC_ACCEPT);
+		if (in->size + EPS < l->large_min) {
+			snprintf(r->text, sizeof(r->text),
+				 "acceptance judges large messages (>= %s), not %s: run with --size 1M or larger",
+				 lim, sz);
 			return;
 		}
-		r = &rules[2];
-		val = in->lat_p99_us;
-		v->rule = r->id;
-		v->state = val <= r->healthy ? TV_PASS : val > r->abnormal ? TV_FAIL : TV_WARN;
-		snprintf(v->text, sizeof(v->text), "%s %.2f us: healthy <= %.1f us, abnormal > %.1f us",
-			 r->what, val, r->healthy, r->abnormal);
+		r->state = f >= l->accept - EPS ? TV_PASS : TV_FAIL;
+		snprintf(r->text, sizeof(r->text),
+			 "acceptance: %.1f of %g Gb/s%s = %.1f %%, pass >= %.0f %% [%s; %s and up]",
+			 in->bw_avg_gbps, ref, in->bidir ? " (twice the data rate)" : "",
+			 f * 100, l->accept * 100, SRC_ACCEPT, lim);
+		judged = true;
+	} else if (in->bidir && in->size + EPS >= l->large_min) {
+		double f = in->bw_avg_gbps / (2 * d);
+
+		r = add(v, "bw-bidir", SRC_GENERIC);
+		r->state = higher_better(f, l->bidir_healthy, l->bidir_abnormal);
+		snprintf(r->text, sizeof(r->text),
+			 "bidirectional bandwidth %.1f of %g Gb/s (twice the data rate) = %.1f %%: healthy >= %.0f %%, abnormal < %.0f %% [%s; %s and up]",
+			 in->bw_avg_gbps, 2 * d, f * 100, l->bidir_healthy * 100,
+			 l->bidir_abnormal * 100, SRC_GENERIC, lim);
+		judged = true;
+	} else if (!in->bidir && in->size + EPS >= l->large_min &&
+		   (in->op == OP_WRITE || in->op == OP_READ)) {
+		double f = in->bw_avg_gbps / d;
+
+		r = add(v, "bw-large", SRC_GENERIC);
+		r->state = higher_better(f, l->bw_large_healthy, l->bw_large_abnormal);
+		snprintf(r->text, sizeof(r->text),
+			 "%s bandwidth %.1f of %g Gb/s data rate = %.1f %%: healthy >= %.0f %%, abnormal < %.0f %% [%s; write / read, %s and up]",
+			 in->op == OP_READ ? "read" : "write", in->bw_avg_gbps, d, f * 100,
+			 l->bw_large_healthy * 100, l->bw_large_abnormal * 100, SRC_GENERIC, lim);
+		judged = true;
+	} else if (!in->bidir && in->size == 4096 && in->op == OP_WRITE) {
+		double k = d / l->bw4k_ref_gbps;
+		double h = l->bw4k_healthy_gbps * k, a = l->bw4k_abnormal_gbps * k;
+
+		r = add(v, "bw-4k", SRC_HDR);
+		r->state = higher_better(in->bw_avg_gbps, h, a);
+		snprintf(r->text, sizeof(r->text),
+			 "write bandwidth at 4 KiB %.1f Gb/s: healthy >= %.1f, abnormal < %.1f (%g / %g at %g Gb/s, scaled to %g) [%s; write, 4 KiB]",
+			 in->bw_avg_gbps, h, a, l->bw4k_healthy_gbps, l->bw4k_abnormal_gbps,
+			 l->bw4k_ref_gbps, d, SRC_HDR);
+		judged = true;
+	} else {
+		r = add(v, "bw-none", "");
+		snprintf(r->text, sizeof(r->text),
+			 "%s%s bandwidth at %s: no rule for this size or operation (rules: write / read at %s and up, write at 4 KiB, bidirectional at %s and up) — reported, not judged",
+			 in->bidir ? "bidirectional " : "",
+			 in->op == OP_READ ? "read" : in->op == OP_SEND ? "send" : "write",
+			 sz, lim, lim);
+	}
+	if (judged && in->bw_peak_gbps > 0) {
+		double gap = (in->bw_peak_gbps - in->bw_avg_gbps) / in->bw_peak_gbps;
+
+		r = add(v, "bw-stability", SRC_GENERIC);
+		r->state = gap <= l->stability + EPS ? TV_PASS : TV_WARN;
+		snprintf(r->text, sizeof(r->text),
+			 "BW peak %.1f vs average %.1f Gb/s differ by %.2f %% (healthy < %.0f %%%s) [%s]",
+			 in->bw_peak_gbps, in->bw_avg_gbps, gap * 100, l->stability * 100,
+			 r->state == TV_WARN ? ": unstable link" : "", SRC_GENERIC);
+	}
+}
+
+static void judge_lat(const struct tv_input *in, const struct tv_limits *l,
+		      struct tv_verdict *v)
+{
+	struct tv_rule_result *r;
+	char sz[32], lim[32];
+
+	size_str(in->size, sz, sizeof(sz));
+	size_str((unsigned long long)l->small_lat_max, lim, sizeof(lim));
+	if (!in->lat_valid) {
+		r = add(v, "lat-none", "");
+		snprintf(r->text, sizeof(r->text), "no latency samples: no rule applies");
 		return;
 	}
-	if (in->line_gbps <= 0) {
-		snprintf(v->text, sizeof(v->text), "line rate unknown: no rule applies (give --line-rate)");
+	if (in->size > l->small_lat_max + EPS) {
+		r = add(v, "lat-none", "");
+		snprintf(r->text, sizeof(r->text),
+			 "latency at %s (p99 %.2f us): no rule for this size — the latency rules were written for small messages (up to %s); reported, not judged",
+			 sz, in->lat_p99_us, lim);
 		return;
 	}
-	if (in->kind == KIND_RATE) {
-		r = &rules[3];
-		ref = in->line_gbps;
-		val = in->mpps;
-		v->rule = r->id;
-		v->state = val >= r->healthy * ref ? TV_PASS : val < r->abnormal * ref ? TV_FAIL : TV_WARN;
-		snprintf(v->text, sizeof(v->text), "%s: %.3f Mpps, healthy >= %.1f, abnormal < %.1f at %g Gb/s",
-			 r->what, val, r->healthy * ref, r->abnormal * ref, ref);
+	if (in->op == OP_WRITE || in->op == OP_READ) {
+		r = add(v, "lat-2b", SRC_GENERIC);
+		r->state = lower_better(in->lat_median_us, l->lat2b_healthy_us, l->lat2b_abnormal_us);
+		snprintf(r->text, sizeof(r->text),
+			 "%s latency median %.2f us: healthy <= %g us, abnormal > %g us [%s; write / read, 2 B .. %s]",
+			 in->op == OP_READ ? "read" : "write", in->lat_median_us,
+			 l->lat2b_healthy_us, l->lat2b_abnormal_us, SRC_GENERIC, lim);
+	}
+	if (in->op == OP_WRITE) {
+		r = add(v, "lat-p99", SRC_HDR);
+		r->state = lower_better(in->lat_p99_us, l->latp99_healthy_us, l->latp99_abnormal_us);
+		snprintf(r->text, sizeof(r->text),
+			 "write latency p99 %.2f us: healthy <= %g us, abnormal > %g us (congestion or routing) [%s; write, 2 B .. %s]",
+			 in->lat_p99_us, l->latp99_healthy_us, l->latp99_abnormal_us, SRC_HDR, lim);
+	}
+	if (in->op != OP_WRITE && in->op != OP_READ) {
+		r = add(v, "lat-none", "");
+		snprintf(r->text, sizeof(r->text),
+			 "send latency p99 %.2f us: the latency rules are for write / read — reported, not judged",
+			 in->lat_p99_us);
+	}
+}
+
+static void judge_rate(const struct tv_input *in, const struct tv_limits *l,
+		       struct tv_verdict *v)
+{
+	struct tv_rule_result *r = add(v, "msg-rate", SRC_HDR);
+	char sz[32];
+	bool at_ref = in->data_gbps > 0 &&
+		      fabs(in->data_gbps - l->rate_ref_gbps) <= 0.01 * l->rate_ref_gbps &&
+		      in->size == (unsigned long long)l->rate_ref_size;
+
+	size_str(in->size, sz, sizeof(sz));
+	if (!at_ref) {
+		r->rule = "msg-rate-none";
+		r->source = "";
+		snprintf(r->text, sizeof(r->text),
+			 "message rate %.3f Mpps at %s, %g Gb/s: no reference — reported, not judged (the reference holds at %g B and %g Gb/s; set test_rate_* in the config for yours)",
+			 in->mpps, sz, in->data_gbps, l->rate_ref_size, l->rate_ref_gbps);
 		return;
 	}
-	if (in->size < LARGE_MIN) {
-		snprintf(v->text, sizeof(v->text), "%llu B is below the large-message rules (>= 64 KiB): no rule applies",
-			 in->size);
+	r->state = higher_better(in->mpps, l->rate_healthy_mpps, l->rate_abnormal_mpps);
+	snprintf(r->text, sizeof(r->text),
+		 "message rate %.3f Mpps: healthy >= %g, abnormal < %g Mpps (NIC firmware bottleneck) [%s; send, %s at %g Gb/s]",
+		 in->mpps, l->rate_healthy_mpps, l->rate_abnormal_mpps, SRC_HDR, sz, l->rate_ref_gbps);
+}
+
+void tv_eval(const struct tv_input *in, const struct tv_limits *lim,
+	     struct tv_verdict *v)
+{
+	struct tv_limits def;
+	const struct tv_rule_result *worst = NULL;
+
+	if (!lim) {
+		tv_limits_defaults(&def);
+		lim = &def;
+	}
+	memset(v, 0, sizeof(*v));
+	v->rule = "";
+	if (in->kind == KIND_LAT)
+		judge_lat(in, lim, v);
+	else if (in->kind == KIND_RATE)
+		judge_rate(in, lim, v);
+	else
+		judge_bw(in, lim, v);
+	for (int i = 0; i < v->n; i++)
+		if (!worst || v->r[i].state > worst->state)
+			worst = &v->r[i];
+	/* acceptance is pass / fail on its line alone; the rest is evidence */
+	for (int i = 0; in->accept && i < v->n; i++)
+		if (!strcmp(v->r[i].rule, "accept"))
+			worst = &v->r[i];
+	if (!worst)
 		return;
-	}
-	r = in->bidir ? &rules[1] : &rules[0];
-	ref = in->line_gbps * (in->bidir ? 2 : 1);
-	val = in->bw_avg_gbps / ref;
-	v->rule = r->id;
-	v->state = val >= r->healthy ? TV_PASS : val < r->abnormal ? TV_FAIL : TV_WARN;
-	snprintf(v->text, sizeof(v->text), "%s: %.1f %% of %g Gb/s, healthy >= %.0f %%, abnormal < %.0f %%",
-		 r->what, val * 100, ref, r->healthy * 100, r->abnormal * 100);
-	if (v->state == TV_PASS && in->bw_peak_gbps > 0 &&
-	    (in->bw_peak_gbps - in->bw_avg_gbps) / in->bw_peak_gbps > rules[4].healthy) {
-		v->state = TV_WARN;
-		v->rule = rules[4].id;
-		snprintf(v->text, sizeof(v->text), "%s differ by %.1f %% (> 1 %%): unstable link",
-			 rules[4].what, (in->bw_peak_gbps - in->bw_avg_gbps) / in->bw_peak_gbps * 100);
-	}
+	v->state = worst->state;
+	v->rule = worst->state == TV_NONE ? "" : worst->rule;
+	snprintf(v->text, sizeof(v->text), "%s", worst->text);
 }

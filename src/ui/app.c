@@ -17,6 +17,8 @@
 #include "core/base/sigexit.h"
 #include "core/port/sampler.h"
 #include "core/counters/monitor.h"
+#include "diag/pcielimit.h"
+#include "diag/sweeplisting.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
@@ -220,6 +222,7 @@ static bool ui_key(struct ui_app *a, int key)
 		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_triage.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -243,6 +246,9 @@ static bool ui_key(struct ui_app *a, int key)
 		break;
 	case UI_ACT_FABRIC:
 		ui_show(a, &screen_fabric);
+		break;
+	case UI_ACT_TRIAGE:
+		ui_show(a, &screen_triage);
 		break;
 	case UI_ACT_BACK:
 		ui_show(a, &screen_ports);
@@ -354,7 +360,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.interval_s = sampler_interval(a.sm);
 	/* counters, sampled on their own worker */
 	a.ctr = calloc(1, sizeof(*a.ctr));
-	a.cw = a.ctr ? monitor_start(a.interval_s, o, err, sizeof(err)) : NULL;
+	a.cw = a.ctr ? monitor_start(a.interval_s, o, sweeplisting_listed, err, sizeof(err)) : NULL;
 	if (!a.cw) {
 		sampler_stop(a.sm);
 		free(a.ctr);
@@ -368,6 +374,9 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.screen = &screen_ports;
 	a.dirty = true;
 	screen_fabric_configure(u->fabric, u->rediscover_s);
+	screen_triage_configure(o, u->config);
+	/* the ports screen's status line counts the fabric's problems */
+	screen_fabric_prefetch();
 	if (gethostname(a.host, sizeof(a.host) - 1) < 0)
 		snprintf(a.host, sizeof(a.host), "?");
 
@@ -384,6 +393,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		if (ui_signal)
 			break;
 		if (sampler_get(a.sm, a.snap, &a.st)) {
+			pcielimit_judge_snapshot(a.snap);
 			a.dirty = true;
 			if (a.st.good_gen)
 				a.have = true;
@@ -440,6 +450,7 @@ out:
 		sigexit_watchdog(UI_STOP_S);
 	endwin();
 	screen_fabric_shutdown();
+	screen_triage_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
 	monitor_stop(a.cw);
 	free(a.ctr);

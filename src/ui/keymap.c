@@ -46,6 +46,8 @@ const struct keymap_entry keymap_table[] = {
 	  "clear the selected port's counters (asks first: y clears)" },
 	{ KEYS_ALL, { 'f', KEY_F(3) }, { 0 }, UI_ACT_FABRIC,
 	  "fabric screen: discovery, link health" },
+	{ KEYS_ALL, { 'T', KEY_F(4) }, { 0 }, UI_ACT_TRIAGE,
+	  "triage screen: the seven-step walk of the selected port" },
 	{ KEYS_ALL, { 'q', KEY_F(10) }, { 'Q' }, UI_ACT_QUIT, "quit" },
 	/* counters panel */
 	{ KEYS_COUNTERS, { 'c', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
@@ -68,6 +70,18 @@ const struct keymap_entry keymap_table[] = {
 	  "problems first / switches and HCAs" },
 	{ KEYS_FABRIC, { 'p' }, { 0 }, UI_ACT_PEER,
 	  "mark the selected HCA port as the test peer" },
+	/* triage screen */
+	{ KEYS_TRIAGE, { KEY_ENTER }, { '\r', '\n' }, UI_ACT_TRI_EVIDENCE,
+	  "show / hide the selected step's raw evidence" },
+	{ KEYS_TRIAGE, { 'n' }, { 0 }, UI_ACT_TRI_NEXT,
+	  "next step (its evidence opens when this one's was open)" },
+	{ KEYS_TRIAGE, { 'p' }, { 0 }, UI_ACT_TRI_PREV, "previous step" },
+	{ KEYS_TRIAGE, { 'r' }, { 0 }, UI_ACT_TRI_RERUN,
+	  "re-run the selected step (on ENV: the whole walk)" },
+	{ KEYS_TRIAGE, { 'w' }, { 0 }, UI_ACT_TRI_WRITE,
+	  "write the report (Markdown + JSON) to the records folder" },
+	{ KEYS_TRIAGE, { 'T', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "back to the ports" },
 	/* help (modal: any other key returns) */
 	{ KEYS_HELP, { KEY_DOWN }, { 0 }, UI_ACT_DOWN, "one line down" },
 	{ KEYS_HELP, { KEY_NPAGE, ' ' }, { 0 }, UI_ACT_PAGE_DOWN,
@@ -85,6 +99,7 @@ static const char *const keymap_titles[KEYS_SCREEN_N] = {
 	[KEYS_EVENTS] = "Event log",
 	[KEYS_SWEEP] = "Fabric sweep",
 	[KEYS_FABRIC] = "Fabric screen",
+	[KEYS_TRIAGE] = "Triage screen",
 	[KEYS_HELP] = "Help (any other key returns)",
 };
 

@@ -39,6 +39,13 @@ enum ui_action {
 	UI_ACT_SORT,
 	UI_ACT_VIEW,
 	UI_ACT_PEER,
+	/* triage screen */
+	UI_ACT_TRIAGE,
+	UI_ACT_TRI_EVIDENCE,
+	UI_ACT_TRI_NEXT,
+	UI_ACT_TRI_PREV,
+	UI_ACT_TRI_RERUN,
+	UI_ACT_TRI_WRITE,
 };
 
 /* Where a row applies. KEYS_ALL rows work on every screen except the
@@ -52,6 +59,7 @@ enum keys_screen {
 	KEYS_EVENTS,
 	KEYS_SWEEP,
 	KEYS_FABRIC,
+	KEYS_TRIAGE,
 	KEYS_HELP,		/* modal: only its own rows, any other key returns */
 	KEYS_SCREEN_N
 };

@@ -3,7 +3,7 @@
 libibc_ui_a_SOURCES += \
 	src/ui/ui.h src/ui/app.c \
 	src/ui/screen.h src/ui/screen_ports.c src/ui/screen_help.c \
-	src/ui/screen_fabric.c \
+	src/ui/screen_fabric.c src/ui/screen_triage.c \
 	src/ui/ctrview.c src/ui/ctrview.h \
 	src/ui/screen_counters.c src/ui/screen_sweep.c \
 	src/ui/widgets.c src/ui/widgets.h \

@@ -68,4 +68,18 @@ extern const struct screen screen_fabric;
 void screen_fabric_configure(const struct fab_opts *o, double rediscover_s);
 void screen_fabric_shutdown(void);
 
+/* Triage screen: the options for its walks before the first draw; the
+ * walk starts when the screen is first shown. poll takes a finished walk
+ * (true when anything changed); last is its conclusion ("" none). */
+struct snap_opts;
+extern const struct screen screen_triage;
+void screen_triage_configure(const struct snap_opts *o, const char *config);
+bool screen_triage_poll(void);
+const char *screen_triage_last(void);
+void screen_triage_shutdown(void);
+/* Starts the fabric's discovery before the screen is first shown; the
+ * newest judged discovery's findings (false before one exists). */
+void screen_fabric_prefetch(void);
+bool screen_fabric_problems(int *errors, int *warns);
+
 #endif

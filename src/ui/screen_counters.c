@@ -16,7 +16,8 @@
 static struct {
 	struct widgets_list list;	/* counter rows */
 	bool confirm;		/* clear-counters dialog is up */
-	int confirm_idx;
+	char confirm_dev[32];	/* the port to clear, by identity */
+	int confirm_port;
 	char confirm_label[64];
 	struct widgets_list ev;		/* event log rows */
 } cv = { .list = { .sel = -1 }, .ev = { .sel = -1 } };
@@ -211,7 +212,7 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	if (cv.confirm) {
 		cv.confirm = false;
 		if ((key == 'y' || key == 'Y') && c->cw)
-			monitor_clear(c->cw, cv.confirm_idx);
+			monitor_clear(c->cw, cv.confirm_dev, cv.confirm_port);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	}
 	if (widgets_list_key(&cv.list, a))
@@ -222,7 +223,8 @@ static int counters_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		if (i < 0)
 			return SCREEN_HANDLED;
 		cv.confirm = true;
-		cv.confirm_idx = i;
+		snprintf(cv.confirm_dev, sizeof(cv.confirm_dev), "%s", c->ctr->port[i].t.dev);
+		cv.confirm_port = c->ctr->port[i].t.port;
 		snprintf(cv.confirm_label, sizeof(cv.confirm_label), "%s", label);
 		return SCREEN_HANDLED | SCREEN_REDRAW;
 	default:

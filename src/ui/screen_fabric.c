@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "core/counters/delta.h"
 #include "core/fabric/discovery.h"
 #include "core/agent/peer.h"
 #include "diag/linkhealth.h"
@@ -347,9 +348,8 @@ static void fab_follow(void)
 
 /* Shown: the discovery thread starts the first time, the watch follows
  * the selection again. */
-static void fab_enter(const struct ui_ctx *c)
+static void fab_start(void)
 {
-	(void)c;
 	if (!fs.w && !fs.err[0]) {
 		/* libibnetdisc and libibmad write time-outs to stderr, which
 		 * may be the console's terminal: send them nowhere while it
@@ -364,6 +364,12 @@ static void fab_enter(const struct ui_ctx *c)
 			close(null);
 		fs.w = discovery_start(&fs.opts, fs.rediscover_s, fs.err, sizeof(fs.err));
 	}
+}
+
+static void fab_enter(const struct ui_ctx *c)
+{
+	(void)c;
+	fab_start();
 	fs.watch_lid = 0;
 	fs.watch_port = -1;	/* ask again */
 	fab_follow();
@@ -389,6 +395,7 @@ static bool fab_update(const struct ui_ctx *c)
 	(void)c;
 	if (!fs.w)
 		return false;
+	discovery_drain(fs.w);	/* the wake that brought us here */
 	v = discovery_get(fs.w);
 	if (v && fs.v && v->gen == fs.v->gen) {
 		discovery_put(fs.w, v);
@@ -409,6 +416,35 @@ static bool fab_update(const struct ui_ctx *c)
 		}
 	}
 	return changed;
+}
+
+/* New views and live samples wake the console's loop at once. */
+static int fab_wake_fd(void)
+{
+	return fs.w ? discovery_fd(fs.w) : -1;
+}
+
+void screen_fabric_prefetch(void)
+{
+	fab_start();
+}
+
+bool screen_fabric_problems(int *errors, int *warns)
+{
+	struct fabric_view *v;
+
+	if (!fs.w)
+		return false;
+	v = discovery_get(fs.w);
+	if (v && fs.v && v->gen == fs.v->gen)
+		discovery_put(fs.w, v);
+	else if (v)
+		fab_take(v);
+	if (!fs.v || !fab())
+		return false;
+	*errors = fs.rep.by_severity[LH_ERROR];
+	*warns = fs.rep.by_severity[LH_WARN];
+	return true;
 }
 
 static enum ui_role sev_role(int sev)
@@ -567,14 +603,17 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 	if (dt > 0) {
 		const char *names[2] = { "PortXmitData", "PortRcvData" };
 
+		/* the delta rule: a saturated or reset counter has no rate */
 		for (int k = 0; k < 2; k++) {
-			const struct ctr_value *a = counters_find(now, names[k]);
-			const struct ctr_value *b = counters_find(prev, names[k]);
+			enum delta_state st;
+			double gbps = delta_pair_gbps(prev, now, names[k], &st);
 
-			if (a && b && a->valid && b->valid && a->value >= b->value)
+			if (gbps >= 0)
 				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s %.3f Gb/s",
-					      k ? "rcv" : "xmit",
-					      (double)(a->value - b->value) * 32 / dt / 1e9);
+					      k ? "rcv" : "xmit", gbps);
+			else if (st == DELTA_SATURATED || st == DELTA_RESET)
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s rate n/a (%s)",
+					      k ? "rcv" : "xmit", delta_state_name(st));
 		}
 	}
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now->lid, now->port);
@@ -759,6 +798,7 @@ const struct screen screen_fabric = {
 	.enter = fab_enter,
 	.leave = fab_leave,
 	.update = fab_update,
+	.wake_fd = fab_wake_fd,
 	.draw = fab_draw,
 	.on_key = fab_on_key,
 	.on_resize = fab_on_resize,

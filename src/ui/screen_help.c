@@ -13,7 +13,7 @@
 static const char *const help_notes[] = {
 	"FLAGS column:",
 	"  R  link runs below the rate its enabled/supported width and speed allow",
-	"  P  PCIe slot runs below its capability or cannot carry the line rate",
+	"  P  PCIe slot runs below its capability or carries < 90 % of the data rate",
 	"  D  port is not Active",
 	"Unknown values read \"n/a (why)\", never 0.",
 	"Colours: NO_COLOR=1 or --no-color for monochrome.",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/agent/peer.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "widgets.h"
@@ -319,6 +320,12 @@ static void ports_items_link(const struct port_info *p)
 		ports_add("Rate", UI_DIM, "n/a (%s)",
 			  p->link_v.valid ? "speed not decoded" :
 			  p->link_v.why[0] ? p->link_v.why : "unknown");
+	if (p->data_rate_gbps > 0)
+		ports_add("Data rate", UI_NORMAL, "%s (%s)",
+			  layout_fmt_gbps(p->data_rate_gbps, a, sizeof(a)),
+			  p->data_rate_source);
+	else
+		ports_add("Data rate", UI_DIM, "n/a (rate unknown)");
 	ports_add("Max rate", p->max_rate_gbps > 0 ? UI_NORMAL : UI_DIM, "%s",
 		  p->max_rate_gbps > 0 ?
 			  layout_fmt_gbps(p->max_rate_gbps, b, sizeof(b)) :
@@ -353,7 +360,7 @@ static void ports_items_link(const struct port_info *p)
 static void ports_items_host(const struct port_info *p)
 {
 	struct ports_item *it;
-	char a[64], b[64];
+	char a[64];
 
 	if (p->netdev[0]) {
 		ports_add("Netdev", UI_NORMAL, "%s", p->netdev);
@@ -387,11 +394,11 @@ static void ports_items_host(const struct port_info *p)
 		ports_add("PCIe address", UI_NORMAL, "%s", p->pcie.address);
 		ports_add("PCIe current",
 			  p->pcie.degraded ? UI_WARN : UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.cur_gts,
+			  "%g GT/s x%d (Gen%d), %s data", p->pcie.cur_gts,
 			  p->pcie.cur_width, layout_pcie_gen(p->pcie.cur_gts),
 			  layout_fmt_gbps(p->pcie.cur_gbps, a, sizeof(a)));
 		ports_add("PCIe max", UI_NORMAL,
-			  "%g GT/s x%d (Gen%d), %s usable", p->pcie.max_gts,
+			  "%g GT/s x%d (Gen%d), %s data", p->pcie.max_gts,
 			  p->pcie.max_width, layout_pcie_gen(p->pcie.max_gts),
 			  layout_fmt_gbps(p->pcie.max_gbps, a, sizeof(a)));
 		if (p->pcie.degraded)
@@ -399,19 +406,15 @@ static void ports_items_host(const struct port_info *p)
 				  "running below its capability");
 		else
 			ports_add("PCIe link", UI_GOOD, "at capability");
-		if (p->pcie_limits)
-			ports_add("PCIe vs line", UI_WARN,
-				  "%s short of the %s line rate",
-				  layout_fmt_gbps(p->pcie_shortfall_gbps, a,
-						  sizeof(a)),
-				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
-		else if (p->rate_gbps > 0)
-			ports_add("PCIe vs line", UI_GOOD,
-				  "enough for the %s line rate",
-				  layout_fmt_gbps(p->rate_gbps, b, sizeof(b)));
+		ports_add("PCIe payload", UI_NORMAL, "%d B (%s): %.1f %% per TLP, %s usable",
+			  p->pcie.mps, p->pcie.mps_source, p->pcie.tlp_eff * 100,
+			  layout_fmt_gbps(p->pcie.usable_gbps, a, sizeof(a)));
+		if (p->pcie_why[0])
+			ports_add("PCIe vs data", p->pcie_limits ? UI_WARN : UI_GOOD,
+				  "%s", p->pcie_why);
 		else
-			ports_add("PCIe vs line", UI_DIM,
-				  "n/a (line rate unknown)");
+			ports_add("PCIe vs data", UI_DIM,
+				  "n/a (data rate unknown)");
 	}
 
 	if (!p->numa.v.valid) {
@@ -663,10 +666,16 @@ static void ports_remember_sel(const struct snapshot *s)
 static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 			     const struct snapshot *s)
 {
-	int x[COL_N], w[COL_N], c, r;
-	char cell[128];
+	int x[COL_N], w[COL_N], c, r, reserve = 0;
+	char cell[128], pos[32] = "";
 
-	layout_columns(ports_cols, COL_N, f->w - 1, 1, x, w);
+	/* the "3/40" position sits at the header's right end: keep the
+	 * columns clear of it, or it overwrites the last title */
+	if (s->nports > f->table_h) {
+		snprintf(pos, sizeof(pos), "%d/%d", ports.sel + 1, s->nports);
+		reserve = (int)strlen(pos) + 1;
+	}
+	layout_columns(ports_cols, COL_N, f->w - 1 - reserve, 1, x, w);
 	widgets_bar(win, f->table_y, f->w, UI_TITLE);
 	for (c = 0; c < COL_N; c++)
 		if (w[c])
@@ -694,12 +703,9 @@ static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 				     ports_cols[c].right, false);
 		}
 	}
-	if (s->nports > f->table_h) {
-		snprintf(cell, sizeof(cell), "%d/%d", ports.sel + 1,
-			 s->nports);
-		widgets_text(win, f->table_y, f->w - (int)strlen(cell) - 1,
-			     (int)strlen(cell), cell, UI_TITLE, false, false);
-	}
+	if (pos[0])
+		widgets_text(win, f->table_y, f->w - (int)strlen(pos) - 1,
+			     (int)strlen(pos), pos, UI_TITLE, false, false);
 }
 
 static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
@@ -727,14 +733,69 @@ static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
 	widgets_text(win, f->footer_y, 0, f->w, buf, UI_FOOTER, false, false);
 }
 
+/* The status line under the header: where to look first — the fabric's
+ * problem count, the last triage's conclusion, the marked test peer. */
+static struct {
+	bool fabric_known;
+	int errors, warns;
+} pstat;
+
+static bool ports_update(const struct ui_ctx *c)
+{
+	int e = 0, w = 0;
+	bool known, changed;
+
+	(void)c;
+	changed = screen_triage_poll();
+	known = screen_fabric_problems(&e, &w);
+	if (known != pstat.fabric_known || e != pstat.errors || w != pstat.warns)
+		changed = true;
+	pstat.fabric_known = known;
+	pstat.errors = e;
+	pstat.warns = w;
+	return changed;
+}
+
+static void ports_draw_status(WINDOW *win, int y, int w)
+{
+	struct test_peer p;
+	char fab[64], buf[512];
+	const char *last = screen_triage_last();
+
+	if (pstat.fabric_known)
+		snprintf(fab, sizeof(fab), "fabric: %d problem%s%s", pstat.errors + pstat.warns,
+			 pstat.errors + pstat.warns == 1 ? "" : "s",
+			 pstat.errors + pstat.warns ? " (f)" : "");
+	else
+		snprintf(fab, sizeof(fab), "fabric: discovering (f)");
+	snprintf(buf, sizeof(buf), " %s | triage: %s | peer: %s", fab,
+		 last[0] ? last : "not run (T)",
+		 peer_get(&p) ? p.node : "none (p on the fabric screen)");
+	widgets_text(win, y, 0, w, buf,
+		     pstat.errors || strstr(last, "(step") ? UI_WARN : UI_NORMAL, false, true);
+}
+
 static void ports_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	const struct snapshot *s = c->snap;
 	struct layout_frame f;
+	bool status = true;
 
-	layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
+	/* one line for the status under the header, when the room allows */
+	layout_frame(getmaxx(win), getmaxy(win) - 1, s->nports, &f);
+	if (f.too_small) {
+		status = false;
+		layout_frame(getmaxx(win), getmaxy(win), s->nports, &f);
+	} else {
+		f.table_y++;
+		f.detail_y++;
+		f.footer_y++;
+		f.h++;
+	}
 	if (f.too_small)
 		return;		/* the app shows the message */
+	if (status)
+		ports_draw_status(win, 1, f.w);
 	ports_ctx = c;
 	ports_find_sel(s);
 	ports_remember_sel(s);
@@ -796,6 +857,7 @@ const struct screen screen_ports = {
 	.name = "ports",
 	.keys = KEYS_PORTS,
 	.draw = ports_draw,
+	.update = ports_update,
 	.on_key = ports_on_key,
 	.on_resize = ports_on_resize,
 };

@@ -100,6 +100,13 @@ static int sweep_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	return 0;
 }
 
+/* Left: no more sweeps every 10 s until the next request. */
+static void sweep_leave(const struct ui_ctx *c)
+{
+	if (c->cw)
+		monitor_sweep_stop(c->cw);
+}
+
 static void sweep_on_resize(int w, int h)
 {
 	sw_list.top = 0;
@@ -110,5 +117,6 @@ const struct screen screen_sweep = {
 	.keys = KEYS_SWEEP,
 	.draw = sweep_draw,
 	.on_key = sweep_on_key,
+	.leave = sweep_leave,
 	.on_resize = sweep_on_resize,
 };

@@ -3,7 +3,13 @@
 # iblinkinfo / ibnetdiscover as the oracles. IBCONSOLE, TOPODIR and
 # IBCONSOLE_DATADIR come from AM_TESTS_ENVIRONMENT.
 TESTS += tests/sim/snapshot-oracle.test tests/sim/errors.test \
-	tests/sim/fabric.test tests/sim/counters.test
+	tests/sim/fabric.test tests/sim/counters.test tests/sim/triage.test \
+	tests/sim/fabric-input.test tests/sim/sweep-stop.test tests/sim/export.test
 EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
-	tests/sim/fabric.test tests/sim/counters.test \
+	tests/sim/fabric.test tests/sim/counters.test tests/sim/fabric-input.test \
+	tests/sim/triage.test tests/sim/sweep-stop.test tests/sim/export.test \
 	tests/sim/simlib.sh tests/sim/snapcmp.py tests/sim/fabric_check.py
+# The monitor's sweep driven directly (built for check, run by sweep-stop.test).
+check_PROGRAMS += tests/sim/sweep_probe
+tests_sim_sweep_probe_SOURCES = tests/sim/sweep_probe.c
+tests_sim_sweep_probe_LDADD = libibc_diag.a $(CORE_LIBS) -lpthread

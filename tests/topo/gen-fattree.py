@@ -5,7 +5,7 @@
 Every leaf switch has HOSTS single-port HCAs below it and one uplink to
 every spine, all 4X QDR. The default (112 leaves x 18 HCAs, 18 spines) is
 2,016 HCAs + 130 switches = 2,146 nodes: start ibsim with -N 4096 (its
-default MaxNetNodes is 2048, FACTS 6).
+default MaxNetNodes is 2048).
 
     gen-fattree.py [--leaves N] [--hosts N] [--spines N] > fattree.net
 """

@@ -2,14 +2,18 @@
 UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
 	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
+	tests/unit/test_perftest_proto \
 	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
-	tests/unit/test_keymap
+	tests/unit/test_keymap tests/unit/test_triage \
+	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
+	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
+	tests/unit/test_accept tests/unit/test_export tests/unit/test_json
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
 tests_unit_test_port_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_pcie_SOURCES = tests/unit/test_pcie.c
-tests_unit_test_pcie_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_pcie_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_delta_SOURCES = tests/unit/test_delta.c
 tests_unit_test_delta_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_counters_SOURCES = tests/unit/test_counters.c
@@ -29,7 +33,38 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 # Layout maths: pure, linked without curses.
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)
+# Strict parsers and the config file: values, files and lines users give.
+tests_unit_test_parse_SOURCES = tests/unit/test_parse.c
+tests_unit_test_parse_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_thresholds_SOURCES = tests/unit/test_thresholds.c
+tests_unit_test_thresholds_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_topoinput_SOURCES = tests/unit/test_topoinput.c
+tests_unit_test_topoinput_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 # The key table: pure data and lookups, linked without curses.
 tests_unit_test_keymap_SOURCES = tests/unit/test_keymap.c
 tests_unit_test_keymap_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)
 tests_unit_test_keymap_LDADD = libibc_ui.a $(CMOCKA_LIBS)
+tests_unit_test_triage_SOURCES = tests/unit/test_triage.c
+tests_unit_test_triage_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# The worker: a real thread; pthread_create wrapped to fail on demand.
+tests_unit_test_worker_SOURCES = tests/unit/test_worker.c
+tests_unit_test_worker_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_unit_test_worker_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=pthread_create
+# The counter monitor's threads on a fixture tree it writes itself.
+tests_unit_test_monitor_SOURCES = tests/unit/test_monitor.c
+tests_unit_test_monitor_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
+# The sweep's port list and history; calloc wrapped to fail on demand.
+tests_unit_test_sweep_SOURCES = tests/unit/test_sweep.c
+tests_unit_test_sweep_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_sweep_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=calloc
+# The exporter's text writer and metric model; promtool checks a whole
+# synthetic exposition.
+tests_unit_test_export_SOURCES = tests/unit/test_export.c
+tests_unit_test_export_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# Acceptance: card verdict and cause, all-pairs schedule, fleet rules, localisation.
+tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
+tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+tests_unit_test_json_SOURCES = tests/unit/test_json.c
+tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c
+tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm

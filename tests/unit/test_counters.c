@@ -11,7 +11,14 @@
 #include <cmocka.h>
 #include <infiniband/mad.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/sysfs.h"
 #include "core/counters/counters.h"
+#include "core/counters/delta.h"
 #include "core/counters/reader.h"
 
 static void test_table_rows(void **state)
@@ -155,6 +162,52 @@ static void test_put_find(void **state)
 	assert_int_equal(cs.n, CTR_MAX);
 }
 
+/* The index names follow the table, and every name (PMA and kernel)
+ * resolves to its row; a set filled from the PMA keeps table order, so
+ * counters_find_near finds each name at its own slot. */
+static void test_index_and_near(void **state)
+{
+	static const struct { int idx; const char *name; } want[] = {
+		{ CTR_IDX_SYMBOL_ERROR, "SymbolErrorCounter" },
+		{ CTR_IDX_LINK_DOWNED, "LinkDownedCounter" },
+		{ CTR_IDX_VL15_DROPPED, "VL15Dropped" },
+		{ CTR_IDX_XMIT_WAIT, "PortXmitWait" },
+		{ CTR_IDX_RCV_DATA, "PortRcvData" },
+		{ CTR_IDX_MULTICAST_RCV_PKTS, "PortMulticastRcvPkts" },
+	};
+	struct counter_set a, b;
+	uint8_t pc[IB_PC_DATA_SZ] = { 0 }, pce[IB_PC_DATA_SZ] = { 0 };
+
+	(void)state;
+	assert_int_equal(ctr_table_count, CTR_IDX_COUNT);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_string_equal(ctr_table[want[i].idx].name, want[i].name);
+		assert_int_equal(ctr_index(want[i].name), want[i].idx);
+	}
+	for (int i = 0; i < ctr_table_count; i++) {
+		assert_int_equal(ctr_index(ctr_table[i].name), i);
+		if (ctr_table[i].sysfs)
+			assert_int_equal(ctr_index(ctr_table[i].sysfs), i);
+	}
+	assert_int_equal(ctr_index("PortRcvErrorsX"), -1);
+	assert_int_equal(ctr_index(""), -1);
+	assert_null(ctr_lookup("np_cnp_sent"));
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	counters_from_pma(&a, pc, pce, PMA_CAP_EXT_WIDTH | PMA_CAP_XMIT_WAIT, 0);
+	counters_from_pma(&b, pc, NULL, 0, 0);
+	for (int i = 0; i < a.n; i++)
+		assert_ptr_equal(counters_find_near(&a, a.c[i].name, i), &a.c[i]);
+	/* b lacks PortXmitWait and the 64-bit-only rows: a wrong hint
+	 * falls back to the full search, an absent name is NULL */
+	assert_ptr_equal(counters_find_near(&b, "PortRcvData", CTR_IDX_RCV_DATA),
+			 counters_find(&b, "PortRcvData"));
+	assert_non_null(counters_find(&b, "PortRcvData"));
+	assert_null(counters_find_near(&b, "PortXmitWait", CTR_IDX_XMIT_WAIT));
+	assert_null(counters_find_near(&b, "PortUnicastXmitPkts", 99));
+}
+
 static void test_remote_targets(void **state)
 {
 	static struct snapshot s;
@@ -192,6 +245,72 @@ static void test_remote_targets(void **state)
 	assert_non_null(strstr(err, "no local InfiniBand port"));
 }
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * The kernel's counters/ files keep the PMA's classic widths for the error
+ * counters (IBA PortCounters: SymbolErrorCounter 16 bits, LinkDownedCounter
+ * 8, LocalLinkIntegrityErrors 4) and saturate at all-ones: read through
+ * the real sysfs reader from a temporary tree.
+ */
+static void test_sysfs_widths(void **state)
+{
+	char root[] = "/tmp/ibc-ctr-XXXXXX", dir[512], cmd[600];
+	struct counter_set cs = { 0 };
+	struct delta_port dp;
+	const struct ctr_value *v;
+	const struct delta_ctr *dc;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/mlx5_0/ports/1/counters", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", dir);
+	assert_int_equal(system(cmd), 0);
+	put_file(dir, "symbol_error", "65535\n");		/* 2^16 - 1 */
+	put_file(dir, "link_downed", "255\n");		/* 2^8 - 1 */
+	put_file(dir, "local_link_integrity_errors", "15\n");	/* 2^4 - 1 */
+	put_file(dir, "port_rcv_errors", "65534\n");
+	put_file(dir, "port_xmit_data", "65535\n");		/* 64-bit data */
+	sysfs_set_root(root);
+	assert_int_equal(counters_sysfs_sample("mlx5_0", 1, NULL, &cs), 0);
+
+	v = counters_find(&cs, "SymbolErrorCounter");
+	assert_non_null(v);
+	assert_int_equal(v->bits, 16);
+	assert_true(v->saturates);
+	assert_int_equal(counters_find(&cs, "LinkDownedCounter")->bits, 8);
+	assert_int_equal(counters_find(&cs, "LocalLinkIntegrityErrors")->bits, 4);
+	assert_int_equal(counters_find(&cs, "PortRcvErrors")->bits, 16);
+	assert_int_equal(counters_find(&cs, "PortXmitData")->bits, 64);
+
+	delta_init(&dp, "mlx5_0/1", 1);
+	delta_update(&dp, &cs, 100);
+	dc = delta_find(&dp, "SymbolErrorCounter");
+	assert_int_equal(dc->state, DELTA_SATURATED);
+	assert_int_equal(delta_find(&dp, "LinkDownedCounter")->state, DELTA_SATURATED);
+	assert_int_equal(delta_find(&dp, "PortXmitData")->state, DELTA_FIRST);
+	/* 65534 -> 65535: saturated on the way, the delta a lower bound */
+	put_file(dir, "port_rcv_errors", "65535\n");
+	assert_int_equal(counters_sysfs_sample("mlx5_0", 1, NULL, &cs), 0);
+	delta_update(&dp, &cs, 101);
+	dc = delta_find(&dp, "PortRcvErrors");
+	assert_int_equal(dc->state, DELTA_SATURATED);
+	assert_true(dc->lower_bound);
+	assert_int_equal(dc->saturations, 1);
+	sysfs_set_root("/");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,7 +319,9 @@ int main(void)
 		cmocka_unit_test(test_cpi_byte_order),
 		cmocka_unit_test(test_classic_vs_extended),
 		cmocka_unit_test(test_put_find),
+		cmocka_unit_test(test_index_and_near),
 		cmocka_unit_test(test_remote_targets),
+		cmocka_unit_test(test_sysfs_widths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

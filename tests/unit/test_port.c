@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +58,91 @@ static void test_rates(void **state)
 		assert_false(p.below_capability);
 		assert_float_equal(p.max_rate_gbps, 0, 0);
 	}
+}
+
+/*
+ * Data rate after line encoding, written out from the specifications
+ * (IBTA vol. 2): SDR / DDR / QDR use 8b/10b, FDR10 / FDR / EDR 64b/66b on
+ * 10.3125 / 14.0625 / 25.78125 Gb/s lanes, HDR / NDR / XDR carry 50 /
+ * 100 / 200 Gb/s of data per lane. 4X: 8, 16, 32, 40, 54.5, 100, 200, 400,
+ * 800. Every speed at every width.
+ */
+static void test_data_rates(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned speed, ext, ext2;
+		bool fdr10;
+		double lane_data;
+	} sp[] = {
+		{ "SDR", 1, 0, 0, false, 2.0 },
+		{ "DDR", 2, 0, 0, false, 4.0 },
+		{ "QDR", 4, 0, 0, false, 8.0 },
+		{ "FDR10", 4, 0, 0, true, 10.0 },
+		{ "FDR", 0, 1, 0, false, 14.0625 * 64 / 66 },	/* 13.636… */
+		{ "EDR", 0, 2, 0, false, 25.0 },
+		{ "HDR", 0, 4, 0, false, 50.0 },
+		{ "NDR", 0, 8, 0, false, 100.0 },
+		{ "XDR", 0, 0, 1, false, 200.0 },
+	};
+	static const struct { unsigned mask; int lanes; } w[] = {
+		{ 0x01, 1 }, { 0x10, 2 }, { 0x02, 4 }, { 0x04, 8 }, { 0x08, 12 },
+	};
+	static const double four_x[] = { 8, 16, 32, 40, 54.5, 100, 200, 400, 800 };
+
+	for (size_t i = 0; i < sizeof(sp) / sizeof(*sp); i++)
+		for (size_t k = 0; k < sizeof(w) / sizeof(*w); k++) {
+			struct port_info p = { 0 };
+
+			p.width_active = w[k].mask;
+			p.speed_active = sp[i].speed;
+			p.ext_active = sp[i].ext;
+			p.ext_valid = sp[i].ext != 0;
+			p.ext2_active = sp[i].ext2;
+			p.ext2_valid = sp[i].ext2 != 0;
+			p.fdr10 = sp[i].fdr10;
+			port_decode_rate(&p);
+			assert_string_equal(p.speed_name, sp[i].name);
+			assert_float_equal(p.data_rate_gbps, sp[i].lane_data * w[k].lanes, 1e-9);
+			assert_float_equal(port_lane_data_gbps(sp[i].name), sp[i].lane_data, 1e-9);
+			assert_non_null(strstr(p.data_rate_source, sp[i].name));
+			if (w[k].lanes == 4)	/* the 4X column, rounded as quoted */
+				assert_float_equal(p.data_rate_gbps, four_x[i], 0.05);
+		}
+	assert_float_equal(port_lane_data_gbps("ZDR"), 0, 0);
+}
+
+/* RoCE: the netdev's speed wins when the kernel's rate is lower. */
+static void test_roce_data_rate(void **state)
+{
+	struct port_info p = { 0 };
+
+	snprintf(p.link_layer, sizeof(p.link_layer), "Ethernet");
+	snprintf(p.netdev, sizeof(p.netdev), "ens1f0np0");
+	p.width_active = 0x02;
+	p.ext_active = 2;	/* "100 Gb/sec (4X EDR)" */
+	p.ext_valid = true;
+	port_decode_rate(&p);
+	assert_float_equal(p.data_rate_gbps, 100, 1e-9);
+	p.netdev_speed_mbps = 200000;
+	port_pick_data_rate(&p);
+	assert_float_equal(p.data_rate_gbps, 200, 1e-9);
+	assert_non_null(strstr(p.data_rate_source, "netdev ens1f0np0"));
+	assert_non_null(strstr(p.data_rate_source, "kernel rate says 100"));
+
+	/* netdev slower (or equal): the kernel's rate stands */
+	port_decode_rate(&p);
+	p.netdev_speed_mbps = 100000;
+	port_pick_data_rate(&p);
+	assert_float_equal(p.data_rate_gbps, 100, 1e-9);
+	assert_non_null(strstr(p.data_rate_source, "EDR"));
+
+	/* InfiniBand: an IPoIB netdev's speed never overrides the link */
+	snprintf(p.link_layer, sizeof(p.link_layer), "InfiniBand");
+	port_decode_rate(&p);
+	p.netdev_speed_mbps = 400000;
+	port_pick_data_rate(&p);
+	assert_float_equal(p.data_rate_gbps, 100, 1e-9);
 }
 
 static void test_unknown_rate(void **state)
@@ -209,6 +295,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_data_rates),
+		cmocka_unit_test(test_roce_data_rate),
 		cmocka_unit_test(test_unknown_rate),
 		cmocka_unit_test(test_below_capability),
 		cmocka_unit_test(test_names),

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/counters/eventlog.h"
+#include "diag/baseline.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -28,6 +29,11 @@ static void feed(const char *name, uint64_t v, double t)
 	counters_put(&cs, name, v)->bits = 16;
 	cs.c[0].saturates = true;
 	delta_update(&dp, &cs, t);
+}
+
+static void start_ok(struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
 }
 
 static void test_defaults_brief(void **state)
@@ -114,11 +120,208 @@ static void test_values_rule(void **state)
 	assert_int_equal(v.level, VERDICT_ACT);
 	assert_true(v.lower_bound);	/* saturated: at least */
 	assert_string_equal(v.rule, "errors-since-clear");
+	assert_string_equal(v.window, "since last clear");
+	assert_non_null(strstr(v.text, "since last clear"));
+	/* lifetime levels, not the 10-minute ones: 49 ok… */
+	memset(&cs, 0, sizeof(cs));
+	counters_put(&cs, "PortRcvErrors", 49)->bits = 16;
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);	/* > 5: the window rule would watch */
+	cs.c[0].value = 50;			/* … 50 watch, 100 watch, 101 act */
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	cs.c[0].value = 100;
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	cs.c[0].value = 101;
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	/* a saturated 16-bit counter whose levels a site raised: still watch */
+	th.life_act = 100000;
+	th.life_watch = 100000;
+	memset(&cs, 0, sizeof(cs));
+	x = counters_put(&cs, "SymbolErrorCounter", 65535);
+	x->bits = 16;
+	x->saturates = true;
+	rules_eval_values(&cs, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.rule, "counter-saturated");
+	thresholds_defaults(&th);
 	/* congestion alone is no error verdict */
 	memset(&cs, 0, sizeof(cs));
 	counters_put(&cs, "PortXmitWait", 1000000)->bits = 32;
 	rules_eval_values(&cs, &th, &v);
 	assert_int_equal(v.level, VERDICT_OK);
+}
+
+/* The live rule at its boundaries, per counter and summed per port;
+ * LinkDownedCounter: any rise is watch; a saturated counter is watch. */
+static void feed2(const char *a, uint64_t va, const char *b, uint64_t vb, double t)
+{
+	struct counter_set cs;
+
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	counters_put(&cs, a, va)->bits = 16;
+	counters_put(&cs, b, vb)->bits = 16;
+	cs.c[0].saturates = cs.c[1].saturates = true;
+	delta_update(&dp, &cs, t);
+}
+
+static void test_window_rules(void **state)
+{
+	struct thresholds th;
+	struct verdict v;
+
+	thresholds_defaults(&th);
+	delta_init(&dp, "p/1", 1.0);
+	feed2("PortRcvErrors", 0, "SymbolErrorCounter", 0, 0);
+	feed2("PortRcvErrors", 3, "SymbolErrorCounter", 1, 60);	/* 4 in all */
+	rules_eval_delta(&dp, &th, 60, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	assert_string_equal(v.window, "in 10 min");
+	feed2("PortRcvErrors", 3, "SymbolErrorCounter", 2, 70);	/* 5 in all */
+	rules_eval_delta(&dp, &th, 70, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.rule, "errors-in-window-port");
+	feed2("PortRcvErrors", 25, "SymbolErrorCounter", 25, 80);	/* 25 + 25 = 50 */
+	rules_eval_delta(&dp, &th, 80, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);	/* not > 50 */
+	assert_string_equal(v.counter, "PortRcvErrors");	/* 25 >= 5 itself */
+	feed2("PortRcvErrors", 26, "SymbolErrorCounter", 25, 90);	/* 26 + 25 = 51 > 50 */
+	rules_eval_delta(&dp, &th, 90, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_string_equal(v.rule, "errors-in-window-port");
+	assert_int_equal(v.count, 51);
+
+	/* one link down in the window: watch though 1 < 5 */
+	delta_init(&dp, "p/1", 1.0);
+	feed2("LinkDownedCounter", 0, "PortRcvErrors", 0, 0);
+	feed2("LinkDownedCounter", 0, "PortRcvErrors", 0, 10);
+	rules_eval_delta(&dp, &th, 10, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	feed2("LinkDownedCounter", 1, "PortRcvErrors", 0, 20);
+	rules_eval_delta(&dp, &th, 20, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.rule, "link-downed");
+
+	/* a 16-bit counter sitting at 65535 from the first sample: its delta
+	 * is 0, but the verdict must not say ok */
+	delta_init(&dp, "p/1", 1.0);
+	feed2("SymbolErrorCounter", 65535, "PortRcvErrors", 0, 0);
+	feed2("SymbolErrorCounter", 65535, "PortRcvErrors", 0, 10);
+	rules_eval_delta(&dp, &th, 10, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.rule, "counter-saturated");
+	assert_non_null(strstr(v.text, "16-bit"));
+}
+
+/* errors --interval: the deltas between two sweeps. */
+static void test_interval_rule(void **state)
+{
+	struct thresholds th;
+	struct counter_set a, b;
+	struct verdict v;
+
+	thresholds_defaults(&th);
+	memset(&a, 0, sizeof(a));
+	counters_put(&a, "PortRcvErrors", 1000)->bits = 16;	/* lifetime: act */
+	b = a;
+	rules_eval_interval(&a, &b, &th, 10, &v);
+	assert_int_equal(v.level, VERDICT_OK);	/* nothing moved */
+	assert_string_equal(v.window, "in 10 s");
+	b.c[0].value = 1005;
+	rules_eval_interval(&a, &b, &th, 10, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_int_equal(v.count, 5);
+}
+
+/* Slow growth: ~10 errors an hour is far below 5 in 10 minutes, but
+ * against a baseline kept across days it is flagged. */
+static void test_slow_growth(void **state)
+{
+	struct thresholds th;
+	struct baseline b;
+	struct counter_set cs;
+	struct verdict v;
+	const double day0 = 1.7e9, h = 3600;
+
+	thresholds_defaults(&th);
+	memset(&b, 0, sizeof(b));
+	memset(&cs, 0, sizeof(cs));
+	cs.valid = true;
+	counters_put(&cs, "PortRcvErrors", 100)->bits = 16;
+	counters_put(&cs, "PortXmitData", 5)->bits = 64;	/* traffic: ignored */
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0, &th, &v);
+	assert_int_equal(b.n, 1);		/* the first sight is the base */
+	assert_true(b.dirty);
+	assert_int_equal(v.level, VERDICT_OK);
+
+	/* 10 an hour for 59 minutes: too soon to judge */
+	cs.c[0].value = 100 + 9;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 59 * 60, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	/* a day and a half later, 10 an hour: watch */
+	cs.c[0].value = 100 + 360;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_string_equal(v.rule, "slow-growth");
+	assert_string_equal(v.counter, "PortRcvErrors");
+	assert_int_equal(v.count, 360);
+	assert_non_null(strstr(v.window, "since "));
+	assert_non_null(strstr(v.text, "10.0 an hour"));
+	/* just under 5 an hour: ok; exactly 5: watch */
+	cs.c[0].value = 100 + 179;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	cs.c[0].value = 100 + 180;
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	/* a worse verdict is kept */
+	v.level = VERDICT_ACT;
+	snprintf(v.rule, sizeof(v.rule), "errors-in-window");
+	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
+	assert_string_equal(v.rule, "errors-in-window");
+	/* cleared (went down): a new base, nothing flagged */
+	cs.c[0].value = 3;
+	start_ok(&v);
+	baseline_eval(&b, &cs, day0 + 40 * h, &th, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	assert_int_equal(b.c[0].value, 3);
+	assert_true(b.c[0].t == day0 + 40 * h);
+}
+
+/* The baseline survives a restart: written and read back. */
+static void test_baseline_file(void **state)
+{
+	char dir[] = "/tmp/ibc-bl-XXXXXX", path[512], err[256], cmd[600];
+	struct baseline a, b;
+
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_STATE_HOME", dir, 1);
+	assert_non_null(baseline_path("mlx5_0-1", path, sizeof(path)));
+	assert_non_null(strstr(path, "/ibconsole/baseline/mlx5_0-1"));
+	assert_int_equal(baseline_load(&b, path, err, sizeof(err)), 1);	/* none yet */
+	memset(&a, 0, sizeof(a));
+	a.n = 2;
+	snprintf(a.c[0].name, sizeof(a.c[0].name), "SymbolErrorCounter");
+	a.c[0].value = 12;
+	a.c[0].t = 1.7e9;
+	snprintf(a.c[1].name, sizeof(a.c[1].name), "PortRcvErrors");
+	a.c[1].value = 40000;
+	a.c[1].t = 1.7e9 + 60;
+	assert_int_equal(baseline_save(&a, path, err, sizeof(err)), 0);
+	assert_int_equal(baseline_load(&b, path, err, sizeof(err)), 0);
+	assert_int_equal(b.n, 2);
+	assert_string_equal(b.c[1].name, "PortRcvErrors");
+	assert_int_equal(b.c[1].value, 40000);
+	assert_true(b.c[1].t == 1.7e9 + 60);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_eventlog(void **state)
@@ -158,6 +361,10 @@ int main(void)
 		cmocka_unit_test(test_defaults_brief),
 		cmocka_unit_test(test_config_file),
 		cmocka_unit_test(test_values_rule),
+		cmocka_unit_test(test_window_rules),
+		cmocka_unit_test(test_interval_rule),
+		cmocka_unit_test(test_slow_growth),
+		cmocka_unit_test(test_baseline_file),
 		cmocka_unit_test(test_eventlog),
 	};
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests for the test verdict rules (the reference procedure), row by row. */
+/* Unit tests for the test verdicts, rule by rule. Every expected number is
+ * written out here from the reference procedure's tables, not taken from
+ * the program's own table. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -12,57 +14,202 @@
 #include "core/agent/proto.h"
 #include "diag/testverdict.h"
 
-static enum tv_state bw(double line, double avg, double peak, bool bidir, unsigned long long size)
-{
-	struct tv_input in = { .kind = KIND_BW, .op = OP_WRITE, .bidir = bidir, .size = size,
-			       .line_gbps = line, .bw_avg_gbps = avg, .bw_peak_gbps = peak };
-	struct tv_verdict v;
+#define MiB (1ull << 20)
 
-	tv_eval(&in, &v);
+static struct tv_verdict v;
+
+static enum tv_state bw_op(int op, double data, double avg, double peak, bool bidir,
+			   unsigned long long size, bool accept)
+{
+	struct tv_input in = { .kind = KIND_BW, .op = op, .bidir = bidir, .size = size,
+			       .data_gbps = data, .bw_avg_gbps = avg, .bw_peak_gbps = peak,
+			       .accept = accept };
+
+	tv_eval(&in, NULL, &v);
 	return v.state;
 }
 
-static void test_bw_rules(void **state)
+static enum tv_state bw(double data, double avg, bool bidir, unsigned long long size)
 {
-	assert_int_equal(bw(200, 196, 196.5, false, 1 << 20), TV_PASS);	/* ≥ 95 % */
-	assert_int_equal(bw(200, 180, 180, false, 1 << 20), TV_WARN);	/* 85..95 % */
-	assert_int_equal(bw(200, 168, 168, false, 1 << 20), TV_FAIL);	/* case 1: 168 of 200 */
-	assert_int_equal(bw(400, 210, 210, false, 8 << 20), TV_FAIL);	/* case 2: half */
-	assert_int_equal(bw(200, 365, 366, true, 1 << 20), TV_PASS);	/* bidir ≥ 90 % of 400 */
-	assert_int_equal(bw(200, 300, 300, true, 1 << 20), TV_FAIL);	/* < 80 % */
-	assert_int_equal(bw(200, 196, 200, false, 1 << 20), TV_WARN);	/* peak vs avg 2 % */
-	assert_int_equal(bw(0, 196, 196, false, 1 << 20), TV_NONE);	/* unknown rate */
-	assert_int_equal(bw(200, 1, 1, false, 4096), TV_NONE);		/* small message */
+	return bw_op(OP_WRITE, data, avg, avg, bidir, size, false);
 }
 
-static void test_lat_rate(void **state)
+/* Large-message write / read: >= 95 % of the data rate healthy, < 85 % abnormal. */
+static void test_bw_large(void **state)
 {
-	struct tv_input in = { .kind = KIND_LAT, .lat_valid = true, .lat_p99_us = 1.5 };
-	struct tv_verdict v;
+	assert_int_equal(bw(200, 190.0, false, MiB), TV_PASS);	/* 95 %: just inside */
+	assert_int_equal(bw(200, 189.9, false, MiB), TV_WARN);	/* just outside */
+	assert_string_equal(v.rule, "bw-large");
+	assert_int_equal(bw(200, 170.0, false, MiB), TV_WARN);	/* 85 %: still warn */
+	assert_int_equal(bw(200, 169.9, false, MiB), TV_FAIL);	/* below 85 % */
+	assert_int_equal(bw(200, 168, false, MiB), TV_FAIL);	/* case 1: 168 of 200 */
+	assert_int_equal(bw(400, 210, false, 8 * MiB), TV_FAIL);	/* case 2: half */
+	assert_int_equal(bw_op(OP_READ, 200, 196, 196, false, MiB, false), TV_PASS);
+	/* QDR 4X: 40 Gb/s signalling, 32 of data; 31.5 is 98.4 %: healthy */
+	assert_int_equal(bw(32, 31.5, false, MiB), TV_PASS);
+	assert_non_null(strstr(v.text, "98.4 %"));
+	/* the rule names its source and its sizes */
+	assert_non_null(strstr(v.text, "generation-independent"));
+	assert_non_null(strstr(v.text, "1 MiB and up"));
+	/* smaller than the rule's sizes: reported, not judged */
+	assert_int_equal(bw(200, 1, false, 65536), TV_NONE);
+	assert_non_null(strstr(v.text, "no rule for this size"));
+	/* send has no large-message rule */
+	assert_int_equal(bw_op(OP_SEND, 200, 100, 100, false, MiB, false), TV_NONE);
+	/* unknown data rate */
+	assert_int_equal(bw(0, 196, false, MiB), TV_NONE);
+	assert_non_null(strstr(v.text, "--line-rate"));
+}
 
-	tv_eval(&in, &v);
-	assert_int_equal(v.state, TV_PASS);
+/* Bidirectional: >= 90 % of twice the data rate healthy, < 80 % abnormal. */
+static void test_bw_bidir(void **state)
+{
+	assert_int_equal(bw(200, 360.0, true, MiB), TV_PASS);	/* 90 % of 400 */
+	assert_string_equal(v.rule, "bw-bidir");
+	assert_int_equal(bw(200, 359.9, true, MiB), TV_WARN);
+	assert_int_equal(bw(200, 320.0, true, MiB), TV_WARN);	/* 80 % */
+	assert_int_equal(bw(200, 319.9, true, MiB), TV_FAIL);
+}
+
+/* Peak vs average within 1 %: a larger gap is an unstable link. */
+static void test_bw_stability(void **state)
+{
+	assert_int_equal(bw_op(OP_WRITE, 200, 198, 200, false, MiB, false), TV_PASS);	/* 1 % */
+	assert_int_equal(bw_op(OP_WRITE, 200, 197.9, 200, false, MiB, false), TV_WARN);
+	assert_string_equal(v.rule, "bw-stability");
+}
+
+/* 4 KiB write: HDR >= 90 healthy, < 70 abnormal, scaled by the data rate. */
+static void test_bw_4k(void **state)
+{
+	assert_int_equal(bw(200, 90.0, false, 4096), TV_PASS);
+	assert_string_equal(v.rule, "bw-4k");
+	assert_int_equal(bw(200, 89.9, false, 4096), TV_WARN);
+	assert_int_equal(bw(200, 70.0, false, 4096), TV_WARN);
+	assert_int_equal(bw(200, 69.9, false, 4096), TV_FAIL);
+	/* NDR 400: 180 / 140 */
+	assert_int_equal(bw(400, 180.0, false, 4096), TV_PASS);
+	assert_int_equal(bw(400, 179.9, false, 4096), TV_WARN);
+	assert_int_equal(bw(400, 139.9, false, 4096), TV_FAIL);
+	/* QDR 32: 14.4 / 11.2 */
+	assert_int_equal(bw(32, 14.4, false, 4096), TV_PASS);
+	assert_int_equal(bw(32, 11.1, false, 4096), TV_FAIL);
+}
+
+/* Acceptance: pass at 90 % of the data rate, fail below; nothing between. */
+static void test_accept(void **state)
+{
+	assert_int_equal(bw_op(OP_WRITE, 200, 180.0, 180.0, false, MiB, true), TV_PASS);
+	assert_string_equal(v.rule, "accept");
+	assert_int_equal(bw_op(OP_WRITE, 200, 179.9, 179.9, false, MiB, true), TV_FAIL);
+	/* 87 %: the healthy/abnormal rule says warn, acceptance says fail */
+	assert_int_equal(bw_op(OP_WRITE, 200, 174, 174, false, MiB, false), TV_WARN);
+	assert_int_equal(bw_op(OP_WRITE, 200, 174, 174, false, MiB, true), TV_FAIL);
+	/* 89 % fails acceptance too; 91 % passes even with a wobbly peak */
+	assert_int_equal(bw_op(OP_WRITE, 200, 178, 178, false, MiB, true), TV_FAIL);
+	assert_int_equal(bw_op(OP_WRITE, 200, 182, 190, false, MiB, true), TV_PASS);
+	/* bidirectional: of twice the rate */
+	assert_int_equal(bw_op(OP_WRITE, 100, 180, 180, true, MiB, true), TV_PASS);
+	assert_int_equal(bw_op(OP_WRITE, 100, 179, 179, true, MiB, true), TV_FAIL);
+	/* small messages are not an acceptance test */
+	assert_int_equal(bw_op(OP_WRITE, 200, 190, 190, false, 4096, true), TV_NONE);
+}
+
+static enum tv_state lat(int op, unsigned long long size, double median, double p99)
+{
+	struct tv_input in = { .kind = KIND_LAT, .op = op, .size = size, .data_gbps = 200,
+			       .lat_valid = true, .lat_median_us = median, .lat_p99_us = p99 };
+
+	tv_eval(&in, NULL, &v);
+	return v.state;
+}
+
+/* Write / read at 2 B: <= 2 us healthy, > 5 us abnormal; write p99 (HDR
+ * table): <= 2.5 us healthy, > 5 us abnormal. */
+static void test_latency(void **state)
+{
+	assert_int_equal(lat(OP_WRITE, 2, 2.0, 2.5), TV_PASS);
+	assert_int_equal(lat(OP_WRITE, 2, 2.01, 2.5), TV_WARN);
+	assert_string_equal(v.rule, "lat-2b");
+	assert_int_equal(lat(OP_WRITE, 2, 1.0, 2.51), TV_WARN);
 	assert_string_equal(v.rule, "lat-p99");
-	in.lat_p99_us = 3;
-	tv_eval(&in, &v);
+	assert_int_equal(lat(OP_WRITE, 2, 1.0, 5.0), TV_WARN);
+	assert_int_equal(lat(OP_WRITE, 2, 1.0, 5.01), TV_FAIL);
+	assert_int_equal(lat(OP_READ, 2, 5.0, 9), TV_WARN);	/* read: no p99 rule */
+	assert_int_equal(lat(OP_READ, 2, 5.01, 9), TV_FAIL);
+	/* 1 MiB: not judged by the 2 B rule */
+	assert_int_equal(lat(OP_WRITE, MiB, 80, 90), TV_NONE);
+	assert_non_null(strstr(v.text, "no rule for this size"));
+	/* send latency: no rule */
+	assert_int_equal(lat(OP_SEND, 2, 9, 9), TV_NONE);
+	/* no samples */
+	struct tv_input in = { .kind = KIND_LAT, .op = OP_WRITE, .size = 2 };
+
+	tv_eval(&in, NULL, &v);
+	assert_int_equal(v.state, TV_NONE);
+}
+
+static enum tv_state rate(double data, unsigned long long size, double mpps)
+{
+	struct tv_input in = { .kind = KIND_RATE, .op = OP_SEND, .size = size,
+			       .data_gbps = data, .mpps = mpps };
+
+	tv_eval(&in, NULL, &v);
+	return v.state;
+}
+
+/* Message rate: >= 90 / < 70 Mpps for HDR at 4 B; elsewhere no reference. */
+static void test_msg_rate(void **state)
+{
+	assert_int_equal(rate(200, 4, 90.0), TV_PASS);
+	assert_string_equal(v.rule, "msg-rate");
+	assert_int_equal(rate(200, 4, 89.9), TV_WARN);
+	assert_int_equal(rate(200, 4, 70.0), TV_WARN);
+	assert_int_equal(rate(200, 4, 69.9), TV_FAIL);
+	/* NDR: no 180 Mpps invented */
+	assert_int_equal(rate(400, 4, 100), TV_NONE);
+	assert_non_null(strstr(v.text, "no reference"));
+	/* HDR at 64 B: no reference either */
+	assert_int_equal(rate(200, 64, 10), TV_NONE);
+}
+
+/* A site's own numbers, as the config file gives them. */
+static void test_overrides(void **state)
+{
+	struct tv_limits l;
+	struct tv_input in = { .kind = KIND_BW, .op = OP_WRITE, .size = MiB,
+			       .data_gbps = 200, .bw_avg_gbps = 185, .bw_peak_gbps = 185 };
+
+	tv_limits_defaults(&l);
+	tv_eval(&in, &l, &v);
 	assert_int_equal(v.state, TV_WARN);
-	in.lat_p99_us = 6;
-	tv_eval(&in, &v);
-	assert_int_equal(v.state, TV_FAIL);
-	in = (struct tv_input){ .kind = KIND_RATE, .line_gbps = 200, .mpps = 95 };
-	tv_eval(&in, &v);
+	assert_int_equal(tv_limits_set(&l, "test_bw_large_healthy_pct", "92"), 0);
+	tv_eval(&in, &l, &v);
 	assert_int_equal(v.state, TV_PASS);
-	in.mpps = 60;
-	tv_eval(&in, &v);
-	assert_int_equal(v.state, TV_FAIL);
-	assert_non_null(strstr(v.text, "70.0"));
+	assert_int_equal(tv_limits_set(&l, "test_bw_large_healthy_pct", "abc"), -1);
+	assert_int_equal(tv_limits_set(&l, "test_bw_large_healthy_pct", "101"), -1);
+	assert_int_equal(tv_limits_set(&l, "no_such_key", "1"), 1);
+	/* a message-rate reference for NDR makes the rule apply there */
+	assert_int_equal(tv_limits_set(&l, "test_rate_ref_gbps", "400"), 0);
+	assert_int_equal(tv_limits_set(&l, "test_rate_healthy_mpps", "150"), 0);
+	in = (struct tv_input){ .kind = KIND_RATE, .op = OP_SEND, .size = 4,
+				.data_gbps = 400, .mpps = 160 };
+	tv_eval(&in, &l, &v);
+	assert_int_equal(v.state, TV_PASS);
+	assert_string_equal(v.rule, "msg-rate");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bw_rules),
-		cmocka_unit_test(test_lat_rate),
+		cmocka_unit_test(test_bw_large),
+		cmocka_unit_test(test_bw_bidir),
+		cmocka_unit_test(test_bw_stability),
+		cmocka_unit_test(test_bw_4k),
+		cmocka_unit_test(test_accept),
+		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_msg_rate),
+		cmocka_unit_test(test_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

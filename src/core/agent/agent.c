@@ -81,7 +81,7 @@ static int send_counters(struct sess *s, char *err, size_t errlen)
 
 /* Called from the engine's loop: stream counters, and look for the
  * client's PHASE_END (stop) or its disappearance (abort). */
-static int tick(void *arg, char *err, size_t errlen)
+static int agent_tick(void *arg, char *err, size_t errlen)
 {
 	struct sess *s = arg;
 	uint64_t now = eng_now_ns();
@@ -131,7 +131,7 @@ static int expect(struct sess *s, struct proto_msg *m, uint8_t type, char *err, 
 	return -1;
 }
 
-static int phase(struct sess *s, const struct proto_msg *run, char *err, size_t errlen)
+static int agent_run_phase(struct sess *s, const struct proto_msg *run, char *err, size_t errlen)
 {
 	struct proto_msg m = { .type = MSG_RUN_OK };
 	struct eng_result r;
@@ -174,7 +174,7 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	cfg.gid_index = o->gid_index;
 	cfg.p = m.u.setup.p;
 	cfg.initiator = false;
-	cfg.tick = tick;
+	cfg.tick = agent_tick;
 	cfg.arg = s;
 	s->ctr_ms = m.u.setup.p.counter_ms;
 	logf_(o, "%s: %s %s, %u QP(s), up to %llu B", s->peer, eng_kind_name(cfg.p.kind),
@@ -215,7 +215,7 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 			proto_send_error(s->fd, 5, err);
 			return ENG_PEER;
 		}
-		st = phase(s, &m, err, errlen);
+		st = agent_run_phase(s, &m, err, errlen);
 		if (st) {
 			proto_send_error(s->fd, st, err);
 			return st;

@@ -160,7 +160,7 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 	}
 }
 
-static int tick(void *arg, char *err, size_t errlen)
+static int client_tick(void *arg, char *err, size_t errlen)
 {
 	struct client *c = arg;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
@@ -257,7 +257,7 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 	struct client c = { .o = o, .r = r, .fd = -1 };
 	struct eng_cfg cfg = { .device = o->device, .ib_port = o->ib_port, .gid_index = o->gid_index,
 			       .p = o->p, .initiator = true, .stall_ms = o->stall_ms,
-			       .tick = tick, .progress = progress, .arg = &c };
+			       .tick = client_tick, .progress = progress, .arg = &c };
 	struct proto_msg m;
 	struct testctr before, after;
 	struct eng *e = NULL;

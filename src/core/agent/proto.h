@@ -71,7 +71,7 @@ struct proto_facts {
 	char cpu_governor[PROTO_NAME];
 	int32_t numa_node;		/* -1 unknown */
 	uint32_t cpu_mhz;		/* 0 unknown */
-	uint32_t rate_mbps;		/* port line rate, 0 unknown */
+	uint32_t rate_mbps;		/* port data rate after encoding, 0 unknown */
 	uint32_t mtu;			/* active MTU bytes */
 	int32_t gid_index;		/* -1 none (IB) */
 };

@@ -20,24 +20,12 @@ static void facts(struct json *j, const char *key, const struct proto_facts *f)
 	json_str(j, "link_layer", f->link_layer[0] ? f->link_layer : NULL);
 	json_str(j, "kernel", f->kernel[0] ? f->kernel : NULL);
 	json_str(j, "pcie", f->pcie[0] ? f->pcie : NULL);
-	if (f->numa_node >= 0)
-		json_int(j, "numa_node", f->numa_node);
-	else
-		json_null(j, "numa_node");
-	if (f->cpu_mhz)
-		json_int(j, "cpu_mhz", f->cpu_mhz);
-	else
-		json_null(j, "cpu_mhz");
+	json_int_or_null(j, "numa_node", f->numa_node >= 0, f->numa_node);
+	json_int_or_null(j, "cpu_mhz", f->cpu_mhz, f->cpu_mhz);
 	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
-	if (f->rate_mbps)
-		json_num(j, "rate_gbps", f->rate_mbps / 1000.0);
-	else
-		json_null(j, "rate_gbps");
+	json_num_or_null(j, "data_rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
 	json_int(j, "mtu", f->mtu);
-	if (f->gid_index >= 0)
-		json_int(j, "gid_index", f->gid_index);
-	else
-		json_null(j, "gid_index");
+	json_int_or_null(j, "gid_index", f->gid_index >= 0, f->gid_index);
 	json_obj_end(j);
 }
 
@@ -45,7 +33,7 @@ static void counters(struct json *j, const char *key, const struct testctr *t)
 {
 	json_obj_begin(j, key);
 	for (uint32_t i = 0; i < t->n; i++)
-		json_int(j, t->c[i].name, (long long)t->c[i].delta);
+		json_u64(j, t->c[i].name, t->c[i].delta);
 	json_obj_end(j);
 }
 
@@ -71,7 +59,7 @@ static void params(struct json *j, const struct client_opts *o)
 	json_obj_end(j);
 }
 
-static void phase(struct json *j, const struct client_phase *ph, bool bidir)
+static void record_phase(struct json *j, const struct client_phase *ph, bool bidir)
 {
 	const struct eng_result *r = &ph->local;
 
@@ -81,10 +69,7 @@ static void phase(struct json *j, const struct client_phase *ph, bool bidir)
 	json_int(j, "msgs", (long long)r->msgs);
 	json_num(j, "time_s", r->ns / 1e9);
 	json_num(j, "bw_avg_gbps", ph->total_avg_gbps);
-	if (r->peak_valid)
-		json_num(j, "bw_peak_gbps", ph->total_peak_gbps);
-	else
-		json_null(j, "bw_peak_gbps");
+	json_num_or_null(j, "bw_peak_gbps", r->peak_valid, ph->total_peak_gbps);
 	json_num(j, "msg_rate_mpps", ph->total_mpps);
 	if (bidir && ph->peer_valid) {
 		json_num(j, "local_bw_avg_gbps", r->bw_avg_gbps);
@@ -137,7 +122,7 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	facts(&j, "peer_facts", &r->peer);
 	json_arr_begin(&j, "phases");
 	for (int i = 0; i < r->nphases; i++)
-		phase(&j, &r->ph[i], o->p.flags & PARAM_BIDIR);
+		record_phase(&j, &r->ph[i], o->p.flags & PARAM_BIDIR);
 	json_arr_end(&j);
 	counters(&j, "local_counters_delta", &r->local_ctr);
 	counters(&j, "peer_counters_delta", &r->peer_ctr);
@@ -146,10 +131,7 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	json_str(&j, "state", v->state);
 	json_str(&j, "rule", v->rule[0] ? v->rule : NULL);
 	json_str(&j, "text", v->text);
-	if (v->line_gbps > 0)
-		json_num(&j, "line_rate_gbps", v->line_gbps);
-	else
-		json_null(&j, "line_rate_gbps");
+	json_num_or_null(&j, "line_rate_gbps", v->line_gbps > 0, v->line_gbps);
 	json_obj_end(&j);
 	if (d) {
 		json_obj_begin(&j, "compare");
@@ -416,7 +398,7 @@ int record_parse(const char *text, size_t len, struct record_saved *s, char *why
 	return 0;
 }
 
-static void add(struct record_diff *d, uint64_t size, const char *metric, double before, double after)
+static void record_diff_add(struct record_diff *d, uint64_t size, const char *metric, double before, double after)
 {
 	if (d->n >= RECORD_MAX_CMP || (before == 0 && after == 0))
 		return;
@@ -437,12 +419,12 @@ void record_compare(const struct record_saved *s, const struct client_result *r,
 			if (s->ph[k].size != ph->local.size)
 				continue;
 			if (s->p.kind == KIND_LAT) {
-				add(d, ph->local.size, "lat_median_us", s->ph[k].lat_median_us, ph->local.lat_median);
-				add(d, ph->local.size, "lat_p99_us", s->ph[k].lat_p99_us, ph->local.lat_p99);
+				record_diff_add(d, ph->local.size, "lat_median_us", s->ph[k].lat_median_us, ph->local.lat_median);
+				record_diff_add(d, ph->local.size, "lat_p99_us", s->ph[k].lat_p99_us, ph->local.lat_p99);
 			} else {
-				add(d, ph->local.size, "bw_avg_gbps", s->ph[k].bw_avg_gbps, ph->total_avg_gbps);
-				add(d, ph->local.size, "bw_peak_gbps", s->ph[k].bw_peak_gbps, ph->total_peak_gbps);
-				add(d, ph->local.size, "msg_rate_mpps", s->ph[k].msg_rate_mpps, ph->total_mpps);
+				record_diff_add(d, ph->local.size, "bw_avg_gbps", s->ph[k].bw_avg_gbps, ph->total_avg_gbps);
+				record_diff_add(d, ph->local.size, "bw_peak_gbps", s->ph[k].bw_peak_gbps, ph->total_peak_gbps);
+				record_diff_add(d, ph->local.size, "msg_rate_mpps", s->ph[k].msg_rate_mpps, ph->total_mpps);
 			}
 		}
 	}

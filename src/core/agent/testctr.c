@@ -1,32 +1,47 @@
 // SPDX-License-Identifier: MIT
 /* Port counters around a test: one sample of a port's counters/ and
- * hw_counters/ files, and the deltas between two samples. */
+ * hw_counters/ files through the counters room's sysfs reader, and the
+ * deltas between two samples by the delta engine's rule. */
 #include "config.h"
 #include "core/agent/testctr.h"
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/base/sysfs.h"
+#include "core/counters/counters.h"
+#include "core/counters/delta.h"
 
-struct walk {
-	struct testctr *t;
-	const char *dir;
-};
-
-static void one(const char *name, void *arg)
+/* The counters/ files carry the PMA's names in the reader's sample; a
+ * test record names every counter by its file, as it always has. */
+static const char *file_name(const struct ctr_value *v)
 {
-	struct walk *w = arg;
-	long v;
+	const struct ctr_def *d = ctr_lookup(v->name);
 
-	if (w->t->n >= PROTO_MAX_COUNTERS || strlen(name) >= PROTO_NAME || !strcmp(name, "lifespan"))
-		return;
-	if (sysfs_read_long(&v, "%s/%s", w->dir, name) || v < 0)
-		return;
-	snprintf(w->t->c[w->t->n].name, PROTO_NAME, "%s", name);
-	w->t->c[w->t->n].delta = (uint64_t)v;
-	w->t->n++;
+	return d && d->sysfs && !strcmp(d->name, v->name) ? d->sysfs : v->name;
+}
+
+/* Appends the counters of cs from one directory (hw_counters/ or
+ * counters/, told apart by the reader's saturates flag). */
+static void add_from(struct testctr *t, const struct counter_set *cs, bool from_counters)
+{
+	for (int i = 0; i < cs->n; i++) {
+		const struct ctr_value *v = &cs->c[i];
+		const char *name = file_name(v);
+
+		if (v->saturates != from_counters || !v->valid)
+			continue;
+		if (t->n >= PROTO_MAX_COUNTERS || strlen(name) >= PROTO_NAME ||
+		    v->value > (uint64_t)LONG_MAX)
+			continue;
+		snprintf(t->c[t->n].name, PROTO_NAME, "%s", name);
+		t->c[t->n].delta = v->value;
+		t->n++;
+	}
 }
 
 static uint64_t mono_ns(void)
@@ -39,18 +54,20 @@ static uint64_t mono_ns(void)
 
 void testctr_sample(struct testctr *t, const char *dev, int port)
 {
-	char dir[256];
-	struct walk w = { .t = t, .dir = dir };
+	struct counter_set *cs = calloc(1, sizeof(*cs));
 
 	t->n = 0;
 	t->taken_ns = mono_ns();
 	if (sysfs_read_long(&t->lifespan_ms, "/sys/class/infiniband/%s/ports/%d/hw_counters/lifespan",
 			    dev, port) || t->lifespan_ms < 0 || t->lifespan_ms > 10000)
 		t->lifespan_ms = 0;
-	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/hw_counters", dev, port);
-	sysfs_list(dir, one, &w);
-	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/counters", dev, port);
-	sysfs_list(dir, one, &w);
+	if (!cs)
+		return;
+	/* the counters room's sysfs reader, as watch reads the port */
+	counters_sysfs_sample(dev, port, NULL, cs);
+	add_from(t, cs, false);		/* hw_counters/ first, then counters/ */
+	add_from(t, cs, true);
+	free(cs);
 }
 
 void testctr_sample_after(struct testctr *t, const struct testctr *base,
@@ -76,6 +93,7 @@ void testctr_delta(const struct testctr *base, const struct testctr *now, struct
 	out->n = 0;
 	for (uint32_t i = 0; i < now->n; i++) {
 		uint64_t b = 0;
+		bool lower_bound;
 
 		for (uint32_t j = 0; j < base->n; j++)
 			if (!strcmp(base->c[j].name, now->c[i].name)) {
@@ -83,7 +101,10 @@ void testctr_delta(const struct testctr *base, const struct testctr *now, struct
 				break;
 			}
 		out->c[out->n] = now->c[i];
-		out->c[out->n].delta = now->c[i].delta >= b ? now->c[i].delta - b : now->c[i].delta;
+		/* watch's rule for a 64-bit kernel counter: one that went
+		 * down was reset and counts from zero */
+		delta_pair(b, now->c[i].delta, 64, false, &out->c[out->n].delta,
+			   &lower_bound);
 		out->n++;
 	}
 }

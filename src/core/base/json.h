@@ -5,6 +5,7 @@
 #define IBC_BASE_JSON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define JSON_MAX_DEPTH 16
@@ -14,6 +15,7 @@ struct json {
 	int depth;
 	bool first[JSON_MAX_DEPTH];
 	bool compact;	/* one line per top-level value (JSON Lines) */
+	int utf8_replaced;	/* bytes written as U+FFFD: not valid UTF-8 */
 };
 
 void json_init(struct json *j, FILE *f);
@@ -21,11 +23,21 @@ void json_obj_begin(struct json *j, const char *key);	/* key NULL in arrays */
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j, const char *key);
 void json_arr_end(struct json *j);
-void json_str(struct json *j, const char *key, const char *val);	/* NULL → null */
+/* NULL → null. Bytes that are not valid UTF-8 are written as U+FFFD,
+ * counted in utf8_replaced and, for a keyed value, said in a sibling
+ * "<key>_utf8_replaced": N. */
+void json_str(struct json *j, const char *key, const char *val);
+/* Every 64-bit count exactly (18446744073709551615, not 1.8e+19). */
+void json_u64(struct json *j, const char *key, uint64_t val);
+/* Number of bytes of s that json_str would replace. */
+int json_utf8_invalid(const char *s);
 void json_int(struct json *j, const char *key, long long val);
 void json_num(struct json *j, const char *key, double val);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
+/* A value that may be unknown: val when have, else null. */
+void json_int_or_null(struct json *j, const char *key, bool have, long long val);
+void json_num_or_null(struct json *j, const char *key, bool have, double val);
 /* A value that may be missing: null plus a sibling "<key>_error". */
 void json_str_or_err(struct json *j, const char *key, bool valid,
 		     const char *val, const char *why);

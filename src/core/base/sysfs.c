@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static char root[PATH_MAX] = "/";
 
@@ -49,11 +50,19 @@ static int rooted(char *out, size_t len, const char *fmt, va_list ap)
 
 static int read_path(char *buf, size_t len, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK and a regular file only: a FIFO (or a device) in a
+	 * fixture tree must not hang the read; sysfs attributes are
+	 * regular files */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
 	n = read(fd, buf, len - 1);
 	if (n < 0) {
 		int e = errno;

@@ -38,6 +38,8 @@ const struct ctr_def ctr_table[] = {
 	{ "PortMulticastRcvPkts", "multicast_rcv_packets", CTR_TRAFFIC, CTR_PACKETS, 0, "multicast packets received" },
 };
 const int ctr_table_count = sizeof(ctr_table) / sizeof(ctr_table[0]);
+_Static_assert(sizeof(ctr_table) / sizeof(ctr_table[0]) == CTR_IDX_COUNT,
+	       "enum ctr_idx names every row of ctr_table");
 
 /* libibmad field ids per row of ctr_table: classic, 64-bit extended. */
 static const struct {
@@ -67,16 +69,26 @@ static const struct {
 	{ 0, IB_PC_EXT_RCV_MPKTS_F, false },
 };
 
-const struct ctr_def *ctr_lookup(const char *name)
+int ctr_index(const char *name)
 {
+	/* the first byte rules out most rows before any strcmp */
 	for (int i = 0; i < ctr_table_count; i++)
-		if (!strcmp(ctr_table[i].name, name) ||
-		    (ctr_table[i].sysfs && !strcmp(ctr_table[i].sysfs, name)))
-			return &ctr_table[i];
-	return NULL;
+		if ((ctr_table[i].name[0] == name[0] &&
+		     !strcmp(ctr_table[i].name, name)) ||
+		    (ctr_table[i].sysfs && ctr_table[i].sysfs[0] == name[0] &&
+		     !strcmp(ctr_table[i].sysfs, name)))
+			return i;
+	return -1;
 }
 
-static bool has(const char *name, const char *part)
+const struct ctr_def *ctr_lookup(const char *name)
+{
+	int i = ctr_index(name);
+
+	return i < 0 ? NULL : &ctr_table[i];
+}
+
+static bool name_has(const char *name, const char *part)
 {
 	return strstr(name, part) != NULL;
 }
@@ -107,14 +119,14 @@ enum ctr_class ctr_classify(const char *name)
 		if (!strcmp(hw_known[i].name, name))
 			return hw_known[i].cls;
 	/* congestion first: "np_cnp_sent" is not an error */
-	if (has(name, "cnp") || has(name, "ecn") || has(name, "pause") ||
-	    has(name, "pfc") || has(name, "wait"))
+	if (name_has(name, "cnp") || name_has(name, "ecn") || name_has(name, "pause") ||
+	    name_has(name, "pfc") || name_has(name, "wait"))
 		return CTR_CONGESTION;
-	if (has(name, "_err") || has(name, "error") || has(name, "retry") || has(name, "seq") ||
-	    has(name, "duplicate") || has(name, "discard") ||
-	    has(name, "drop") || has(name, "out_of") || has(name, "timeout") ||
-	    has(name, "retrans") || has(name, "slow_restart") ||
-	    has(name, "nak") || has(name, "link_downed"))
+	if (name_has(name, "_err") || name_has(name, "error") || name_has(name, "retry") || name_has(name, "seq") ||
+	    name_has(name, "duplicate") || name_has(name, "discard") ||
+	    name_has(name, "drop") || name_has(name, "out_of") || name_has(name, "timeout") ||
+	    name_has(name, "retrans") || name_has(name, "slow_restart") ||
+	    name_has(name, "nak") || name_has(name, "link_downed"))
 		return CTR_ERROR;
 	return CTR_TRAFFIC;
 }
@@ -158,10 +170,10 @@ struct ctr_value *counters_put(struct counter_set *cs, const char *name,
 		d = ctr_lookup(name);
 		v->cls = d ? d->cls : ctr_classify(name);
 		v->unit = d ? d->unit : CTR_COUNT;
-		if (!d && (has(name, "pkts") || has(name, "packets") ||
-			   has(name, "sends") || has(name, "recvs")))
+		if (!d && (name_has(name, "pkts") || name_has(name, "packets") ||
+			   name_has(name, "sends") || name_has(name, "recvs")))
 			v->unit = CTR_PACKETS;
-		if (!d && has(name, "bytes"))
+		if (!d && name_has(name, "bytes"))
 			v->unit = CTR_BYTES;
 		v->bits = 64;
 	}
@@ -179,24 +191,12 @@ const struct ctr_value *counters_find(const struct counter_set *cs,
 	return NULL;
 }
 
-bool counters_errors_listed(const struct counter_set *cs,
-			    const struct counter_set *prev, bool *moved)
+const struct ctr_value *counters_find_near(const struct counter_set *cs,
+					   const char *name, int hint)
 {
-	bool any = false;
-
-	*moved = false;
-	for (int i = 0; i < cs->n; i++) {
-		const struct ctr_value *x = &cs->c[i];
-		const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
-
-		if (x->cls == CTR_TRAFFIC)
-			continue;
-		if (x->value)
-			any = true;
-		if (p && p->value != x->value)
-			*moved = any = true;
-	}
-	return any;
+	if (hint >= 0 && hint < cs->n && !strcmp(cs->c[hint].name, name))
+		return &cs->c[hint];
+	return counters_find(cs, name);
 }
 
 double counters_now(void)
@@ -229,7 +229,10 @@ void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
 	cs->extended = ext;
 	cs->ext_errors = exterr;
 	cs->source = CTR_SRC_PMA;
-	for (int i = 0; i < ctr_table_count; i++) {
+	/* Each table row lands at the next slot, filled straight from the
+	 * row: the set was emptied above, so no name can be there twice, and
+	 * the row already says class and unit (no lookup per counter). */
+	for (int i = 0; i < ctr_table_count && cs->n < CTR_MAX; i++) {
 		const struct ctr_def *d = &ctr_table[i];
 		bool is_err = pma_fields[i].ext_is_error;
 		bool use_ext = is_err ? exterr : ext;
@@ -239,174 +242,26 @@ void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
 		/* unicast / multicast only with the full extended set */
 		if (!d->classic_bits && !all8 && !exterr)
 			continue;
-		if (!strcmp(d->name, "PortXmitWait") &&
+		if (i == CTR_IDX_XMIT_WAIT &&
 		    !(cap & PMA_CAP_XMIT_WAIT) && !exterr)
 			continue;	/* not supported: absent, never 0 */
 		if (use_ext)
 			val = mad_get_field64((void *)pce, 0, pma_fields[i].ext);
 		else
 			val = mad_get_field((void *)pc, 0, pma_fields[i].classic);
-		v = counters_put(cs, d->name, val);
-		if (!v)
-			break;
+		v = &cs->c[cs->n++];
+		strcpy(v->name, d->name);	/* every table name fits CTR_NAME */
+		v->cls = (uint8_t)d->cls;
+		v->unit = (uint8_t)d->unit;
 		v->bits = use_ext ? 64 : (uint8_t)d->classic_bits;
 		v->saturates = true;	/* IB: counters stop at all-ones */
+		v->valid = true;
+		v->value = val;
 	}
-	snprintf(cs->mode, sizeof(cs->mode), "%s",
-		 exterr ? "PortCountersExtended (64-bit data and errors)" :
-		 ext ? "PortCountersExtended (64-bit data) + PortCounters (classic errors)" :
-		       "PortCounters (classic: 32-bit data, 4-16-bit errors, saturating)");
+	strcpy(cs->mode,
+	       exterr ? "PortCountersExtended (64-bit data and errors)" :
+	       ext ? "PortCountersExtended (64-bit data) + PortCounters (classic errors)" :
+		     "PortCounters (classic: 32-bit data, 4-16-bit errors, saturating)");
 	cs->valid = true;
 	cs->why[0] = '\0';
-}
-
-/* --- blocking PMA client through libibmad --- */
-
-struct pma_client {
-	struct ibmad_port *mp;
-	int timeout_ms;
-	/* ClassPortInfo per LID, asked once */
-	struct { unsigned lid; uint16_t cap; uint32_t cap2; } cpi[64];
-	int ncpi;
-};
-
-struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
-			    char *err, size_t errlen)
-{
-	int classes[] = { IB_PERFORMANCE_CLASS };
-	struct pma_client *c;
-	int fd;
-
-	/* libibmad prints when its open fails: probe quietly first. */
-	fd = umad_open_port((char *)dev, port);
-	if (fd < 0) {
-		int e = errno ? errno : -fd;
-
-		snprintf(err, errlen,
-			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
-			 dev, port, strerror(e));
-		return NULL;
-	}
-	umad_close_port(fd);
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	c->mp = mad_rpc_open_port((char *)dev, port, classes, 1);
-	if (!c->mp) {
-		snprintf(err, errlen, "libibmad cannot open %s/%d for PMA queries — check the umad device permissions", dev, port);
-		free(c);
-		return NULL;
-	}
-	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 500;
-	mad_rpc_set_timeout(c->mp, c->timeout_ms);
-	mad_rpc_set_retries(c->mp, 2);
-	return c;
-}
-
-void pma_close(struct pma_client *c)
-{
-	if (!c)
-		return;
-	mad_rpc_close_port(c->mp);
-	free(c);
-}
-
-static int pma_caps(struct pma_client *c, ib_portid_t *pid, int port,
-		    uint16_t *cap, uint32_t *cap2)
-{
-	uint8_t buf[1024];
-
-	for (int i = 0; i < c->ncpi; i++)
-		if (c->cpi[i].lid == (unsigned)pid->lid) {
-			*cap = c->cpi[i].cap;
-			*cap2 = c->cpi[i].cap2;
-			return 0;
-		}
-	memset(buf, 0, sizeof(buf));
-	if (!pma_query_via(buf, pid, port, c->timeout_ms, CLASS_PORT_INFO, c->mp))
-		return -1;
-	counters_parse_cpi(buf, cap, cap2);
-	if (c->ncpi < (int)(sizeof(c->cpi) / sizeof(c->cpi[0]))) {
-		c->cpi[c->ncpi].lid = (unsigned)pid->lid;
-		c->cpi[c->ncpi].cap = *cap;
-		c->cpi[c->ncpi].cap2 = *cap2;
-		c->ncpi++;
-	}
-	return 0;
-}
-
-int pma_sample(struct pma_client *c, unsigned lid, int port,
-	       struct counter_set *cs)
-{
-	uint8_t pc[1024], pce[1024];
-	ib_portid_t pid;
-	uint16_t cap;
-	uint32_t cap2;
-	bool want_ext;
-
-	memset(&pid, 0, sizeof(pid));
-	pid.lid = (int)lid;
-	cs->lid = lid;
-	cs->port = port;
-	cs->valid = false;
-	if (!lid) {
-		snprintf(cs->why, sizeof(cs->why), "no LID (is a subnet manager running?)");
-		return -1;
-	}
-	if (pma_caps(c, &pid, port, &cap, &cap2)) {
-		snprintf(cs->why, sizeof(cs->why), "PMA ClassPortInfo of LID %u timed out", lid);
-		return -1;
-	}
-	memset(pc, 0, sizeof(pc));
-	memset(pce, 0, sizeof(pce));
-	cs->t_mono = counters_now();
-	if (!pma_query_via(pc, &pid, port, c->timeout_ms, IB_GSI_PORT_COUNTERS, c->mp)) {
-		snprintf(cs->why, sizeof(cs->why), "PMA PortCounters of LID %u port %d: %s",
-			 lid, port, errno ? strerror(errno) : "no answer");
-		return -1;
-	}
-	want_ext = (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) ||
-		   (cap2 & PMA_CAP2_EXT_ERRORS);
-	if (want_ext &&
-	    !pma_query_via(pce, &pid, port, c->timeout_ms, IB_GSI_PORT_COUNTERS_EXT, c->mp)) {
-		snprintf(cs->why, sizeof(cs->why), "PMA PortCountersExtended of LID %u port %d: %s",
-			 lid, port, errno ? strerror(errno) : "no answer");
-		return -1;
-	}
-	counters_from_pma(cs, pc, want_ext ? pce : NULL, cap, cap2);
-	return 0;
-}
-
-int pma_clear(struct pma_client *c, unsigned lid, int port, char *err,
-	      size_t errlen)
-{
-	uint8_t buf[1024];
-	ib_portid_t pid;
-	uint16_t cap;
-	uint32_t cap2;
-
-	memset(&pid, 0, sizeof(pid));
-	pid.lid = (int)lid;
-	if (pma_caps(c, &pid, port, &cap, &cap2)) {
-		snprintf(err, errlen, "PMA ClassPortInfo of LID %u timed out", lid);
-		return -1;
-	}
-	memset(buf, 0, sizeof(buf));
-	/* mask 0 with CounterSelect2: every classic counter */
-	if (!performance_reset_via(buf, &pid, port, 0xffffffffu, c->timeout_ms,
-				   IB_GSI_PORT_COUNTERS, c->mp)) {
-		snprintf(err, errlen, "PMA PortCounters reset of LID %u port %d failed", lid, port);
-		return -1;
-	}
-	if (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) {
-		memset(buf, 0, sizeof(buf));
-		if (!performance_reset_via(buf, &pid, port, 0xffffffffu, c->timeout_ms,
-					   IB_GSI_PORT_COUNTERS_EXT, c->mp)) {
-			snprintf(err, errlen, "PMA PortCountersExtended reset of LID %u port %d failed", lid, port);
-			return -1;
-		}
-	}
-	return 0;
 }

@@ -7,14 +7,23 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Exact integers up to 2^63; beyond that (a saturated 64-bit counter)
- * a double is as good as anyone will read. */
+/* Every counter exact to the last of its 64 bits: a wrapped or
+ * saturated 64-bit counter is 18446744073709551615, not 1.8e+19. */
 static void u64(struct json *j, const char *k, uint64_t v)
 {
-	if (v <= (uint64_t)INT64_MAX)
-		json_int(j, k, (long long)v);
-	else
-		json_num(j, k, (double)v);
+	json_u64(j, k, v);
+}
+
+/* What a counter is and its value: the fields every counter object
+ * starts with, in a sample and in a delta alike. */
+static void counter_head(struct json *j, const char *name, unsigned cls,
+			 unsigned unit, unsigned bits, uint64_t value)
+{
+	json_str(j, "name", name);
+	json_str(j, "class", ctr_class_name((enum ctr_class)cls));
+	json_str(j, "unit", ctr_unit_name((enum ctr_unit)unit));
+	json_int(j, "bits", bits);
+	u64(j, "value", value);
 }
 
 static const char *src_name(enum ctr_source s)
@@ -38,11 +47,7 @@ void counters_json_set(struct json *j, const struct counter_set *cs)
 		const struct ctr_value *v = &cs->c[i];
 
 		json_obj_begin(j, NULL);
-		json_str(j, "name", v->name);
-		json_str(j, "class", ctr_class_name(v->cls));
-		json_str(j, "unit", ctr_unit_name(v->unit));
-		json_int(j, "bits", v->bits);
-		u64(j, "value", v->value);
+		counter_head(j, v->name, v->cls, v->unit, v->bits, v->value);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -105,21 +110,14 @@ void counters_json_delta(struct json *j, const struct delta_port *d,
 		bool missing = c->state == DELTA_MISSING;
 
 		json_obj_begin(j, NULL);
-		json_str(j, "name", c->name);
-		json_str(j, "class", ctr_class_name(c->cls));
-		json_str(j, "unit", ctr_unit_name(c->unit));
-		json_int(j, "bits", c->bits);
-		u64(j, "value", c->value);
+		counter_head(j, c->name, c->cls, c->unit, c->bits, c->value);
 		json_str(j, "state", delta_state_name(c->state));
 		if (first || missing)
 			json_null(j, "delta");
 		else
 			u64(j, "delta", c->delta);
 		json_bool(j, "delta_lower_bound", c->lower_bound);
-		if (c->rate_valid)
-			json_num(j, "per_s", c->rate);
-		else
-			json_null(j, "per_s");
+		json_num_or_null(j, "per_s", c->rate_valid, c->rate);
 		if (c->unit == CTR_WORDS4 || c->unit == CTR_BYTES) {
 			if (!first && !missing)
 				u64(j, "bytes", delta_bytes(c, c->delta));

@@ -12,6 +12,14 @@ void delta_init(struct delta_port *d, const char *label, double interval_s)
 	memset(d, 0, sizeof(*d));
 	snprintf(d->label, sizeof(d->label), "%s", label ? label : "");
 	d->interval = interval_s;
+	d->gap_interval = interval_s;
+}
+
+void delta_set_interval(struct delta_port *d, double interval_s)
+{
+	/* the sample in flight was scheduled under the old interval */
+	d->gap_interval = interval_s > d->interval ? interval_s : d->interval;
+	d->interval = interval_s;
 }
 
 static uint64_t max_of(unsigned bits)
@@ -38,13 +46,19 @@ static void bucket_add(struct delta_ctr *c, double t, uint64_t v)
 
 		if (steps >= DELTA_NBUCKETS) {
 			memset(c->bucket, 0, sizeof(c->bucket));
+			c->bucket_total = 0;
 		} else {
-			for (long long k = 1; k <= steps; k++)
-				c->bucket[(c->bucket_id + k) % DELTA_NBUCKETS] = 0;
+			for (long long k = 1; k <= steps; k++) {
+				uint64_t *b = &c->bucket[(c->bucket_id + k) % DELTA_NBUCKETS];
+
+				c->bucket_total -= *b;
+				*b = 0;
+			}
 		}
 		c->bucket_id = id;
 	}
 	c->bucket[((c->bucket_id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS] += v;
+	c->bucket_total += v;
 }
 
 static void hist_push(struct delta_ctr *c, uint64_t v, enum delta_state st)
@@ -101,7 +115,7 @@ static struct delta_ctr *slot_for(struct delta_port *d, const struct ctr_value *
 	return c;
 }
 
-static void one(struct delta_port *d, struct delta_ctr *c,
+static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 		const struct ctr_value *v, double t, double dt, bool gap)
 {
 	uint64_t max, prev = c->value;
@@ -159,8 +173,8 @@ static void one(struct delta_port *d, struct delta_ctr *c,
 int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 {
 	double dt = d->have ? t - d->t_last : 0;
-	bool gap = d->have && d->interval > 0 &&
-		   dt > DELTA_GAP_FACTOR * d->interval;
+	bool gap = d->have && d->gap_interval > 0 &&
+		   dt > DELTA_GAP_FACTOR * d->gap_interval;
 	bool seen[CTR_MAX] = { false };
 	int moved = 0;
 
@@ -185,7 +199,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 		if (!c)
 			break;
 		seen[c - d->c] = true;
-		one(d, c, &cs->c[i], t, dt, gap);
+		delta_counter_update(d, c, &cs->c[i], t, dt, gap);
 		moved += c->delta > 0;
 	}
 	for (int i = 0; i < d->n; i++)
@@ -198,6 +212,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 		d->t_first = t;
 		d->t_mark = t;
 	}
+	d->gap_interval = d->interval;
 	d->dt = dt;
 	d->t_last = t;
 	d->have = true;
@@ -212,20 +227,35 @@ void delta_mark(struct delta_port *d, double t)
 		d->c[i].total_mark = 0;
 }
 
+static uint64_t bucket_range(const struct delta_ctr *c, long long from,
+			     long long to)
+{
+	uint64_t sum = 0;
+
+	for (long long id = from; id <= to; id++)
+		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
+	return sum;
+}
+
 uint64_t delta_window(const struct delta_ctr *c, double now, double window_s)
 {
-	long long first, id;
-	uint64_t sum = 0;
+	long long first, oldest = c->bucket_id - DELTA_NBUCKETS + 1;
 
 	if (window_s <= 0)
 		return c->delta;
 	/* buckets after the one holding now - window_s, up to the newest */
 	first = bucket_of(now - window_s) + 1;
-	if (first <= c->bucket_id - DELTA_NBUCKETS)
-		first = c->bucket_id - DELTA_NBUCKETS + 1;
-	for (id = first; id <= c->bucket_id; id++)
-		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
-	return sum;
+	if (first < oldest)
+		first = oldest;
+	if (first > c->bucket_id)
+		return 0;
+	/* The shorter walk: the window itself, or the running sum of the
+	 * whole ring less the buckets older than the window (the same
+	 * value modulo 2^64, so the same even past a wrap). A 10-minute
+	 * window costs nothing, a minute twelve additions. */
+	if (c->bucket_id - first + 1 <= DELTA_NBUCKETS / 2)
+		return bucket_range(c, first, c->bucket_id);
+	return c->bucket_total - bucket_range(c, oldest, first - 1);
 }
 
 uint64_t delta_errors_window(const struct delta_port *d, double now,
@@ -244,6 +274,39 @@ uint64_t delta_bytes(const struct delta_ctr *c, uint64_t delta)
 	if (c->unit == CTR_WORDS4)
 		return delta * 4;	/* IB data counters count 4-octet words */
 	return delta;
+}
+
+double delta_pair_gbps(const struct counter_set *prev,
+		       const struct counter_set *now, const char *name,
+		       enum delta_state *st)
+{
+	const struct ctr_value *a, *b;
+	double dt, words_or_bytes;
+	uint64_t delta;
+	bool lb;
+
+	*st = DELTA_MISSING;
+	if (!prev || !now || !prev->valid || !now->valid)
+		return -1;
+	a = counters_find(prev, name);
+	b = counters_find(now, name);
+	if (!a || !b || !a->valid || !b->valid || a->bits != b->bits)
+		return -1;
+	*st = delta_pair(a->value, b->value, b->bits, b->saturates, &delta, &lb);
+	dt = now->t_mono - prev->t_mono;
+	if (*st != DELTA_OK && *st != DELTA_WRAPPED)
+		return -1;
+	if (!(dt > 0)) {
+		*st = DELTA_CLOCK;
+		return -1;
+	}
+	if (b->unit == CTR_WORDS4)
+		words_or_bytes = (double)delta * 4.0;
+	else if (b->unit == CTR_BYTES)
+		words_or_bytes = (double)delta;
+	else
+		return -1;
+	return words_or_bytes * 8.0 / dt / 1e9;
 }
 
 double delta_gbps(const struct delta_ctr *c)

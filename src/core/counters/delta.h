@@ -51,6 +51,7 @@ struct delta_ctr {
 	unsigned resets, saturations;
 	long long bucket_id;	/* newest bucket's index */
 	uint64_t bucket[DELTA_NBUCKETS];
+	uint64_t bucket_total;	/* running sum of bucket[] (mod 2^64) */
 	uint64_t hist[DELTA_HIST];	/* newest at hist_pos - 1 */
 	uint8_t hist_state[DELTA_HIST];
 	int hist_n, hist_pos;
@@ -59,6 +60,8 @@ struct delta_ctr {
 struct delta_port {
 	char label[64];
 	double interval;	/* nominal sampling interval, s */
+	double gap_interval;	/* the next sample's gap test, s (the
+				 * longer of the intervals around a change) */
 	double t_first, t_last, t_mark;
 	double dt;		/* length of the last interval, s */
 	bool have;		/* a good sample was taken */
@@ -74,6 +77,10 @@ enum delta_state delta_pair(uint64_t prev, uint64_t cur, unsigned bits,
 			    bool saturates, uint64_t *delta, bool *lower_bound);
 
 void delta_init(struct delta_port *d, const char *label, double interval_s);
+
+/* The sampling interval changed: the next sample is judged against the
+ * longer of the old and the new interval, later ones against the new. */
+void delta_set_interval(struct delta_port *d, double interval_s);
 
 /* Feeds one sample taken at t (monotonic seconds). An invalid set counts
  * as a missed sample. Returns how many counters moved (delta > 0). */
@@ -92,6 +99,12 @@ uint64_t delta_errors_window(const struct delta_port *d, double now,
 /* Data rate in Gb/s (4-octet words × 4 × 8, or bytes × 8), -1 when the
  * counter is not a data counter or has no rate. */
 double delta_gbps(const struct delta_ctr *c);
+/* The rate in Gb/s of data counter name between two samples, through
+ * delta_pair(): -1 when either lacks it, time did not advance, or the
+ * pair is not a plain or wrapped delta (*st says which: saturated, reset). */
+double delta_pair_gbps(const struct counter_set *prev,
+		       const struct counter_set *now, const char *name,
+		       enum delta_state *st);
 /* Bytes a data counter's delta stands for (words × 4). */
 uint64_t delta_bytes(const struct delta_ctr *c, uint64_t delta);
 

@@ -1,7 +1,9 @@
-# src/core/counters: the counter table, PMA and sysfs readers, the delta
+# src/core/counters: the counter table, the pipelined PMA client, the
+# sysfs reader, the delta
 # engine, the event log and the console's counter monitor.
 libibc_core_a_SOURCES += \
 	src/core/counters/counters.c src/core/counters/counters.h \
+	src/core/counters/pma.c src/core/counters/pma.h \
 	src/core/counters/sysfs_counters.c \
 	src/core/counters/counters_json.c src/core/counters/counters_json.h \
 	src/core/counters/reader.c src/core/counters/reader.h \

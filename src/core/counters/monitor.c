@@ -1,72 +1,47 @@
 // SPDX-License-Identifier: MIT
 /* Counter workers for the console: local sampling every interval and a
- * fabric sweep on demand, publishing models under one mutex. */
+ * fabric sweep on demand, each on its own worker, waking the UI through
+ * one shared descriptor. */
 #include "config.h"
 #include "core/counters/monitor.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "core/fabric/sweep.h"
+#include "core/base/worker.h"
 #include "core/base/umadlock.h"
+#include "core/fabric/sweep.h"
 
 #define SWEEP_REPEAT_S 10.0
 
 struct monitor {
-	pthread_t thread, sweeper;
-	bool sweeper_started;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool stop;
+	/* local sampling: its lock guards the requests, the targets, the
+	 * interval and pub's local part */
+	struct worker local;
 	double interval_s;
-	char dev[64];
-	int port;
-
-	/* requests, under lock */
-	bool req_ack, req_mark, req_sweep;
-	int req_clear;			/* -1 none */
+	bool interval_new;
+	bool req_ack, req_mark;
+	bool req_clear;
+	char clear_dev[64];
+	int clear_port;
 	bool targets_new;
 	struct ctr_target targets[CTRW_MAX_PORTS];
 	int ntargets;
 
-	struct ctr_model *work;		/* worker only */
-	struct ctr_model *pub;		/* under lock */
-	struct ctr_reader *smp;	/* worker only */
-	int pipe_rd, pipe_wr;		/* "published" wake-ups for the UI */
+	/* the sweep: its lock guards req_sweep, sweep_on and pub's sweep
+	 * part; the thread starts on the first request */
+	struct worker sweeper;
+	bool req_sweep, sweep_on;
+	monitor_listing_rule listed;
+	char dev[64];
+	int port;
+
+	struct ctr_model *work;		/* local worker only */
+	struct ctr_model *pub;
+	struct ctr_reader *smp;		/* local worker only */
 };
-
-static void poke(struct monitor *w)
-{
-	char c = 1;
-
-	/* a full pipe already says "something new" */
-	if (write(w->pipe_wr, &c, 1) < 0 && errno != EAGAIN)
-		return;
-}
-
-static double mono(void)
-{
-	return counters_now();
-}
-
-static struct timespec abs_mono(double t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)t;
-	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
-}
 
 /* Copies the local part of src (used ports only) into dst. */
 static void copy_local(struct ctr_model *dst, const struct ctr_model *src)
@@ -95,30 +70,60 @@ static void copy_sweep(struct ctr_model *dst, const struct ctr_model *src)
 	memcpy(dst->flag, src->flag, (size_t)src->nflag * sizeof(src->flag[0]));
 }
 
-static void *work_main(void *arg)
+/* Clears the counters of the port named dev/port, wherever it now sits
+ * in the list; the note says what happened. */
+static void clear_port_counters(struct monitor *w, struct ctr_model *m,
+				const char *dev, int port)
+{
+	char err[200] = "";
+
+	for (int i = 0; i < m->n; i++) {
+		const struct ctr_target *t = &m->port[i].t;
+
+		if (strcmp(t->dev, dev) || t->port != port)
+			continue;
+		if (reader_clear(w->smp, t, err, sizeof(err)))
+			snprintf(m->note, sizeof(m->note), "clearing %s failed: %s",
+				 t->label, err);
+		else
+			snprintf(m->note, sizeof(m->note), "counters of %s cleared",
+				 t->label);
+		return;
+	}
+	snprintf(m->note, sizeof(m->note),
+		 "clearing %.31s/%d: the port is no longer in the list", dev, port);
+}
+
+static bool local_has_request(const struct monitor *w)
+{
+	return w->targets_new || w->interval_new || w->req_ack || w->req_mark ||
+	       w->req_clear;
+}
+
+static void local_main(struct worker *wk, void *arg)
 {
 	struct monitor *w = arg;
 	struct ctr_model *m = w->work;
-	double next = mono();
+	double next = worker_now(), last = -1;
 
-	pthread_mutex_lock(&w->lock);
-	while (!w->stop) {
-		struct timespec ts = abs_mono(next);
-		bool ack, mark, changed;
-		int clear;
+	worker_lock(wk);
+	while (!worker_stopping(wk)) {
+		bool ack, mark, changed, clear;
+		char clear_dev[64];
+		int clear_port;
 		double t;
 
-		while (!w->stop && mono() < next && !w->targets_new &&
-		       !w->req_ack && !w->req_mark && w->req_clear < 0)
-			if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT)
-				break;
-		if (w->stop)
+		while (!worker_stopping(wk) && worker_now() < next &&
+		       !local_has_request(w))
+			worker_wait(wk, next);
+		if (worker_stopping(wk))
 			break;
 		ack = w->req_ack;
 		mark = w->req_mark;
 		clear = w->req_clear;
-		w->req_ack = w->req_mark = false;
-		w->req_clear = -1;
+		memcpy(clear_dev, w->clear_dev, sizeof(clear_dev));
+		clear_port = w->clear_port;
+		w->req_ack = w->req_mark = w->req_clear = false;
 		changed = w->targets_new;
 		if (changed) {
 			m->n = w->ntargets;
@@ -129,23 +134,25 @@ static void *work_main(void *arg)
 			}
 			w->targets_new = false;
 		}
+		if (w->interval_new) {
+			/* The new interval counts from the last sample: a
+			 * shorter one is due now, and no port calls the
+			 * samples around the change a gap. */
+			for (int i = 0; i < m->n; i++)
+				delta_set_interval(&m->dp[i], w->interval_s);
+			if (last >= 0)
+				next = last + w->interval_s;
+			w->interval_new = false;
+		}
 		m->interval_s = w->interval_s;
-		pthread_mutex_unlock(&w->lock);
+		worker_unlock(wk);
 
 		umadlock_span_begin();
-		if (clear >= 0 && clear < m->n) {
-			char err[200] = "";
-
-			if (reader_clear(w->smp, &m->port[clear].t, err, sizeof(err)))
-				snprintf(m->note, sizeof(m->note), "clearing %s failed: %s",
-					 m->port[clear].t.label, err);
-			else
-				snprintf(m->note, sizeof(m->note), "counters of %s cleared",
-					 m->port[clear].t.label);
-		}
-		t = mono();
+		if (clear)
+			clear_port_counters(w, m, clear_dev, clear_port);
+		t = worker_now();
 		/* a request alone does not sample again before its time */
-		if (t >= next || changed || clear >= 0) {
+		if (t >= next || changed || clear) {
 			struct timespec wall;
 
 			clock_gettime(CLOCK_REALTIME, &wall);
@@ -159,12 +166,13 @@ static void *work_main(void *arg)
 				m->port[i].source = cs->source;
 				snprintf(m->port[i].mode, sizeof(m->port[i].mode), "%s", cs->mode);
 				snprintf(m->port[i].why, sizeof(m->port[i].why), "%s", cs->why);
-				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : mono());
+				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
 				eventlog_add_from(&m->log, &m->dp[i], &wall);
 				free(cs);
 			}
-			m->now = mono();
+			m->now = worker_now();
 			m->gen++;
+			last = t;
 			if (t >= next)
 				next = t + m->interval_s;
 		}
@@ -173,154 +181,140 @@ static void *work_main(void *arg)
 		umadlock_span_end();
 		if (mark)
 			for (int i = 0; i < m->n; i++)
-				delta_mark(&m->dp[i], mono());
+				delta_mark(&m->dp[i], worker_now());
 		if (ack)
 			eventlog_ack(&m->log);
 
-		pthread_mutex_lock(&w->lock);
+		worker_lock(wk);
 		if (mark || ack)
 			m->gen++;
 		copy_local(w->pub, m);
-		poke(w);
+		worker_notify(wk);
 	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
+	worker_unlock(wk);
 }
 
-static void *sweep_main(void *arg)
+/* One sweep: the PMA counters of every port of the current discovery,
+ * judged against the previous sweep; fills m's sweep part. */
+static int sweep_once(struct monitor *w, struct sweep_history *h,
+		      struct ctr_model *m, char *err, size_t errlen)
+{
+	struct sweep_opts so = { .dev = w->dev[0] ? w->dev : NULL, .port = w->port };
+	int rc = 0, nf = 0;
+
+	m->nflag = 0;
+	m->flag_truncated = false;
+	m->sweep_failed = 0;
+	if (!h->have)
+		rc = sweep_history_discover(h, &so, err, errlen);
+	if (!rc)
+		rc = sweep_query(&h->sw, &so, err, errlen);
+	m->sweep_nodes = h->have ? h->sw.nodes : 0;
+	m->sweep_ports = h->have ? h->sw.n : 0;
+	if (rc)
+		return rc;
+	for (int i = 0; i < h->sw.n; i++) {
+		const struct counter_set *cs = &h->sw.p[i].cs;
+		const struct counter_set *pv = h->prev[i].valid ? &h->prev[i] : NULL;
+		bool moved;
+
+		if (!cs->valid) {
+			m->sweep_failed++;
+			continue;
+		}
+		if (w->listed(cs, pv, &moved)) {
+			if (nf < CTRW_MAX_FLAGGED) {
+				struct monitor_flagged *f = &m->flag[nf++];
+
+				snprintf(f->node_desc, sizeof(f->node_desc), "%s", h->sw.p[i].node_desc);
+				f->lid = h->sw.p[i].lid;
+				f->port = h->sw.p[i].port;
+				f->is_switch = h->sw.p[i].is_switch;
+				f->moved = moved;
+				f->cs = *cs;
+				if (pv)
+					f->prev = *pv;
+				else
+					f->prev.valid = false;
+			} else {
+				m->flag_truncated = true;
+			}
+		}
+		h->prev[i] = *cs;
+	}
+	m->nflag = nf;
+	return 0;
+}
+
+static void sweep_main(struct worker *wk, void *arg)
 {
 	struct monitor *w = arg;
-	struct sweep_opts so = { .dev = w->dev[0] ? w->dev : NULL, .port = w->port };
-	struct sweep sw = { 0 };
-	struct counter_set *prev = NULL;
+	struct sweep_history h = { 0 };
 	struct ctr_model *m = calloc(1, sizeof(*m));
-	bool have = false;
 
-	pthread_mutex_lock(&w->lock);
-	while (!w->stop && m) {
+	worker_lock(wk);
+	while (!worker_stopping(wk) && m) {
 		char err[240] = "";
 		double t0, next;
-		int rc = 0, nf = 0, failed = 0;
+		int rc;
 
 		w->req_sweep = false;
 		w->pub->sweep_busy = true;
-		pthread_mutex_unlock(&w->lock);
+		worker_unlock(wk);
 
-		t0 = mono();
-		if (!have) {
-			rc = sweep_discover(&sw, &so, err, sizeof(err));
-			have = rc == 0;
-			if (have) {
-				prev = calloc((size_t)sw.n + 1, sizeof(*prev));
-				if (!prev) {
-					rc = 5;
-					snprintf(err, sizeof(err), "out of memory");
-				}
-			}
-		}
-		if (!rc)
-			rc = sweep_query(&sw, &so, err, sizeof(err));
-		m->nflag = 0;
-		m->flag_truncated = false;
-		if (!rc) {
-			for (int i = 0; i < sw.n; i++) {
-				const struct counter_set *cs = &sw.p[i].cs;
-				const struct counter_set *pv = prev[i].valid ? &prev[i] : NULL;
-				bool moved;
+		t0 = worker_now();
+		rc = sweep_once(w, &h, m, err, sizeof(err));
 
-				if (!cs->valid) {
-					failed++;
-					continue;
-				}
-				if (counters_errors_listed(cs, pv, &moved)) {
-					if (nf < CTRW_MAX_FLAGGED) {
-						struct monitor_flagged *f = &m->flag[nf++];
-
-						snprintf(f->node_desc, sizeof(f->node_desc), "%s", sw.p[i].node_desc);
-						f->lid = sw.p[i].lid;
-						f->port = sw.p[i].port;
-						f->is_switch = sw.p[i].is_switch;
-						f->moved = moved;
-						f->cs = *cs;
-						if (pv)
-							f->prev = *pv;
-						else
-							f->prev.valid = false;
-					} else {
-						m->flag_truncated = true;
-					}
-				}
-				prev[i] = *cs;
-			}
-		}
-		m->nflag = nf;
-		pthread_mutex_lock(&w->lock);
+		worker_lock(wk);
 		w->pub->sweep_gen++;
 		w->pub->sweep_busy = false;
 		snprintf(w->pub->sweep_err, sizeof(w->pub->sweep_err), "%s", rc ? err : "");
-		w->pub->sweep_nodes = sw.nodes;
-		w->pub->sweep_ports = sw.n;
-		w->pub->sweep_failed = failed;
-		w->pub->sweep_s = mono() - t0;
+		w->pub->sweep_nodes = m->sweep_nodes;
+		w->pub->sweep_ports = m->sweep_ports;
+		w->pub->sweep_failed = m->sweep_failed;
+		w->pub->sweep_s = worker_now() - t0;
 		w->pub->nflag = m->nflag;
 		w->pub->flag_truncated = m->flag_truncated;
 		memcpy(w->pub->flag, m->flag, (size_t)m->nflag * sizeof(m->flag[0]));
-		poke(w);
-		next = mono() + SWEEP_REPEAT_S;
-		while (!w->stop && !w->req_sweep) {
-			struct timespec ts = abs_mono(next);
-
-			if (pthread_cond_timedwait(&w->cond, &w->lock, &ts) == ETIMEDOUT)
-				break;
-		}
+		worker_notify(wk);
+		/* again in SWEEP_REPEAT_S while the sweep is wanted, at once
+		 * on a request; stopped, it waits for the next request */
+		next = worker_now() + SWEEP_REPEAT_S;
+		while (!worker_stopping(wk) && !w->req_sweep &&
+		       (!w->sweep_on || worker_now() < next))
+			worker_wait(wk, w->sweep_on ? next : -1);
 	}
-	pthread_mutex_unlock(&w->lock);
-	free(prev);
+	worker_unlock(wk);
 	free(m);
-	sweep_free(&sw);
-	return NULL;
+	sweep_history_free(&h);
 }
 
 struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
-			      char *err, size_t errlen)
+			      monitor_listing_rule listed, char *err, size_t errlen)
 {
 	struct monitor *w = calloc(1, sizeof(*w));
-	pthread_condattr_t ca;
-	int fds[2];
 
 	if (!w || !(w->work = calloc(1, sizeof(*w->work))) ||
 	    !(w->pub = calloc(1, sizeof(*w->pub))) || !(w->smp = reader_open())) {
 		snprintf(err, errlen, "cannot start the counter worker: out of memory");
 		goto fail;
 	}
-	if (pipe(fds) < 0) {
-		snprintf(err, errlen, "cannot start the counter worker: %s", strerror(errno));
-		goto fail;
-	}
-	w->pipe_rd = fds[0];
-	w->pipe_wr = fds[1];
-	for (int i = 0; i < 2; i++) {
-		fcntl(fds[i], F_SETFL, O_NONBLOCK);
-		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
-	}
 	w->interval_s = interval_s > 0 ? interval_s : 1.0;
-	w->req_clear = -1;
+	w->listed = listed;
 	eventlog_init(&w->work->log);
 	eventlog_init(&w->pub->log);
 	if (o && o->device)
 		snprintf(w->dev, sizeof(w->dev), "%s", o->device);
 	w->port = o ? o->port : 0;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&w->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	if (pthread_create(&w->thread, NULL, work_main, w)) {
-		snprintf(err, errlen, "cannot start the counter worker thread");
-		pthread_cond_destroy(&w->cond);
-		pthread_mutex_destroy(&w->lock);
-		close(w->pipe_rd);
-		close(w->pipe_wr);
+	if (worker_init(&w->local, NULL, "counter", err, errlen))
+		goto fail;
+	if (worker_init(&w->sweeper, &w->local, "sweep", err, errlen)) {
+		worker_stop(&w->local);
+		goto fail;
+	}
+	if (worker_start(&w->local, local_main, w, "counter", err, errlen)) {
+		worker_stop(&w->sweeper);
+		worker_stop(&w->local);
 		goto fail;
 	}
 	return w;
@@ -338,17 +332,9 @@ void monitor_stop(struct monitor *w)
 {
 	if (!w)
 		return;
-	pthread_mutex_lock(&w->lock);
-	w->stop = true;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
-	if (w->sweeper_started)
-		pthread_join(w->sweeper, NULL);
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
-	close(w->pipe_rd);
-	close(w->pipe_wr);
+	/* the sweeper borrows the local worker's descriptor: stop it first */
+	worker_stop(&w->sweeper);
+	worker_stop(&w->local);
 	reader_close(w->smp);
 	free(w->work);
 	free(w->pub);
@@ -357,15 +343,12 @@ void monitor_stop(struct monitor *w)
 
 int monitor_fd(const struct monitor *w)
 {
-	return w->pipe_rd;
+	return worker_fd(&w->local);
 }
 
 void monitor_drain(struct monitor *w)
 {
-	char buf[64];
-
-	while (read(w->pipe_rd, buf, sizeof(buf)) > 0)
-		;
+	worker_drain(&w->local);
 }
 
 void monitor_set_targets(struct monitor *w, const struct snapshot *s)
@@ -374,7 +357,7 @@ void monitor_set_targets(struct monitor *w, const struct snapshot *s)
 	int n = reader_targets_local(s, t, CTRW_MAX_PORTS);
 	bool same;
 
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->local);
 	same = n == w->ntargets;
 	for (int i = 0; same && i < n; i++)
 		same = !strcmp(t[i].label, w->targets[i].label) &&
@@ -383,74 +366,95 @@ void monitor_set_targets(struct monitor *w, const struct snapshot *s)
 		memcpy(w->targets, t, (size_t)n * sizeof(t[0]));
 		w->ntargets = n;
 		w->targets_new = true;
-		pthread_cond_broadcast(&w->cond);
+		worker_kick(&w->local);
 	}
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->local);
 }
 
 void monitor_set_interval(struct monitor *w, double interval_s)
 {
-	pthread_mutex_lock(&w->lock);
-	w->interval_s = interval_s;
-	pthread_mutex_unlock(&w->lock);
+	if (!(interval_s > 0))
+		return;
+	worker_lock(&w->local);
+	if (interval_s != w->interval_s) {
+		w->interval_s = interval_s;
+		w->interval_new = true;
+		worker_kick(&w->local);
+	}
+	worker_unlock(&w->local);
 }
 
 bool monitor_get(struct monitor *w, struct ctr_model *dst)
 {
 	bool changed = false;
 
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->local);
 	if (w->pub->gen != dst->gen) {
 		copy_local(dst, w->pub);
 		changed = true;
 	}
+	worker_unlock(&w->local);
+	worker_lock(&w->sweeper);
 	if (w->pub->sweep_gen != dst->sweep_gen ||
 	    w->pub->sweep_busy != dst->sweep_busy) {
 		copy_sweep(dst, w->pub);
 		changed = true;
 	}
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->sweeper);
 	return changed;
 }
 
-static void request(struct monitor *w, bool *flag)
+static void local_request(struct monitor *w, bool *flag)
 {
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->local);
 	*flag = true;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	worker_kick(&w->local);
+	worker_unlock(&w->local);
 }
 
 void monitor_ack(struct monitor *w)
 {
-	request(w, &w->req_ack);
+	local_request(w, &w->req_ack);
 }
 
 void monitor_mark(struct monitor *w)
 {
-	request(w, &w->req_mark);
+	local_request(w, &w->req_mark);
 }
 
-void monitor_clear(struct monitor *w, int port_index)
+void monitor_clear(struct monitor *w, const char *dev, int port)
 {
-	pthread_mutex_lock(&w->lock);
-	w->req_clear = port_index;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	worker_lock(&w->local);
+	snprintf(w->clear_dev, sizeof(w->clear_dev), "%s", dev);
+	w->clear_port = port;
+	w->req_clear = true;
+	worker_kick(&w->local);
+	worker_unlock(&w->local);
 }
 
 void monitor_sweep(struct monitor *w)
 {
-	pthread_mutex_lock(&w->lock);
+	char err[200];
+
+	worker_lock(&w->sweeper);
 	w->req_sweep = true;
-	if (!w->sweeper_started) {
+	w->sweep_on = true;
+	if (!w->sweeper.running) {
 		w->pub->sweep_busy = true;
-		w->sweeper_started =
-			pthread_create(&w->sweeper, NULL, sweep_main, w) == 0;
-		if (!w->sweeper_started)
-			snprintf(w->pub->sweep_err, sizeof(w->pub->sweep_err),
-				 "cannot start the sweep thread");
+		if (worker_start(&w->sweeper, sweep_main, w, "sweep", err, sizeof(err))) {
+			w->pub->sweep_busy = false;
+			snprintf(w->pub->sweep_err, sizeof(w->pub->sweep_err), "%s", err);
+		}
 	}
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	worker_kick(&w->sweeper);
+	worker_unlock(&w->sweeper);
+}
+
+void monitor_sweep_stop(struct monitor *w)
+{
+	worker_lock(&w->sweeper);
+	w->sweep_on = false;
+	w->req_sweep = false;
+	worker_kick(&w->sweeper);
+	worker_unlock(&w->sweeper);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The console's counter workers: one thread samples the local ports'
  * counters every interval (deltas, event log), another sweeps the fabric
- * on demand; both publish plain-data models the UI copies and draws. */
+ * on request; both publish plain-data models the UI copies and draws. */
 #ifndef IBC_COUNTERS_MONITOR_H
 #define IBC_COUNTERS_MONITOR_H
 
@@ -59,12 +59,20 @@ struct ctr_model {
 
 struct monitor;
 
+/* Which swept ports the sweep lists (a judgement: src/diag provides it):
+ * true to list cs; *moved when a counter changed since prev (NULL on the
+ * first sweep). */
+typedef bool (*monitor_listing_rule)(const struct counter_set *cs,
+				     const struct counter_set *prev, bool *moved);
+
 struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
-			      char *err, size_t errlen);
+			      monitor_listing_rule listed, char *err, size_t errlen);
 void monitor_stop(struct monitor *w);
 
 /* Follows the snapshot's port list (restarts deltas when it changes). */
 void monitor_set_targets(struct monitor *w, const struct snapshot *s);
+/* Takes effect at once: a shorter interval cuts the current wait, and
+ * no port's deltas call the samples around the change a gap. */
 void monitor_set_interval(struct monitor *w, double interval_s);
 
 /* Copies the newest model into dst when it changed since dst's
@@ -79,7 +87,12 @@ void monitor_drain(struct monitor *w);
 /* Requests, carried out by the worker before its next publication. */
 void monitor_ack(struct monitor *w);		/* acknowledge all events */
 void monitor_mark(struct monitor *w);		/* restart "since mark" */
-void monitor_clear(struct monitor *w, int port_index);	/* PMA reset */
-void monitor_sweep(struct monitor *w);		/* start / repeat a sweep */
+/* PMA reset of the local port dev/port (found by name when the request
+ * is carried out, so a changed port list cannot redirect it). */
+void monitor_clear(struct monitor *w, const char *dev, int port);
+/* Starts a sweep now, then one every 10 s until monitor_sweep_stop(). */
+void monitor_sweep(struct monitor *w);
+/* No more timed sweeps (the sweep screen was left); one in flight ends. */
+void monitor_sweep_stop(struct monitor *w);
 
 #endif

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "core/counters/reader.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +89,13 @@ int reader_targets_remote(const char *spec, const struct snapshot *s,
 		unsigned long lid = strtoul(q, &end, 0), port = 1;
 		struct ctr_target *x;
 
-		if (end == q || !lid || lid > 0xbfff)
+		/* strtoul takes "-1" as ULONG_MAX: digits only */
+		if (!isdigit((unsigned char)*q) || end == q || !lid || lid > 0xbfff)
 			goto bad;
 		q = end;
 		if (*q == ':') {
 			port = strtoul(q + 1, &end, 10);
-			if (end == q + 1 || port > 254)
+			if (!isdigit((unsigned char)q[1]) || end == q + 1 || port > 254)
 				goto bad;
 			q = end;
 		}

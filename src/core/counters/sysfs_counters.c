@@ -17,6 +17,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
+#include "core/base/parse.h"
 #include "core/base/sysfs.h"
 
 #define IBDIR "/sys/class/infiniband"
@@ -31,8 +32,8 @@ struct walk {
 static void read_one(const char *name, void *arg)
 {
 	struct walk *w = arg;
-	char buf[64], *end;
-	unsigned long long v;
+	char buf[64];
+	uint64_t v;
 	const struct ctr_def *d;
 	struct ctr_value *cv;
 
@@ -40,17 +41,26 @@ static void read_one(const char *name, void *arg)
 		return;		/* hw_counters' cache time, not a counter */
 	if (sysfs_read(buf, sizeof(buf), "%s/%s", w->dir, name))
 		return;
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (errno || end == buf)
+	/* a count and nothing else: strtoull alone reads "1e99" as 1 and
+	 * "-1" as 2^64 - 1 */
+	if (parse_u64(buf, &v))
 		return;		/* "N/A (no PMA)" and friends */
 	/* counters/ uses the kernel's names: show the PMA ones */
 	d = w->hw ? NULL : ctr_lookup(name);
 	cv = counters_put(w->cs, d ? d->name : name, v);
 	if (!cv)
 		return;
+	/*
+	 * counters/ comes from the PMA and keeps its semantics: the kernel
+	 * reads the error counters (and PortXmitWait) from the classic
+	 * PortCounters, 16 / 8 / 4 / 32 bits wide, saturating at all-ones;
+	 * only the data and packet counters switch to the 64-bit extended
+	 * set when the PMA has it. A 16-bit SymbolErrorCounter stuck at
+	 * 65535 must read "saturated", not a delta of 0.
+	 */
 	cv->bits = 64;
-	/* counters/ comes from the PMA and keeps its semantics */
+	if (d && d->classic_bits && d->cls != CTR_TRAFFIC)
+		cv->bits = (uint8_t)d->classic_bits;
 	cv->saturates = !w->hw;
 	w->added++;
 }
@@ -149,7 +159,7 @@ int counters_sysfs_sample(const char *dev, int port, const char *netdev,
 	b = b < 0 ? b : w.added;
 	if (netdev && *netdev && sysfs_is_real_root())
 		ethtool_pause(netdev, cs);
-	snprintf(cs->mode, sizeof(cs->mode), "sysfs %s%s%s (64-bit)",
+	snprintf(cs->mode, sizeof(cs->mode), "sysfs %s%s%s (classic error widths, 64-bit data)",
 		 a > 0 ? "counters/" : "", a > 0 && b > 0 ? " + " : "",
 		 b > 0 ? "hw_counters/" : "");
 	if (cs->n == 0) {

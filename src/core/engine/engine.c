@@ -141,7 +141,7 @@ static enum ibv_mtu mtu_enum(uint32_t b)
  * GID, PCIe and NUMA facts, in one place with the console's meaning. */
 static void read_port(struct eng *e)
 {
-	struct snap_opts o = { .sysfs_root = "/", .device = e->info.device,
+	struct snap_opts o = { .device = e->info.device,
 			       .port = e->info.ib_port, .no_smp = true };
 	struct snapshot *s = calloc(1, sizeof(*s));
 	char why[256];

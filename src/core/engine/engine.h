@@ -13,7 +13,7 @@
 #define ENG_HIST 24		/* latency histogram: log2 buckets from 128 ns */
 #define ENG_MAX_TS (1u << 20)	/* posts time-stamped per phase (peak, latency) */
 
-/* Status values double as exit codes (DESIGN.md). */
+/* Status values double as exit codes (see EXIT STATUS in the man page). */
 enum eng_status {
 	ENG_OK = 0,
 	ENG_NODEV = 3,		/* no device, no permission, memlock too low */

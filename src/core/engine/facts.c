@@ -41,8 +41,9 @@ void facts_collect(struct proto_facts *f, const struct eng *e)
 	if (p) {
 		snprintf(f->fw_ver, sizeof(f->fw_ver), "%.31s", p->fw_ver);
 		snprintf(f->ca_type, sizeof(f->ca_type), "%.31s", p->ca_type);
-		if (p->rate_gbps > 0)
-			f->rate_mbps = (uint32_t)(p->rate_gbps * 1000 + 0.5);
+		/* the data rate after encoding: what a test can reach */
+		if (p->data_rate_gbps > 0)
+			f->rate_mbps = (uint32_t)(p->data_rate_gbps * 1000 + 0.5);
 		if (p->pcie.v.valid)
 			snprintf(f->pcie, sizeof(f->pcie), "%s %g GT/s x%d (max %g GT/s x%d)",
 				 p->pcie.address, p->pcie.cur_gts, p->pcie.cur_width,

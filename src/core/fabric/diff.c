@@ -13,6 +13,13 @@ struct lkey {
 	int link;
 };
 
+/* -1, 0, 1 without subtracting (port numbers read from a file could be
+ * anything, and INT_MIN - 1 overflows) */
+static int icmp(int a, int b)
+{
+	return (a > b) - (a < b);
+}
+
 static int lkey_cmp(const void *x, const void *y)
 {
 	const struct lkey *a = x, *b = y;
@@ -20,10 +27,10 @@ static int lkey_cmp(const void *x, const void *y)
 	if (a->ga != b->ga)
 		return a->ga < b->ga ? -1 : 1;
 	if (a->pa != b->pa)
-		return a->pa - b->pa;
+		return icmp(a->pa, b->pa);
 	if (a->gb != b->gb)
 		return a->gb < b->gb ? -1 : 1;
-	return a->pb - b->pb;
+	return icmp(a->pb, b->pb);
 }
 
 struct nkey {
@@ -67,7 +74,7 @@ static struct nkey *node_keys(const struct fabric *f)
 	return k;
 }
 
-static struct fdiff_entry *add(struct fdiff *d, enum fdiff_kind kind)
+static struct fdiff_entry *fdiff_add(struct fdiff *d, enum fdiff_kind kind)
 {
 	if (d->n == d->cap) {
 		int ncap = d->cap ? d->cap * 2 : 16;
@@ -106,10 +113,10 @@ static int entry_order(const void *x, const void *y)
 	const struct fdiff_entry *a = x, *b = y;
 
 	if (a->kind != b->kind)
-		return (int)a->kind - (int)b->kind;
+		return icmp((int)a->kind, (int)b->kind);
 	if (a->guid_a != b->guid_a)
 		return a->guid_a < b->guid_a ? -1 : 1;
-	return a->port_a - b->port_a;
+	return icmp(a->port_a, b->port_a);
 }
 
 int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff *d)
@@ -127,12 +134,12 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 			lkey_cmp(&lo[i], &lc[j]);
 
 		if (c < 0) {
-			if (!(e = add(d, FDIFF_LINK_GONE)))
+			if (!(e = fdiff_add(d, FDIFF_LINK_GONE)))
 				goto out;
 			fill_link(e, old, lo[i].link);
 			link_rate(old, lo[i++].link, e->old_rate, sizeof(e->old_rate));
 		} else if (c > 0) {
-			if (!(e = add(d, FDIFF_LINK_NEW)))
+			if (!(e = fdiff_add(d, FDIFF_LINK_NEW)))
 				goto out;
 			fill_link(e, cur, lc[j].link);
 			link_rate(cur, lc[j++].link, e->new_rate, sizeof(e->new_rate));
@@ -143,7 +150,7 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 			link_rate(cur, lc[j].link, rn, sizeof(rn));
 			/* a side that does not know the rate is no change */
 			if (ro[0] && rn[0] && strcmp(ro, rn)) {
-				if (!(e = add(d, FDIFF_LINK_RATE)))
+				if (!(e = fdiff_add(d, FDIFF_LINK_RATE)))
 					goto out;
 				fill_link(e, cur, lc[j].link);
 				snprintf(e->old_rate, sizeof(e->old_rate), "%s", ro);
@@ -164,7 +171,7 @@ int fabric_diff(const struct fabric *old, const struct fabric *cur, struct fdiff
 			continue;
 		}
 		n = c < 0 ? &old->nodes[no[i++].node] : &cur->nodes[nc[j++].node];
-		if (!(e = add(d, c < 0 ? FDIFF_NODE_GONE : FDIFF_NODE_NEW)))
+		if (!(e = fdiff_add(d, c < 0 ? FDIFF_NODE_GONE : FDIFF_NODE_NEW)))
 			goto out;
 		e->guid_a = n->guid;
 		snprintf(e->name_a, sizeof(e->name_a), "%s", n->name);

@@ -4,27 +4,24 @@
 #include "config.h"
 #include "core/fabric/discovery.h"
 
-#include <errno.h>
-#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "core/counters/reader.h"
 #include "core/base/umadlock.h"
+#include "core/base/worker.h"
+#include "core/counters/reader.h"
 
 #include <infiniband/umad.h>
 
 #define WATCH_PERIOD_S 1.0
 
 struct discovery {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	struct worker w;		/* its lock guards everything below */
 	struct fab_opts opts;
 	char ca[64], map[512];
 	double rediscover_s;
-	bool stop, requested, running;
+	bool requested, running;
 	double started, last_s, next_at;
 	int last_nodes;
 	unsigned gen;
@@ -38,14 +35,6 @@ struct discovery {
 	struct counter_set *cnow, *cprev;
 	struct ctr_reader *cs;
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void view_free(struct fabric_view *v)
 {
@@ -82,10 +71,10 @@ static void watch_sample(struct discovery *w)
 	unsigned lid = w->watch_lid;
 	int port = w->watch_port;
 
-	w->watch_next = mono() + WATCH_PERIOD_S;
+	w->watch_next = worker_now() + WATCH_PERIOD_S;
 	if (!cs)
 		return;
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 	t.lid = lid;
 	t.pma_port = port;
 	t.remote = true;
@@ -104,7 +93,7 @@ static void watch_sample(struct discovery *w)
 	umadlock_span_end();
 	cs->lid = lid;
 	cs->port = port;
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	if (lid != w->watch_lid || port != w->watch_port) {
 		free(cs);	/* the selection moved meanwhile */
 		return;
@@ -112,48 +101,38 @@ static void watch_sample(struct discovery *w)
 	free(w->cprev);
 	w->cprev = w->cnow;
 	w->cnow = cs;
+	worker_notify(&w->w);
 }
 
-static void *worker_main(void *arg)
+static void discovery_main(struct worker *wk, void *arg)
 {
 	struct discovery *w = arg;
 
-	pthread_mutex_lock(&w->lock);
-	while (!w->stop) {
+	worker_lock(wk);
+	while (!worker_stopping(wk)) {
 		struct fabric_view *v;
 		struct fabric *f;
 		char err[320];
 		double t;
 
-		while (!w->stop && !w->requested &&
-		       !(w->rediscover_s > 0 && mono() >= w->next_at)) {
-			if (w->watch_lid && mono() >= w->watch_next) {
+		while (!worker_stopping(wk) && !w->requested &&
+		       !(w->rediscover_s > 0 && worker_now() >= w->next_at)) {
+			double at = w->rediscover_s > 0 ? w->next_at : -1;
+
+			if (w->watch_lid && worker_now() >= w->watch_next) {
 				watch_sample(w);	/* drops and retakes the lock */
 				continue;
 			}
-			if (w->rediscover_s > 0 || w->watch_lid) {
-				struct timespec ts;
-				double at = w->rediscover_s > 0 ? w->next_at : 1e18;
-
-				if (w->watch_lid && w->watch_next < at)
-					at = w->watch_next;
-				at -= mono();
-
-				clock_gettime(CLOCK_REALTIME, &ts);
-				at += ts.tv_sec + ts.tv_nsec / 1e9;
-				ts.tv_sec = (time_t)at;
-				ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
-				pthread_cond_timedwait(&w->cond, &w->lock, &ts);
-			} else {
-				pthread_cond_wait(&w->cond, &w->lock);
-			}
+			if (w->watch_lid && (at < 0 || w->watch_next < at))
+				at = w->watch_next;
+			worker_wait(wk, at);
 		}
-		if (w->stop)
+		if (worker_stopping(wk))
 			break;
 		w->requested = false;
 		w->running = true;
-		w->started = mono();
-		pthread_mutex_unlock(&w->lock);
+		w->started = worker_now();
+		worker_unlock(wk);
 
 		err[0] = '\0';
 		/* umad2sim: one umad user at a time (see umadlock.h) */
@@ -161,9 +140,9 @@ static void *worker_main(void *arg)
 		f = fabric_discover(&w->opts, err, sizeof(err));
 		umadlock_span_end();
 		v = calloc(1, sizeof(*v));
-		t = mono();
+		t = worker_now();
 
-		pthread_mutex_lock(&w->lock);
+		worker_lock(wk);
 		w->running = false;
 		w->next_at = t + w->rediscover_s;
 		if (!v) {
@@ -187,9 +166,9 @@ static void *worker_main(void *arg)
 		v->baseline = w->baseline;
 		view_unref(w->cur);
 		w->cur = v;
+		worker_notify(wk);
 	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
+	worker_unlock(wk);
 }
 
 struct discovery *discovery_start(const struct fab_opts *o,
@@ -197,6 +176,7 @@ struct discovery *discovery_start(const struct fab_opts *o,
 					  char *err, size_t errlen)
 {
 	struct discovery *w = calloc(1, sizeof(*w));
+	char why[200];
 
 	if (!w) {
 		snprintf(err, errlen, "starting fabric discovery: out of memory");
@@ -213,13 +193,14 @@ struct discovery *discovery_start(const struct fab_opts *o,
 	}
 	w->rediscover_s = rediscover_s;
 	w->requested = true;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
-	if (pthread_create(&w->thread, NULL, worker_main, w)) {
-		snprintf(err, errlen, "starting fabric discovery: cannot create a thread: %s",
-			 strerror(errno));
-		pthread_mutex_destroy(&w->lock);
-		pthread_cond_destroy(&w->cond);
+	if (worker_init(&w->w, NULL, "discovery", why, sizeof(why))) {
+		snprintf(err, errlen, "starting fabric discovery: %s", why);
+		free(w);
+		return NULL;
+	}
+	if (worker_start(&w->w, discovery_main, w, "discovery", why, sizeof(why))) {
+		snprintf(err, errlen, "starting fabric discovery: %s", why);
+		worker_stop(&w->w);
 		free(w);
 		return NULL;
 	}
@@ -230,70 +211,73 @@ void discovery_stop(struct discovery *w)
 {
 	if (!w)
 		return;
-	pthread_mutex_lock(&w->lock);
-	w->stop = true;
-	pthread_cond_signal(&w->cond);
-	pthread_mutex_unlock(&w->lock);
 	/* A discovery in flight finishes first: libibnetdisc cannot be
 	 * interrupted; its per-MAD time-out bounds the wait. */
-	pthread_join(w->thread, NULL);
+	worker_stop(&w->w);
 	view_unref(w->cur);
 	view_unref(w->base_view);
 	free(w->cnow);
 	free(w->cprev);
 	if (w->cs)
 		reader_close(w->cs);
-	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->cond);
 	free(w);
 }
 
+int discovery_fd(const struct discovery *w)
+{
+	return worker_fd(&w->w);
+}
+
+void discovery_drain(struct discovery *w)
+{
+	worker_drain(&w->w);
+}
 void discovery_request(struct discovery *w)
 {
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	if (!w->running) {
 		w->requested = true;
-		pthread_cond_signal(&w->cond);
+		worker_kick(&w->w);
 	}
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 }
 
 void discovery_progress(struct discovery *w, struct fabric_progress *p)
 {
-	double now = mono();
+	double now = worker_now();
 
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	p->running = w->running || w->requested;
 	p->elapsed_s = w->running ? now - w->started : 0;
 	p->last_s = w->last_s;
 	p->last_nodes = w->last_nodes;
 	p->gen = w->gen;
 	p->next_in_s = w->rediscover_s > 0 && !p->running ? w->next_at - now : -1;
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 }
 
 struct fabric_view *discovery_get(struct discovery *w)
 {
 	struct fabric_view *v;
 
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	v = w->cur;
 	if (v)
 		v->refs++;
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 	return v;
 }
 
 void discovery_put(struct discovery *w, struct fabric_view *v)
 {
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	view_unref(v);
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 }
 
 void discovery_watch(struct discovery *w, unsigned lid, int port)
 {
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	if (lid != w->watch_lid || port != w->watch_port) {
 		w->watch_lid = lid;
 		w->watch_port = port;
@@ -301,9 +285,9 @@ void discovery_watch(struct discovery *w, unsigned lid, int port)
 		free(w->cnow);
 		free(w->cprev);
 		w->cnow = w->cprev = NULL;
-		pthread_cond_signal(&w->cond);
+		worker_kick(&w->w);
 	}
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 }
 
 bool discovery_counters(struct discovery *w, struct counter_set *now,
@@ -311,7 +295,7 @@ bool discovery_counters(struct discovery *w, struct counter_set *now,
 {
 	bool have;
 
-	pthread_mutex_lock(&w->lock);
+	worker_lock(&w->w);
 	have = w->cnow != NULL;
 	if (have) {
 		*now = *w->cnow;
@@ -320,6 +304,6 @@ bool discovery_counters(struct discovery *w, struct counter_set *now,
 		else
 			prev->valid = false;
 	}
-	pthread_mutex_unlock(&w->lock);
+	worker_unlock(&w->w);
 	return have;
 }

@@ -36,6 +36,10 @@ struct discovery *discovery_start(const struct fab_opts *o,
 					  double rediscover_s,
 					  char *err, size_t errlen);
 void discovery_stop(struct discovery *w);
+/* Readable when a new view or a new watched sample is published (poll()
+ * it with the keys); drain with discovery_drain(). */
+int discovery_fd(const struct discovery *w);
+void discovery_drain(struct discovery *w);
 /* Asks for a discovery now (ignored while one runs). */
 void discovery_request(struct discovery *w);
 void discovery_progress(struct discovery *w, struct fabric_progress *p);
@@ -45,7 +49,7 @@ void discovery_put(struct discovery *w, struct fabric_view *v);
 
 /* Live counters of one fabric port (the screen's selection), read from its
  * PMA by the worker about once a second while no discovery runs. lid 0
- * stops it. */
+ * stops it: call it when the fabric screen is left. */
 void discovery_watch(struct discovery *w, unsigned lid, int port);
 /* The newest two samples of the watched port (prev->valid false when
  * there is only one); false when none matches the current watch. */

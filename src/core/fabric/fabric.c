@@ -5,6 +5,7 @@
 #include "core/fabric/fabric.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
+
+#include "core/base/parse.h"
 
 #define MLNX_FDR10 1			/* MLNX ExtPortInfo LinkSpeedActive */
 
@@ -199,7 +202,8 @@ static int link_cmp(const void *a, const void *b, void *ctx)
 
 	if (gx != gy)
 		return gx < gy ? -1 : 1;
-	return xa->portnum - ya->portnum;
+	/* not a difference: port numbers from a file may be anything */
+	return (xa->portnum > ya->portnum) - (xa->portnum < ya->portnum);
 }
 
 static bool port_before(const struct fabric *f, int a, int b)
@@ -234,24 +238,38 @@ int fabric_build_links(struct fabric *f)
 
 /* ---- node-name map ---- */
 
+static int name_cmp(const void *x, const void *y)
+{
+	const struct fab_name *a = x, *b = y;
+
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
 int fabric_read_name_map(const char *path, struct fab_name **map,
 			 char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
-	char line[512];
-	int n = 0, cap = 0, lineno = 0;
+	char line[512], why[96];
+	FILE *fp = parse_fopen(path, why, sizeof(why));
+	int n = 0, cap = 0, lineno = 0, r;
 
 	*map = NULL;
 	if (!fp) {
 		snprintf(err, errlen, "cannot read the node-name map %s: %s — check the path given to --node-name-map",
-			 path, strerror(errno));
+			 path, why);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), fp)) {
+	while ((r = parse_line(fp, line, sizeof(line))) != 0) {
 		char *s = line, *end, *q;
 		uint64_t guid;
 
 		lineno++;
+		if (r < 0) {
+			snprintf(err, errlen, "node-name map %s line %d: longer than %zu bytes — shorten the line",
+				 path, lineno, sizeof(line) - 1);
+			goto fail;
+		}
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s || *s == '#')
@@ -281,6 +299,7 @@ int fabric_read_name_map(const char *path, struct fab_name **map,
 		if (grow((void **)map, n, &cap, sizeof(**map)))
 			goto oom;
 		(*map)[n].guid = guid;
+		(*map)[n].line = lineno;
 		snprintf((*map)[n].name, sizeof((*map)[n].name), "%s", s);
 		n++;
 	}
@@ -297,10 +316,18 @@ fail:
 
 static const char *name_map_find(const struct fab_name *map, int n, uint64_t guid)
 {
-	for (int i = 0; i < n; i++)
-		if (map[i].guid == guid)
-			return map[i].name;
-	return NULL;
+	int lo = 0, hi = n;
+
+	/* the first entry of that GUID: the map is sorted, stably by line */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (map[mid].guid < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && map[lo].guid == guid ? map[lo].name : NULL;
 }
 
 /* ---- discovery ---- */
@@ -430,6 +457,22 @@ oom:
 	return -1;
 }
 
+/* libibumad names a made-up "mthca0" when sysfs has no devices, so ask
+ * sysfs itself (through opendir, which ibsim's preload redirects too). */
+static bool have_device(void)
+{
+	DIR *d = opendir("/sys/class/infiniband");
+	struct dirent *de;
+	bool any = false;
+
+	if (!d)
+		return false;
+	while (!any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -451,7 +494,7 @@ static bool roce_only(const struct fab_opts *o, char *err, size_t errlen)
 	if (!ca) {
 		n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
 		if (n <= 0)
-			return false;	/* let libibnetdisc report it */
+			return false;	/* fabric_discover reports it */
 		ca = names[0];
 	}
 	if (umad_get_ca(ca, &c) < 0)
@@ -482,12 +525,22 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 		nmap = fabric_read_name_map(o->node_name_map, &map, err, errlen);
 		if (nmap < 0)
 			return NULL;
+		/* sorted for name_map_find; the first line of a GUID wins */
+		if (nmap)
+			qsort(map, (size_t)nmap, sizeof(*map), name_cmp);
+	}
+	/* No device at all: one line, not libibumad's warnings about
+	 * ib_umad and a "port 0" that does not exist. */
+	if (!o->ca && !have_device()) {
+		snprintf(err, errlen, "fabric discovery: no RDMA device — load the HCA driver (ibstat lists the devices) or try ibconsole --demo");
+		free(map);
+		return NULL;
 	}
 	if (roce_only(o, err, errlen)) {
 		free(map);
 		return NULL;
 	}
-	/* Never NULL (libibnetdisc 44 dereferences it); see FACTS §4. */
+	/* Never NULL: libibnetdisc (rdma-core 44) dereferences the config. */
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = o->max_smps > 0 ? (unsigned)o->max_smps : 16;
 	cfg.max_hops = o->max_hops > 0 ? (unsigned)o->max_hops : 0;
@@ -498,8 +551,8 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 	t0 = now_s();
 	nf = ibnd_discover_fabric((char *)o->ca, o->ca_port, NULL, &cfg);
 	if (!nf) {
-		snprintf(err, errlen, "fabric discovery failed: libibnetdisc found nothing through %s port %d — check that the port is Active and an SM has run (ibstat), and that you may open /dev/infiniband/umad*",
-			 o->ca ? o->ca : "the first HCA", o->ca_port);
+		snprintf(err, errlen, "fabric discovery failed: libibnetdisc found nothing through %s%s%.0d — check that the port is Active and an SM has run (ibstat), and that you may open /dev/infiniband/umad*",
+			 o->ca ? o->ca : "the first HCA", o->ca_port ? " port " : "", o->ca_port);
 		free(map);
 		return NULL;
 	}

@@ -81,8 +81,10 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 void fabric_free(struct fabric *f);
 
 /* Node-name map (ibnetdiscover --node-name-map): "0xGUID "name"" lines.
- * Returns entries read, or -1 with err. *map must be freed with free(). */
-struct fab_name { uint64_t guid; char name[FAB_NAME]; };
+ * Returns entries read (in file order, line numbers kept), or -1 with err naming
+ * the file (not a regular file, a line over 511 bytes, no GUID). *map
+ * must be freed with free(). */
+struct fab_name { uint64_t guid; int line; char name[FAB_NAME]; };
 int fabric_read_name_map(const char *path, struct fab_name **map,
 			 char *err, size_t errlen);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Fabric-wide counter sweep: discover the fabric with libibnetdisc, then
- * read every port's PMA counters with many MADs in flight at once. */
+/* Fabric-wide counter sweep: the ports of a fabric model (fabric.c's
+ * discovery), then every port's PMA counters with many MADs in flight. */
 #ifndef IBC_FABRIC_SWEEP_H
 #define IBC_FABRIC_SWEEP_H
 
@@ -34,15 +34,43 @@ struct sweep_opts {
 	int timeout_ms;		/* per MAD, default 300 */
 	int retries;		/* default 2 */
 	int max_smps;		/* discovery, default 16 */
+	/* Every port's PortCounters, and PortCountersExtended wherever the
+	 * PMA has 64-bit data: no AllPortSelect shortcut, traffic counters
+	 * kept (the exporter's full collection). */
+	bool all_counters;
 };
+
+struct fabric;
 
 /* Status codes double as exit codes: 0 ok, 3 no device / permission,
  * 4 fabric unreachable, 5 internal. err gets one line. */
+/* Discovers the fabric (fabric_discover() with the sweep's MAD budget)
+ * and takes its port list. */
 int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 		   size_t errlen);
+/* The port list of an existing fabric model: every port but switch port
+ * 0, switches queried on their port-0 LID. 0, or 5 out of memory. */
+int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
+		      size_t errlen);
 /* Reads all counters of every discovered port (again on each call). */
 int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen);
 void sweep_free(struct sweep *sw);
+
+/* A repeated sweep: one discovery's port list and the previous round's
+ * samples, both or neither (have). */
+struct sweep_history {
+	struct sweep sw;
+	struct counter_set *prev;	/* sw.n entries, valid false: none */
+	bool have;
+};
+
+/* Discovers into h->sw and adopts it; on failure h holds nothing. */
+int sweep_history_discover(struct sweep_history *h, const struct sweep_opts *o,
+			   char *err, size_t errlen);
+/* Allocates the previous samples for h->sw: 0 (have true) or 5 with h->sw
+ * freed and have false. */
+int sweep_history_adopt(struct sweep_history *h, char *err, size_t errlen);
+void sweep_history_free(struct sweep_history *h);
 
 #endif

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/agent/record.h"
+#include "core/base/parse.h"
+
 static char type_letter(int type)
 {
 	return type == FAB_SWITCH ? 'S' : type == FAB_ROUTER ? 'R' : 'H';
@@ -193,10 +196,11 @@ static int tport_cmp(const void *x, const void *y)
 {
 	const struct tport *a = x, *b = y;
 
+	/* comparisons, not differences: no overflow whatever the values */
 	if (a->node != b->node)
-		return a->node - b->node;
+		return a->node < b->node ? -1 : 1;
 	if (a->port != b->port)
-		return a->port - b->port;
+		return a->port < b->port ? -1 : 1;
 	return (int)b->own - (int)a->own;	/* own line first */
 }
 
@@ -211,13 +215,86 @@ static void tok_to_port(const char *tok, struct fab_port *p)
 	}
 }
 
-struct gidx { uint64_t guid; int node; };
+/* Node index by GUID (ibsim-style names are hashed to a GUID by
+ * id_guid, so this is the index by name too): open addressing, so a
+ * file of any size resolves its remote ends in linear time. */
+struct gmap {
+	uint64_t *key;
+	int *val;
+	size_t cap, n;		/* cap a power of two, at most half full */
+};
 
-static int gidx_cmp(const void *x, const void *y)
+static size_t gmap_slot(const struct gmap *m, uint64_t g)
 {
-	const struct gidx *a = x, *b = y;
+	size_t i = (size_t)((g * 0x9e3779b97f4a7c15ULL) >> 17) & (m->cap - 1);
 
-	return a->guid < b->guid ? -1 : a->guid > b->guid;
+	while (m->val[i] >= 0 && m->key[i] != g)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int gmap_find(const struct gmap *m, uint64_t g)
+{
+	return m->cap ? m->val[gmap_slot(m, g)] : -1;
+}
+
+/* Adds g -> node unless g is there already; 0, or -1 out of memory. */
+static int gmap_add(struct gmap *m, uint64_t g, int node)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct gmap b = { .cap = m->cap ? m->cap * 2 : 256 };
+
+		b.key = malloc(b.cap * sizeof(*b.key));
+		b.val = malloc(b.cap * sizeof(*b.val));
+		if (!b.key || !b.val) {
+			free(b.key);
+			free(b.val);
+			return -1;
+		}
+		for (size_t k = 0; k < b.cap; k++)
+			b.val[k] = -1;
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->val[k] >= 0) {
+				i = gmap_slot(&b, m->key[k]);
+				b.key[i] = m->key[k];
+				b.val[i] = m->val[k];
+				b.n++;
+			}
+		free(m->key);
+		free(m->val);
+		*m = b;
+	}
+	i = gmap_slot(m, g);
+	if (m->val[i] < 0) {
+		m->key[i] = g;
+		m->val[i] = node;
+		m->n++;
+	}
+	return 0;
+}
+
+static void gmap_free(struct gmap *m)
+{
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof(*m));
+}
+
+/* "[N]" port numbers: 1..254 as InfiniBand allows (255 is reserved, 0
+ * is a switch's management port, which has no link). */
+static int portnum(const char *s, char **end)
+{
+	long v;
+
+	if (!isdigit((unsigned char)*s) && !(*s == '-' && isdigit((unsigned char)s[1]))) {
+		*end = (char *)s;
+		return -1;
+	}
+	errno = 0;
+	v = strtol(s, end, 10);	/* a sign read, to be refused by number */
+	return errno || v < 1 || v > 254 ? -1 : (int)v;
 }
 
 static int node_port(const struct fabric *f, int node, int portnum)
@@ -233,8 +310,7 @@ static int node_port(const struct fabric *f, int node, int portnum)
 struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 				     size_t errlen)
 {
-	struct gidx *idx = NULL;
-	int nidx = 0;
+	struct gmap idx = { 0 };
 	struct tnode *tn = NULL;
 	struct tline *tl = NULL;
 	struct tport *tp = NULL;
@@ -243,13 +319,19 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 	unsigned vendid = 0, devid = 0;
 	char line[1024];
 	struct fabric *f = NULL;
+	int r;
 
-	while (fgets(line, sizeof(line), fp)) {
+	while ((r = parse_line(fp, line, sizeof(line))) != 0) {
 		const char *s = line, *c;
-		char word[16];
-		int nports;
+		char word[16], *end;
+		long nports = 0;
 
 		lineno++;
+		if (r < 0) {
+			snprintf(err, errlen, "cannot read the topology %s: line %d is longer than %zu bytes — give a file saved with --save or ibnetdiscover's output",
+				 name, lineno, sizeof(line) - 1);
+			goto fail;
+		}
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s || *s == '#')
@@ -265,14 +347,23 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 			sysimg = strtoull(s + 11, NULL, 0);
 		} else if (strchr(s, '=') && !strchr(s, '"')) {
 			continue;	/* switchguid=, caguid=, and others */
-		} else if (sscanf(s, "%15s %d", word, &nports) == 2 &&
+		} else if (sscanf(s, "%15s", word) == 1 &&
 			   (!strcmp(word, "Switch") || !strcmp(word, "Ca") ||
 			    !strcmp(word, "Rt") || !strcmp(word, "Hca"))) {
 			struct tnode *n;
 
 			s += strlen(word);
-			while (isspace((unsigned char)*s) || isdigit((unsigned char)*s))
+			while (isspace((unsigned char)*s))
 				s++;
+			/* NumPorts: 0..254 (one byte in NodeInfo, 255 reserved) */
+			errno = 0;
+			nports = isdigit((unsigned char)*s) ? strtol(s, &end, 10) : -1;
+			if (nports < 0 || nports > 254 || errno) {
+				snprintf(err, errlen, "cannot read the topology %s: line %d: the number of ports is not 0..254 — fix the line or give ibnetdiscover's output",
+					 name, lineno);
+				goto fail;
+			}
+			s = end;
 			if (grow2((void **)&tn, ntn, &ctn, sizeof(*tn)))
 				goto oom;
 			n = &tn[ntn];
@@ -281,7 +372,7 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 				goto syntax;
 			n->n.type = word[0] == 'S' ? FAB_SWITCH : word[0] == 'R' ? FAB_ROUTER : FAB_CA;
 			n->n.guid = id_guid(n->id);
-			n->n.numports = nports;
+			n->n.numports = (int)nports;
 			n->n.vendid = vendid;
 			n->n.devid = devid;
 			n->n.sysimg_guid = sysimg;
@@ -295,10 +386,11 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 			}
 			snprintf(n->n.desc, sizeof(n->n.desc), "%s", n->n.name);
 			n->n.lid = comment_lid(c);
+			if (gmap_add(&idx, n->n.guid, ntn))
+				goto oom;
 			cur = ntn++;
 		} else if (*s == '[') {
 			struct tline *l;
-			char *end;
 
 			if (cur < 0)
 				goto syntax;
@@ -307,7 +399,9 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 			l = &tl[ntl];
 			memset(l, 0, sizeof(*l));
 			l->node = cur;
-			l->port = (int)strtol(s + 1, &end, 10);
+			l->port = portnum(s + 1, &end);
+			if (l->port < 0 && *end == ']')
+				goto badport;
 			if (*end != ']')
 				goto syntax;
 			s = end + 1;
@@ -320,7 +414,9 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 			}
 			if (quoted(&s, l->rid, sizeof(l->rid)) || *s != '[')
 				goto syntax;
-			l->rport = (int)strtol(s + 1, &end, 10);
+			l->rport = portnum(s + 1, &end);
+			if (l->rport < 0 && *end == ']')
+				goto badport;
 			if (*end != ']')
 				goto syntax;
 			s = end + 1;
@@ -340,28 +436,14 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 		}
 	}
 
-	/* Resolve remote ids through a sorted index (thousands of nodes);
-	 * nodes known only as remotes get added, and looked up linearly. */
-	nidx = ntn;
-	idx = calloc((size_t)nidx + 1, sizeof(*idx));
-	if (!idx)
-		goto oom;
-	for (int j = 0; j < nidx; j++)
-		idx[j] = (struct gidx){ tn[j].n.guid, j };
-	qsort(idx, (size_t)nidx, sizeof(*idx), gidx_cmp);
+	/* Resolve remote ids through the GUID index; nodes known only as
+	 * remotes get added (and indexed) on first sight. */
 	for (int i = 0; i < ntl; i++) {
 		uint64_t g = id_guid(tl[i].rid);
-		struct gidx key = { g, 0 }, *hit;
-		int k = -1;
+		int k = gmap_find(&idx, g);
 
-		hit = bsearch(&key, idx, (size_t)nidx, sizeof(*idx), gidx_cmp);
-		if (hit)
-			k = hit->node;
-		for (int j = nidx; j < ntn && k < 0; j++)
-			if (tn[j].n.guid == g)
-				k = j;
 		if (k < 0) {
-			if (grow2((void **)&tn, ntn, &ctn, sizeof(*tn)))
+			if (grow2((void **)&tn, ntn, &ctn, sizeof(*tn)) || gmap_add(&idx, g, ntn))
 				goto oom;
 			memset(&tn[ntn], 0, sizeof(tn[ntn]));
 			snprintf(tn[ntn].id, sizeof(tn[ntn].id), "%s", tl[i].rid);
@@ -425,7 +507,7 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 	}
 	if (fabric_build_links(f))
 		goto oom;
-	free(idx);
+	gmap_free(&idx);
 	free(tn);
 	free(tl);
 	free(tp);
@@ -434,10 +516,14 @@ syntax:
 	snprintf(err, errlen, "cannot read the topology %s: line %d is not ibnetdiscover's format — give a file saved with --save or ibnetdiscover's output",
 		 name, lineno);
 	goto fail;
+badport:
+	snprintf(err, errlen, "cannot read the topology %s: line %d: a port number is not 1..254 — fix the line or give ibnetdiscover's output",
+		 name, lineno);
+	goto fail;
 oom:
 	snprintf(err, errlen, "reading the topology %s: out of memory", name);
 fail:
-	free(idx);
+	gmap_free(&idx);
 	free(tn);
 	free(tl);
 	free(tp);
@@ -445,17 +531,355 @@ fail:
 	return NULL;
 }
 
-struct fabric *fabric_read_topology(const char *path, char *err, size_t errlen)
-{
-	FILE *fp = fopen(path, "r");
-	struct fabric *f;
+/* ---- the JSON of `fabric --json` ---- */
 
-	if (!fp) {
-		snprintf(err, errlen, "cannot read the saved fabric %s: %s — give a file written by ibconsole fabric --save or ibnetdiscover",
-			 path, strerror(errno));
+struct jnode {
+	struct fab_node n;
+	bool have_guid;
+};
+
+struct jend {
+	uint64_t guid, port_guid;
+	int port;		/* 0: not given */
+	unsigned lid;
+	int node;		/* resolved */
+	int link;
+	bool b;			/* the link's b end */
+};
+
+struct jlink {
+	char width[8], speed[8];
+};
+
+struct jread {
+	struct jnode *nodes;
+	int nnodes, cnodes;
+	struct jend *ends;
+	int nends, cends;
+	struct jlink *links;
+	int nlinks, clinks;
+	bool schema, oom, bad;
+	char why[128];
+};
+
+static int jindex(const char *path, const char *arr, const char **rest)
+{
+	size_t n = strlen(arr);
+	char *end;
+	long i;
+
+	if (strncmp(path, arr, n) || path[n] != '[' || !isdigit((unsigned char)path[n + 1]))
+		return -1;
+	errno = 0;
+	i = strtol(path + n + 1, &end, 10);
+	if (errno || *end != ']' || i < 0 || i > 100000000)
+		return -1;
+	*rest = end + 1;
+	return (int)i;
+}
+
+/* Makes room for entry i of an array the scanner walks in order. */
+static void *jslot(struct jread *r, void **arr, int *n, int *cap, size_t elem, int i)
+{
+	while (*n <= i) {
+		if (grow2(arr, *n, cap, elem)) {
+			r->oom = true;
+			return NULL;
+		}
+		memset((char *)*arr + (size_t)*n * elem, 0, elem);
+		(*n)++;
+	}
+	return (char *)*arr + (size_t)i * elem;
+}
+
+static int jguid(const char *v, uint64_t *g)
+{
+	return parse_u64(v, g);
+}
+
+static void jtake(void *arg, const char *path, const char *val, bool is_str)
+{
+	struct jread *r = arg;
+	const char *rest;
+	int i;
+
+	if (r->oom || r->bad)
+		return;
+	if (!strcmp(path, "schema")) {
+		r->schema = is_str && !strcmp(val, "ibconsole/fabric/1");
+		return;
+	}
+	if ((i = jindex(path, "nodes", &rest)) >= 0) {
+		struct jnode *n = jslot(r, (void **)&r->nodes, &r->nnodes, &r->cnodes, sizeof(*n), i);
+		uint64_t v;
+
+		if (!n)
+			return;
+		if (!strcmp(rest, ".name") && is_str) {
+			snprintf(n->n.name, sizeof(n->n.name), "%s", val);
+		} else if (!strcmp(rest, ".description") && is_str) {
+			snprintf(n->n.desc, sizeof(n->n.desc), "%s", val);
+		} else if (!strcmp(rest, ".type") && is_str) {
+			n->n.type = !strcmp(val, "Switch") ? FAB_SWITCH : !strcmp(val, "Router") ? FAB_ROUTER : FAB_CA;
+		} else if (!strcmp(rest, ".guid")) {
+			if (!is_str || jguid(val, &n->n.guid))
+				r->bad = true;
+			n->have_guid = true;
+		} else if (!strcmp(rest, ".lid") && !parse_u64(val, &v) && v <= 0xffff) {
+			n->n.lid = (unsigned)v;
+		} else if (!strcmp(rest, ".num_ports") && !parse_u64(val, &v) && v <= 254) {
+			n->n.numports = (int)v;
+		}
+		return;
+	}
+	if ((i = jindex(path, "links", &rest)) >= 0) {
+		struct jlink *l = jslot(r, (void **)&r->links, &r->nlinks, &r->clinks, sizeof(*l), i);
+		struct jend *e;
+		bool b;
+		uint64_t v;
+
+		if (!l)
+			return;
+		if (!strcmp(rest, ".width") && is_str) {
+			snprintf(l->width, sizeof(l->width), "%s", val);
+			return;
+		}
+		if (!strcmp(rest, ".speed") && is_str) {
+			snprintf(l->speed, sizeof(l->speed), "%s", val);
+			return;
+		}
+		if (strncmp(rest, ".a.", 3) && strncmp(rest, ".b.", 3))
+			return;
+		b = rest[1] == 'b';
+		e = jslot(r, (void **)&r->ends, &r->nends, &r->cends, sizeof(*e), 2 * i + b);
+		if (!e)
+			return;
+		e->link = i;
+		e->b = b;
+		rest += 3;
+		if (!strcmp(rest, "node_guid")) {
+			if (!is_str || jguid(val, &e->guid))
+				r->bad = true;
+		} else if (!strcmp(rest, "port_guid")) {
+			if (!is_str || jguid(val, &e->port_guid))
+				r->bad = true;
+		} else if (!strcmp(rest, "port")) {
+			/* as the text reader: 1..254 */
+			if (is_str || parse_u64(val, &v) || v < 1 || v > 254) {
+				snprintf(r->why, sizeof(r->why), "links[%d].%c.port '%s' is not 1..254", i, b ? 'b' : 'a', val);
+				r->bad = true;
+			} else {
+				e->port = (int)v;
+			}
+		} else if (!strcmp(rest, "lid") && !parse_u64(val, &v) && v <= 0xffff) {
+			e->lid = (unsigned)v;
+		}
+	}
+}
+
+static int jend_cmp(const void *x, const void *y)
+{
+	const struct jend *a = x, *b = y;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return (a->link > b->link) - (a->link < b->link);
+}
+
+static struct fabric *parse_fabric_json(const char *text, size_t len, const char *name,
+					char *err, size_t errlen)
+{
+	struct jread r = { 0 };
+	struct gmap idx = { 0 };
+	struct fabric *f = NULL;
+	int *pidx = NULL;
+	char why[160];
+
+	if (record_scan(text, len, jtake, &r, why, sizeof(why))) {
+		snprintf(err, errlen, "cannot read the saved fabric %s: not valid JSON (%s) — give a file written by ibconsole fabric --json or --save",
+			 name, why);
+		goto out;
+	}
+	if (r.oom)
+		goto oom;
+	if (!r.schema || r.bad || !r.nnodes) {
+		snprintf(err, errlen, "cannot read the saved fabric %s: %s — give a file written by ibconsole fabric --json (without --problems) or --save",
+			 name, !r.schema ? "JSON, but not ibconsole's fabric (schema ibconsole/fabric/1)" :
+			 r.why[0] ? r.why : r.bad ? "a GUID is not a number" : "it lists no nodes");
+		goto out;
+	}
+	for (int i = 0; i < r.nnodes; i++) {
+		if (!r.nodes[i].have_guid) {
+			snprintf(err, errlen, "cannot read the saved fabric %s: nodes[%d] has no guid — give a file written by ibconsole fabric --json",
+				 name, i);
+			goto out;
+		}
+		if (gmap_add(&idx, r.nodes[i].n.guid, i))
+			goto oom;
+	}
+	if (r.nends != 2 * r.nlinks) {
+		snprintf(err, errlen, "cannot read the saved fabric %s: links[%d] lacks an end — give a file written by ibconsole fabric --json",
+			 name, r.nlinks - 1);
+		goto out;
+	}
+	for (int i = 0; i < r.nends; i++) {
+		struct jend *e = &r.ends[i];
+
+		e->node = gmap_find(&idx, e->guid);
+		if (e->node < 0 || !e->port) {
+			snprintf(err, errlen, "cannot read the saved fabric %s: links[%d].%c %s — give a file written by ibconsole fabric --json",
+				 name, e->link, e->b ? 'b' : 'a', e->node < 0 ? "names a node not in nodes" : "has no port");
+			goto out;
+		}
+	}
+	/* the model wants each node's ports right after it */
+	if (r.nends)
+		qsort(r.ends, (size_t)r.nends, sizeof(*r.ends), jend_cmp);
+	pidx = malloc(((size_t)r.nends + 1) * sizeof(*pidx));
+	f = fabric_new();
+	if (!f || !pidx)
+		goto oom;
+	snprintf(f->origin, sizeof(f->origin), "%s", name);
+	for (int i = 0, k = 0; i < r.nnodes; i++) {
+		struct fab_node *n = &r.nodes[i].n;
+
+		if (!n->name[0])
+			snprintf(n->name, sizeof(n->name), "0x%016llx", (unsigned long long)n->guid);
+		if (fabric_add_node(f, n) < 0)
+			goto oom;
+		for (; k < r.nends && r.ends[k].node == i; k++) {
+			const struct jend *e = &r.ends[k];
+			const struct jlink *l = &r.links[e->link];
+			struct fab_port p = { 0 };
+
+			pidx[k] = -1;
+			if (k > 0 && r.ends[k - 1].node == i && r.ends[k - 1].port == e->port) {
+				pidx[k] = pidx[k - 1];	/* one port, listed twice */
+				continue;
+			}
+			p.node = i;
+			p.portnum = e->port;
+			p.guid = e->port_guid;
+			p.lid = e->lid;
+			p.remote = -1;
+			p.state = 4;		/* a link was listed: it was up */
+			p.phys_state = 5;
+			snprintf(p.width, sizeof(p.width), "%s", l->width);
+			snprintf(p.speed, sizeof(p.speed), "%s", l->speed);
+			if ((pidx[k] = fabric_add_port(f, &p)) < 0)
+				goto oom;
+		}
+	}
+	/* pair the two ends of each link */
+	{
+		int *end_a = malloc(((size_t)r.nlinks + 1) * 2 * sizeof(int));
+
+		if (!end_a)
+			goto oom;
+		for (int k = 0; k < r.nends; k++)
+			end_a[2 * r.ends[k].link + r.ends[k].b] = pidx[k];
+		for (int i = 0; i < r.nlinks; i++) {
+			int a = end_a[2 * i], b = end_a[2 * i + 1];
+
+			if (a != b) {
+				f->ports[a].remote = b;
+				f->ports[b].remote = a;
+			}
+		}
+		free(end_a);
+	}
+	if (fabric_build_links(f))
+		goto oom;
+	goto done;
+oom:
+	snprintf(err, errlen, "reading the saved fabric %s: out of memory", name);
+out:
+	fabric_free(f);
+	f = NULL;
+done:
+	gmap_free(&idx);
+	free(pidx);
+	free(r.nodes);
+	free(r.ends);
+	free(r.links);
+	return f;
+}
+
+/* Whole file into memory (JSON), at most max bytes. */
+static char *slurp(FILE *fp, size_t max, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap), *p;
+
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, fp);
+
+		n += got;
+		if (n < cap)
+			break;
+		if (cap >= max) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
+		p = realloc(buf, cap * 2);
+		if (!p) {
+			free(buf);
+			return NULL;
+		}
+		buf = p;
+		cap *= 2;
+	}
+	if (buf && ferror(fp)) {
+		free(buf);
 		return NULL;
 	}
+	*len = n;
+	return buf;
+}
+
+struct fabric *fabric_read_topology(const char *path, char *err, size_t errlen)
+{
+	char why[96];
+	FILE *fp = parse_fopen(path, why, sizeof(why));
+	struct fabric *f;
+	int c;
+
+	if (!fp) {
+		snprintf(err, errlen, "cannot read the saved fabric %s: %s — give a file written by ibconsole fabric --save or --json, or ibnetdiscover's output",
+			 path, why);
+		return NULL;
+	}
+	while ((c = getc(fp)) != EOF && isspace(c))
+		;
+	if (c == '{') {
+		size_t len = 0;
+		char *text;
+
+		rewind(fp);
+		text = slurp(fp, (size_t)1 << 30, &len);
+		if (!text) {
+			snprintf(err, errlen, "cannot read the saved fabric %s: %s — give a file written by ibconsole fabric --json",
+				 path, strerror(errno ? errno : EIO));
+			fclose(fp);
+			return NULL;
+		}
+		fclose(fp);
+		f = parse_fabric_json(text, len, path, err, errlen);
+		free(text);
+		return f;
+	}
+	rewind(fp);
 	f = fabric_parse_topology(fp, path, err, errlen);
 	fclose(fp);
+	/* nothing recognised at all: not a topology, not a fabric to compare */
+	if (f && !f->nnodes) {
+		snprintf(err, errlen, "cannot read the saved fabric %s: neither ibnetdiscover's topology nor the JSON of ibconsole fabric --json — give a file written by --save or --json",
+			 path);
+		fabric_free(f);
+		return NULL;
+	}
 	return f;
 }

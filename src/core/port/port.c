@@ -82,27 +82,45 @@ char *port_width_list(unsigned mask, char *buf, int len)
 /*
  * Speeds, one table for the three PortInfo encodings: classic
  * LinkSpeed (SDR..QDR), LinkSpeedExt (FDR..NDR) and LinkSpeedExt2 (XDR).
- * lane_gbps is the signalling rate smpquery prints; data_gbps is the
- * nominal per-lane figure ibstat's "Rate" multiplies by the width.
+ * lane_gbps is the signalling rate smpquery prints; rate_gbps the nominal
+ * per-lane figure ibstat's "Rate" multiplies by the width; data_gbps what
+ * a lane carries after line encoding: 8b/10b up to QDR, 64b/66b for
+ * FDR10 / FDR / EDR, and the nominal rate for the PAM4 speeds, whose
+ * signalling rate already includes their FEC and encoding (IBTA vol. 2).
  */
 enum { SP_CLASSIC, SP_EXT, SP_EXT2 };
 static const struct speed {
 	int enc;
 	unsigned bit;
 	const char *name;
-	double lane_gbps, data_gbps;
+	double lane_gbps, rate_gbps, data_gbps;
+	const char *encoding;
 } speeds[] = {
-	{ SP_CLASSIC, 1, "SDR", 2.5, 2.5 },
-	{ SP_CLASSIC, 2, "DDR", 5.0, 5.0 },
-	{ SP_CLASSIC, 4, "QDR", 10.0, 10.0 },
-	{ SP_EXT, 1, "FDR", 14.0625, 14.0 },
-	{ SP_EXT, 2, "EDR", 25.78125, 25.0 },
-	{ SP_EXT, 4, "HDR", 53.125, 50.0 },
-	{ SP_EXT, 8, "NDR", 106.25, 100.0 },
-	{ SP_EXT2, 1, "XDR", 212.5, 200.0 },
+	{ SP_CLASSIC, 1, "SDR", 2.5, 2.5, 2.5 * 8 / 10, "8b/10b" },
+	{ SP_CLASSIC, 2, "DDR", 5.0, 5.0, 5.0 * 8 / 10, "8b/10b" },
+	{ SP_CLASSIC, 4, "QDR", 10.0, 10.0, 10.0 * 8 / 10, "8b/10b" },
+	{ SP_EXT, 1, "FDR", 14.0625, 14.0, 14.0625 * 64 / 66, "64b/66b" },
+	{ SP_EXT, 2, "EDR", 25.78125, 25.0, 25.78125 * 64 / 66, "64b/66b" },
+	{ SP_EXT, 4, "HDR", 53.125, 50.0, 50.0, "PAM4" },
+	{ SP_EXT, 8, "NDR", 106.25, 100.0, 100.0, "PAM4" },
+	{ SP_EXT2, 1, "XDR", 212.5, 200.0, 200.0, "PAM4" },
 };
 #define NSPEEDS (int)(sizeof(speeds) / sizeof(*speeds))
-static const struct speed speed_fdr10 = { SP_CLASSIC, 4, "FDR10", 10.3125, 10.0 };
+static const struct speed speed_fdr10 = {
+	SP_CLASSIC, 4, "FDR10", 10.3125, 10.0, 10.3125 * 64 / 66, "64b/66b"
+};
+
+double port_lane_data_gbps(const char *speed_name)
+{
+	if (!speed_name)
+		return 0;
+	if (!strcmp(speed_name, speed_fdr10.name))
+		return speed_fdr10.data_gbps;
+	for (int i = 0; i < NSPEEDS; i++)
+		if (!strcmp(speed_name, speeds[i].name))
+			return speeds[i].data_gbps;
+	return 0;
+}
 
 static unsigned speed_mask(const struct port_info *p, int enc, int which)
 {
@@ -125,6 +143,41 @@ static unsigned speed_mask(const struct port_info *p, int enc, int which)
 }
 
 /* Fastest speed present in the active / enabled / supported masks. */
+static unsigned top_bit(unsigned m)
+{
+	unsigned b = 0;
+
+	for (unsigned i = 0; i < 32; i++)
+		if (m & (1u << i))
+			b = 1u << i;
+	return b;
+}
+
+unsigned port_capable_widths(unsigned supported, unsigned enabled)
+{
+	unsigned sup = supported ? supported : enabled;
+
+	return (sup & (0x01 | 0x02 | 0x10)) | (sup & enabled & (0x04 | 0x08));
+}
+
+double port_lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
+		      bool ext2_valid, char *name, size_t len)
+{
+	struct port_info q;
+
+	memset(&q, 0, sizeof(q));
+	q.width_active = 0x02;	/* 4X */
+	q.speed_active = top_bit(classic);
+	q.ext_valid = ext_valid;
+	q.ext_active = ext_valid ? top_bit(ext) : 0;
+	q.ext2_valid = ext2_valid;
+	q.ext2_active = ext2_valid ? top_bit(ext2) : 0;
+	port_decode_rate(&q);
+	if (name)
+		snprintf(name, len, "%s", q.speed_name[0] ? q.speed_name : "?");
+	return q.rate_gbps / 4;
+}
+
 static const struct speed *best_speed(const struct port_info *p, int which)
 {
 	for (int i = NSPEEDS - 1; i >= 0; i--)
@@ -156,7 +209,7 @@ int port_mtu_bytes(int code)
  * The width a port is capable of: the widest supported width, where 8X
  * and 12X count only when enabled too. Real HCAs are 1X/2X/4X devices;
  * ibsim reports every width as supported (mask 31) on every port, and
- * a rule that took 12X at face value would flag every link (FACTS §6).
+ * a rule that took 12X at face value would flag every link.
  */
 static int capable_lanes(const struct port_info *p)
 {
@@ -172,8 +225,9 @@ void port_decode_rate(struct port_info *p)
 	const struct speed *act = NULL, *cap;
 	int lanes = port_width_lanes(p->width_active);
 
-	p->rate_gbps = p->lane_gbps = p->max_rate_gbps = 0;
+	p->rate_gbps = p->lane_gbps = p->max_rate_gbps = p->data_rate_gbps = 0;
 	p->speed_name[0] = '\0';
+	p->data_rate_source[0] = '\0';
 	p->below_capability = false;
 	p->below_why[0] = '\0';
 
@@ -191,18 +245,21 @@ void port_decode_rate(struct port_info *p)
 
 	snprintf(p->speed_name, sizeof(p->speed_name), "%s", act->name);
 	p->lane_gbps = act->lane_gbps;
-	p->rate_gbps = lanes * act->data_gbps;
+	p->rate_gbps = lanes * act->rate_gbps;
+	p->data_rate_gbps = lanes * act->data_gbps;
+	snprintf(p->data_rate_source, sizeof(p->data_rate_source),
+		 "%s %s, %s", port_width_name(p->width_active), act->name, act->encoding);
 
 	if (!p->caps_valid)
 		return;		/* capabilities unknown (sysfs / verbs only) */
 	cap = best_speed(p, 2);
-	if (!cap || cap->data_gbps < act->data_gbps)
+	if (!cap || cap->rate_gbps < act->rate_gbps)
 		cap = act;
 	int cap_lanes = capable_lanes(p);
 
 	if (cap_lanes < lanes)
 		cap_lanes = lanes;
-	p->max_rate_gbps = cap_lanes * cap->data_gbps;
+	p->max_rate_gbps = cap_lanes * cap->rate_gbps;
 
 	int n = 0;
 
@@ -210,7 +267,7 @@ void port_decode_rate(struct port_info *p)
 		n += snprintf(p->below_why + n, sizeof(p->below_why) - n,
 			      "trained %s, port supports %s", port_width_name(p->width_active),
 			      port_width_name(width_bit_for_lanes(cap_lanes)));
-	if (cap->data_gbps > act->data_gbps)
+	if (cap->rate_gbps > act->rate_gbps)
 		snprintf(p->below_why + n, sizeof(p->below_why) - n,
 			 "%srunning %s, port supports %s", n ? "; " : "",
 			 act->name, cap->name);
@@ -256,6 +313,23 @@ void port_read_portinfo(struct port_info *p, const uint8_t *pi, uint32_t capmask
 		p->state = (int)mad_get_field(b, 0, IB_PORT_STATE_F);
 	if (!p->phys_state)
 		p->phys_state = (int)mad_get_field(b, 0, IB_PORT_PHYS_STATE_F);
+}
+
+void port_pick_data_rate(struct port_info *p)
+{
+	double kernel = p->data_rate_gbps, netdev = p->netdev_speed_mbps / 1000.0;
+
+	if (strcmp(p->link_layer, "Ethernet") || !(netdev > kernel))
+		return;
+	/* Older kernels cap a RoCE port's rate at "100 Gb/sec (4X EDR)";
+	 * the netdev's speed is the Ethernet data rate itself. */
+	p->data_rate_gbps = netdev;
+	if (kernel > 0)
+		snprintf(p->data_rate_source, sizeof(p->data_rate_source),
+			 "netdev %s speed (kernel rate says %g Gb/s)", p->netdev, kernel);
+	else
+		snprintf(p->data_rate_source, sizeof(p->data_rate_source),
+			 "netdev %s speed", p->netdev);
 }
 
 const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len)

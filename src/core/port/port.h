@@ -5,6 +5,7 @@
 #define IBC_PORT_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PORT_STR 64
@@ -30,7 +31,11 @@ struct pcie_info {
 	char address[32];		/* PCI function, e.g. 0000:3b:00.0 */
 	double cur_gts, max_gts;	/* 0 when unknown */
 	int cur_width, max_width;	/* 0 when unknown */
-	double cur_gbps, max_gbps;	/* usable per direction after encoding */
+	double cur_gbps, max_gbps;	/* per direction after line encoding */
+	int mps;			/* MaxPayloadSize, bytes */
+	char mps_source[64];		/* "config space" or "assumed: why" */
+	double tlp_eff;			/* payload share of a TLP at mps */
+	double usable_gbps, max_usable_gbps;	/* after encoding and TLPs */
 	bool degraded;			/* running below capability */
 };
 
@@ -76,6 +81,10 @@ struct port_info {
 	bool fdr10;
 	double lane_gbps;		/* signalling per lane, 0 unknown */
 	double rate_gbps;		/* 4X-style "Rate", 0 unknown */
+	/* What the link carries after line encoding (QDR 4X: 32 of 40):
+	 * every verdict judges against this, never against rate_gbps. */
+	double data_rate_gbps;		/* 0 unknown */
+	char data_rate_source[96];	/* "4X QDR, 8b/10b", "netdev eth2 speed …" */
 	char speed_name[8];		/* SDR … XDR */
 	double max_rate_gbps;		/* best both enabled&supported allow */
 	bool below_capability;
@@ -98,9 +107,12 @@ struct port_info {
 
 	struct pcie_info pcie;
 	struct numa_info numa;
-	/* PCIe usable bandwidth vs the port's line rate */
-	bool pcie_limits;
-	double pcie_shortfall_gbps;
+	/* PCIe usable bandwidth vs the data rate of the function's ports */
+	bool pcie_limits;		/* below the acceptance line */
+	double pcie_shortfall_gbps;	/* need - usable, 0 when enough */
+	double pcie_need_gbps;		/* data rate of the active ports sharing it */
+	int pcie_ports;			/* how many ports share the function */
+	char pcie_why[320];
 
 	char sources[PORT_STR];		/* "umad+smp+sysfs+verbs" */
 };
@@ -117,14 +129,29 @@ int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
 /* Decodes active speed from the three masks; sets lane_gbps, speed_name,
  * rate_gbps and max_rate_gbps / below_capability. */
 void port_decode_rate(struct port_info *p);
+/* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
+ * only when also enabled (simulators claim every width as supported, real
+ * HCAs are 4X devices). supported 0 means unknown: enabled stands in. */
+unsigned port_capable_widths(unsigned supported, unsigned enabled);
+/* The fastest speed in the given masks (classic, extended, XDR), decoded
+ * as port_decode_rate does: its name into name and its per-lane rate in
+ * Gb/s; 0 when the masks hold none. */
+double port_lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
+		      bool ext2_valid, char *name, size_t len);
 /*
  * Fills the link fields (state, width / speed masks incl. extended and XDR,
  * MTUs) from a raw 64-byte PortInfo — an SMP answer or libibnetdisc's
  * port->info. capmask decides which extended fields are valid; for a switch
- * port pass port 0's CapabilityMask (FACTS §1). State codes already known
+ * port pass port 0's CapabilityMask (IBA vol. 1, PortInfo). State codes already known
  * are kept. Marks link, caps and MTU valid; mtu_source is left to the caller.
  */
 void port_read_portinfo(struct port_info *p, const uint8_t *pi, uint32_t capmask);
+/* Per-lane data rate after encoding for a speed name ("QDR" → 8), 0 unknown. */
+double port_lane_data_gbps(const char *speed_name);
+/* RoCE: the netdev's speed wins when the kernel's rate is lower (older
+ * kernels cap it at 100 Gb/s); data_rate_source says which won. Call after
+ * port_decode_rate with link_layer, netdev and netdev_speed_mbps read. */
+void port_pick_data_rate(struct port_info *p);
 /* What ibstat prints for "Rate:" given umad's truncated rate. */
 const char *port_ibstat_rate(unsigned umad_rate, bool fdr10, char *buf, int len);
 

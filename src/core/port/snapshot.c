@@ -178,7 +178,7 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 	}
 	clock_gettime(CLOCK_REALTIME, &s->taken);
 	gethostname(s->host, sizeof(s->host) - 1);
-	sysfs_set_root(o->sysfs_root);
+	/* the sysfs root is main's, set once before any thread starts */
 
 	/* libibumad reads the real /sys only; a fixture root needs sysfs */
 	if (sysfs_is_real_root()) {
@@ -236,7 +236,7 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				 p->link_v.why[0] ? p->link_v.why : "no source reported the MTU");
 		if (p->link_v.valid)
 			port_decode_rate(p);
-		pcie_judge(p);
+		port_pick_data_rate(p);
 	}
 	return SNAP_OK;
 }

@@ -9,7 +9,6 @@
 #include "core/port/port.h"
 
 struct snap_opts {
-	const char *sysfs_root;	/* "/" unless a fixture tree is given */
 	const char *device;	/* NULL: all */
 	int port;		/* 0: all */
 	bool no_smp;		/* skip SMP queries (fixture trees) */
@@ -30,7 +29,7 @@ struct snapshot {
 	struct port_info *ports;
 };
 
-/* Status codes double as exit codes (DESIGN.md). */
+/* Status codes double as exit codes (see EXIT STATUS in the man page). */
 enum snap_status {
 	SNAP_OK = 0,
 	SNAP_NODEV = 3,		/* no device / no permission */

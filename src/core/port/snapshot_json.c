@@ -34,10 +34,7 @@ static void json_mask_pair(struct json *j, const char *key, bool valid,
 
 	json_str(j, key, valid ? mad_words(f, mask, buf, sizeof(buf)) : NULL);
 	snprintf(k, sizeof(k), "%s_mask", key);
-	if (valid)
-		json_int(j, k, mask);
-	else
-		json_null(j, k);
+	json_int_or_null(j, k, valid, mask);
 }
 
 static void json_link(struct json *j, const struct port_info *p)
@@ -68,6 +65,13 @@ static void json_link(struct json *j, const struct port_info *p)
 	} else {
 		json_null(j, "lane_gbps");
 		json_null(j, "rate_gbps");
+	}
+	if (p->data_rate_gbps > 0) {
+		json_num(j, "data_rate_gbps", p->data_rate_gbps);
+		json_str(j, "data_rate_source", p->data_rate_source);
+	} else {
+		json_null(j, "data_rate_gbps");
+		json_str(j, "data_rate_source", NULL);
 	}
 	if (p->max_rate_gbps) {
 		json_num(j, "max_rate_gbps", p->max_rate_gbps);
@@ -121,14 +125,8 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_str(j, "mtu_error", p->mtu_v.why);
 	}
 	json_str(j, "netdev", p->netdev[0] ? p->netdev : NULL);
-	if (p->netdev_mtu)
-		json_int(j, "netdev_mtu", p->netdev_mtu);
-	else
-		json_null(j, "netdev_mtu");
-	if (p->netdev_speed_mbps)
-		json_int(j, "netdev_speed_mbps", p->netdev_speed_mbps);
-	else
-		json_null(j, "netdev_speed_mbps");
+	json_int_or_null(j, "netdev_mtu", p->netdev_mtu, p->netdev_mtu);
+	json_int_or_null(j, "netdev_speed_mbps", p->netdev_speed_mbps, p->netdev_speed_mbps);
 
 	json_arr_begin(j, "gids");
 	for (int i = 0; i < p->ngids; i++) {
@@ -143,10 +141,7 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	if (p->roce_v2_ipv4_index >= 0)
-		json_int(j, "roce_v2_ipv4_gid_index", p->roce_v2_ipv4_index);
-	else
-		json_null(j, "roce_v2_ipv4_gid_index");
+	json_int_or_null(j, "roce_v2_ipv4_gid_index", p->roce_v2_ipv4_index >= 0, p->roce_v2_ipv4_index);
 	json_str(j, "hw_counters_dir", p->hw_counters_dir[0] ? p->hw_counters_dir : NULL);
 	json_int(j, "hw_counters_count", p->n_hw_counters);
 
@@ -159,30 +154,36 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_int(j, "max_width", p->pcie.max_width);
 		json_num(j, "current_gbps", p->pcie.cur_gbps);
 		json_num(j, "max_gbps", p->pcie.max_gbps);
+		json_int(j, "max_payload_bytes", p->pcie.mps);
+		json_str(j, "max_payload_source", p->pcie.mps_source);
+		json_num(j, "tlp_efficiency", p->pcie.tlp_eff);
+		json_num(j, "usable_gbps", p->pcie.usable_gbps);
+		json_num(j, "max_usable_gbps", p->pcie.max_usable_gbps);
 		json_bool(j, "degraded", p->pcie.degraded);
 		json_obj_end(j);
-		if (p->rate_gbps) {
-			json_bool(j, "pcie_limits_line_rate", p->pcie_limits);
-			json_num(j, "pcie_shortfall_gbps", p->pcie_shortfall_gbps);
-		} else {
-			json_null(j, "pcie_limits_line_rate");
-			json_null(j, "pcie_shortfall_gbps");
-		}
 	} else {
 		json_null(j, "pcie");
 		json_str(j, "pcie_error", p->pcie.v.why);
-		json_null(j, "pcie_limits_line_rate");
+	}
+	if (p->pcie_why[0]) {
+		json_bool(j, "pcie_limits_data_rate", p->pcie_limits);
+		json_num(j, "pcie_shortfall_gbps", p->pcie_shortfall_gbps);
+		json_num(j, "pcie_need_gbps", p->pcie_need_gbps);
+		json_int(j, "pcie_ports_sharing", p->pcie_ports);
+		json_str(j, "pcie_verdict", p->pcie_why);
+	} else {
+		json_null(j, "pcie_limits_data_rate");
 		json_null(j, "pcie_shortfall_gbps");
+		json_null(j, "pcie_need_gbps");
+		json_null(j, "pcie_ports_sharing");
+		json_str(j, "pcie_verdict", NULL);
 	}
 	if (p->numa.v.valid) {
 		json_obj_begin(j, "numa");
 		json_int(j, "node", p->numa.node);
 		json_str(j, "local_cpus", p->numa.local_cpus[0] ? p->numa.local_cpus : NULL);
 		json_str(j, "relation", p->numa.relation);
-		if (p->numa.node_mem_mb >= 0)
-			json_int(j, "node_mem_mb", p->numa.node_mem_mb);
-		else
-			json_null(j, "node_mem_mb");
+		json_int_or_null(j, "node_mem_mb", p->numa.node_mem_mb >= 0, p->numa.node_mem_mb);
 		json_obj_end(j);
 	} else {
 		json_null(j, "numa");
@@ -225,12 +226,12 @@ void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
 
 void snapshot_write_table(FILE *f, const struct snapshot *s)
 {
-	fprintf(f, "%-12s %4s %-8s %-9s %-10s %-9s %9s %11s %5s %-10s %-5s %s\n",
-		"DEVICE", "PORT", "STATE", "PHYS", "LAYER", "LINK", "RATE",
+	fprintf(f, "%-12s %4s %-8s %-9s %-10s %-9s %9s %10s %11s %5s %-10s %-5s %s\n",
+		"DEVICE", "PORT", "STATE", "PHYS", "LAYER", "LINK", "RATE", "DATA",
 		"MTU act/max", "LID", "NETDEV", "NUMA", "NOTES");
 	for (int i = 0; i < s->nports; i++) {
 		const struct port_info *p = &s->ports[i];
-		char link[24] = "n/a", rate[24] = "n/a", mtu[24] = "n/a", numa[16] = "n/a";
+		char link[24] = "n/a", rate[24] = "n/a", data[24] = "n/a", mtu[24] = "n/a", numa[16] = "n/a";
 		char notes[PORT_ERR + 128] = "";
 
 		if (p->link_v.valid && p->speed_name[0]) {
@@ -238,6 +239,8 @@ void snapshot_write_table(FILE *f, const struct snapshot *s)
 				 p->speed_name);
 			snprintf(rate, sizeof(rate), "%g Gb/s", p->rate_gbps);
 		}
+		if (p->data_rate_gbps > 0)
+			snprintf(data, sizeof(data), "%.4g Gb/s", p->data_rate_gbps);
 		if (p->mtu_v.valid)
 			snprintf(mtu, sizeof(mtu), "%d/%d", p->mtu_active, p->mtu_max);
 		if (p->numa.v.valid)
@@ -248,10 +251,10 @@ void snapshot_write_table(FILE *f, const struct snapshot *s)
 			snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 				 "%sPCIe %g GT/s x%d of %g GT/s x%d%s", *notes ? "; " : "",
 				 p->pcie.cur_gts, p->pcie.cur_width, p->pcie.max_gts,
-				 p->pcie.max_width, p->pcie_limits ? " limits line rate" : "");
-		fprintf(f, "%-12s %4d %-8s %-9s %-10s %-9s %9s %11s %5u %-10s %-5s %s\n",
+				 p->pcie.max_width, p->pcie_limits ? " limits the data rate" : "");
+		fprintf(f, "%-12s %4d %-8s %-9s %-10s %-9s %9s %10s %11s %5u %-10s %-5s %s\n",
 			p->dev, p->port, port_state_name(p->state),
-			port_phys_state_name(p->phys_state), p->link_layer, link, rate, mtu,
+			port_phys_state_name(p->phys_state), p->link_layer, link, rate, data, mtu,
 			p->lid, p->netdev[0] ? p->netdev : "-", numa, notes);
 	}
 	if (s->warning[0])

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t-45-agent-starve.sh: the agent cannot be starved, and says when it is
+# t-48-agent-starve.sh: the agent cannot be starved, and says when it is
 # busy. On rxe0, against one `ibconsole serve`:
 #  1. 200 idle + 5 slowloris (1 byte/s) connections held open from the
 #     client's own address; an honest client (hammer.py probe) gets HELLO

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/* `ibconsole triage [--peer HOST] [--json] [--report FILE]`: gathers the
+ * evidence, checks the environment before any test, runs the traffic
+ * steps against the peer's agent, judges every step and writes the walk. */
+#include "config.h"
+#include "cmd_triage.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/triage/gather.h"
+#include "diag/triage.h"
+#include "diag/triage_report.h"
+
+static void fail(const char *msg)
+{
+	fprintf(stderr, "ibconsole: %s\n", msg);
+}
+
+static int read_secret(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char msg[512];
+
+	if (!f || !fgets(buf, (int)len, f) || !(buf[strcspn(buf, "\r\n")] = '\0', buf[0])) {
+		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
+			 path, f ? "empty first line" : strerror(errno));
+		if (f)
+			fclose(f);
+		fail(msg);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* FILE gets the Markdown, FILE.json the JSON. */
+static int write_report(const char *path, const struct tri_evidence *ev, const struct triage *t)
+{
+	char jpath[1100], msg[1300];
+	FILE *m = fopen(path, "w"), *j;
+
+	snprintf(jpath, sizeof(jpath), "%s.json", path);
+	j = m ? fopen(jpath, "w") : NULL;
+	if (!m || !j) {
+		snprintf(msg, sizeof(msg), "cannot write the report %s: %s — give a writable path with --report",
+			 m ? jpath : path, strerror(errno));
+		if (m)
+			fclose(m);
+		fail(msg);
+		return -1;
+	}
+	triage_write_markdown(m, ev, t);
+	triage_write_json(j, ev, t);
+	if (fclose(m) | fclose(j)) {
+		snprintf(msg, sizeof(msg), "cannot write the report %s: %s — check the disk", path, strerror(errno));
+		fail(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_triage(const struct cli *c, const struct snap_opts *so)
+{
+	struct tri_opts o = {
+		.snap = so, .config = c->config, .peer = c->t.peer, .tcp_port = c->t.tcp_port,
+		.timeout_s = c->t.timeout_s, .gid_index = c->t.gid_index,
+		.duration_s = c->t.duration_s,
+	};
+	struct tri_evidence *ev = calloc(1, sizeof(*ev));
+	struct triage *t = calloc(1, sizeof(*t));
+	char secret[256], err[512];
+	int st;
+
+	if (!ev || !t) {
+		fail("cannot start the triage: out of memory — close other programs and retry");
+		free(ev);
+		free(t);
+		return 5;
+	}
+	if (c->t.secret_file) {
+		if (read_secret(c->t.secret_file, secret, sizeof(secret))) {
+			free(ev);
+			free(t);
+			return 2;
+		}
+		o.secret = secret;
+	}
+	st = tri_gather_local(ev, &o, err, sizeof(err));
+	if (st) {
+		fail(err);
+		free(ev);
+		free(t);
+		return st;
+	}
+	/* the environment first: no test runs where memory registration
+	 * would fail or the port is not up */
+	if (triage_env_ok(ev)) {
+		if (o.peer && !c->json)
+			fprintf(stderr, "triage: running the traffic steps against %s (3 runs)...\n", o.peer);
+		tri_gather_traffic(ev, &o, TRI_RUN_ALL);
+	} else {
+		const char *why = "not run: the environment check failed";
+
+		snprintf(ev->bw1.err, sizeof(ev->bw1.err), "%s", why);
+		snprintf(ev->bw8.err, sizeof(ev->bw8.err), "%s", why);
+		snprintf(ev->load.err, sizeof(ev->load.err), "%s", why);
+		if (o.peer)
+			snprintf(ev->peer_why, sizeof(ev->peer_why), "%s", why);
+	}
+	triage_eval(ev, t);
+	if (c->json)
+		triage_write_json(stdout, ev, t);
+	else
+		triage_write_text(stdout, ev, t);
+	st = t->any_fail ? 1 : 0;
+	if (c->report && write_report(c->report, ev, t))
+		st = 5;
+	free(ev);
+	free(t);
+	return st;
+}

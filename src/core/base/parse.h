@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Strict parsers for what users type and the files they name: numbers in a
+ * range (no NaN, no infinity, no overflow) and regular files read by line. */
+#ifndef IBC_BASE_PARSE_H
+#define IBC_BASE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Decimal integer in lo..hi, nothing after it. 0, or -1. */
+int parse_int(const char *s, int lo, int hi, int *out);
+/* A finite number in lo..hi (strtod syntax, so "1e3" is 1000; "nan",
+ * "inf" and values that overflow a double are refused). 0, or -1. */
+int parse_num(const char *s, double lo, double hi, double *out);
+/* An unsigned 64-bit count, decimal or 0x hex; no sign, no overflow,
+ * trailing blanks allowed ("12\n" as sysfs writes it). 0, or -1. */
+int parse_u64(const char *s, uint64_t *out);
+/* A size: "65536", "64K", "8M", "1G" (binary multiples); -1 when it is
+ * not one or does not fit in a long long. */
+int parse_size(const char *s, long long *out);
+
+/*
+ * Opens path for reading only when it is a regular file: a directory, a
+ * FIFO, a device or a socket is refused without blocking on it. Returns
+ * the stream, or NULL with errno set (EISDIR for a directory, EINVAL for
+ * other non-regular files, else open's) and why filled with a short
+ * reason ("is a directory", "Permission denied", ...).
+ */
+FILE *parse_fopen(const char *path, char *why, size_t whylen);
+
+/*
+ * Whether path can be written as a new or replaced regular file, before
+ * any work is done: 0, or -1 with why ("is a directory", "is a FIFO, not
+ * a regular file", "its directory /x does not exist"). Never opens it,
+ * so a FIFO cannot block.
+ */
+int parse_out_path(const char *path, char *why, size_t whylen);
+
+/*
+ * Reads one line into buf (newline removed). Returns 1 with a line, 0 at
+ * the end of the file, -1 when the line does not fit in len - 1 bytes
+ * (the rest of that line is skipped, so the caller can report it and
+ * stop: a long line is never split into two).
+ */
+int parse_line(FILE *f, char *buf, size_t len);
+
+#endif

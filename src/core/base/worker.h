@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Worker: one background thread with a stop flag, a mutex and a
+ * CLOCK_MONOTONIC condition variable, and a wake descriptor the UI polls. */
+#ifndef IBC_BASE_WORKER_H
+#define IBC_BASE_WORKER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* CLOCK_MONOTONIC */
+	bool stop;			/* under lock */
+	bool running;			/* the thread was created */
+	int wake_fd;			/* eventfd: readable when published */
+	bool own_fd;			/* false: borrowed from another worker */
+	void (*main)(struct worker *w, void *arg);
+	void *arg;
+};
+
+/* CLOCK_MONOTONIC seconds, the clock every wait uses. */
+double worker_now(void);
+
+/* Lock, condition variable and wake descriptor; share_fd (another
+ * worker's, may be NULL) makes both wake the same descriptor. Returns 0,
+ * or -1 with "<what>: <why>" in err. */
+int worker_init(struct worker *w, const struct worker *share_fd,
+		const char *what, char *err, size_t errlen);
+/* Starts fn(w, arg) on a thread that has every signal blocked, so Ctrl-C
+ * and SIGWINCH always reach the UI thread. Returns 0, or -1 with
+ * "cannot start the <what> thread: <strerror of pthread_create's code>". */
+int worker_start(struct worker *w, void (*fn)(struct worker *w, void *arg),
+		 void *arg, const char *what, char *err, size_t errlen);
+/* Sets the stop flag, wakes the thread, joins it (a no-op when it never
+ * started), then frees the lock, condition and descriptor. NULL-safe. */
+void worker_stop(struct worker *w);
+
+void worker_lock(struct worker *w);
+void worker_unlock(struct worker *w);
+/* With the lock held: wakes every waiter (a request, a new interval). */
+void worker_kick(struct worker *w);
+/* With the lock held: sleeps until the monotonic time deadline (< 0:
+ * forever) or a kick. Returns false on time-out, true when woken early;
+ * callers re-check their conditions either way. */
+bool worker_wait(struct worker *w, double deadline);
+/* With the lock held: true once worker_stop() was called. */
+bool worker_stopping(const struct worker *w);
+
+/* Makes the wake descriptor readable (any thread, lock or not). */
+void worker_notify(struct worker *w);
+int worker_fd(const struct worker *w);
+/* Empties the wake descriptor; call after poll() said readable. */
+void worker_drain(struct worker *w);
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* Triage evidence: everything the seven-step triage judges, as plain data
+ * with a reason for every part that could not be gathered. */
+#ifndef IBC_TRIAGE_EVIDENCE_H
+#define IBC_TRIAGE_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/agent/proto.h"
+#include "core/agent/testctr.h"
+#include "core/fabric/fabric.h"
+#include "core/port/port.h"
+
+#define TRI_TEXT 240
+#define TRI_MAX_PORTS 16
+
+/* One local port as the environment check sees it. */
+struct tri_portstate {
+	char dev[PORT_STR];
+	int port;
+	int state, phys_state;		/* codes, 0 unknown */
+	char link_layer[24];
+	char netdev[32];		/* "" none */
+	bool under_test;
+};
+
+struct tri_memlock {
+	bool valid;			/* limit read */
+	char why[TRI_TEXT];
+	bool unlimited;
+	uint64_t limit_bytes;		/* soft RLIMIT_MEMLOCK */
+	bool cap_ipc_lock;		/* effective CAP_IPC_LOCK */
+	uint64_t need_bytes;		/* what the triage's tests lock */
+};
+
+struct tri_hostenv {
+	char governor[32];		/* "performance", "" unknown */
+	int gov_cpus, gov_other;	/* CPUs read, of them not on governor */
+	char governor_why[TRI_TEXT];
+	int irqbalance;			/* -1 unknown, 0 not running, 1 running */
+	char driver[PROTO_NAME];	/* local facts (also in local_facts) */
+};
+
+/* The other end of the local port's link (InfiniBand, from a one-hop
+ * discovery): both ends' PortInfo as libibnetdisc read them. */
+struct tri_link {
+	bool valid;
+	char why[TRI_TEXT];
+	char local_name[96], peer_name[96];	/* "node07 HCA-1"[1], "leaf02"[2] */
+	struct fab_port local, peer;
+};
+
+/* One traffic run against the peer's agent. */
+struct tri_traffic {
+	bool ran;			/* attempted */
+	bool ok;
+	char err[TRI_TEXT];		/* why it failed or was not run */
+	uint32_t qps;
+	bool bidir;
+	uint64_t size;
+	double gbps;			/* average, both directions summed when bidir */
+	struct testctr local_ctr, peer_ctr;	/* deltas over the run */
+	int numa_node;			/* the HCA's node the engine used, -1 unknown */
+	bool numa_placed;		/* thread and buffers on it */
+	char numa_note[128];
+};
+
+struct tri_evidence {
+	char host[64];
+	char time[32];			/* ISO-8601 UTC of the gathering */
+	char sysfs_root[128];
+
+	/* environment */
+	int nports;
+	struct tri_portstate ports[TRI_MAX_PORTS];
+	bool local_valid;		/* the port under triage was found */
+	char local_why[TRI_TEXT];
+	struct port_info local;
+	struct tri_memlock memlock;
+	struct tri_hostenv env;
+
+	/* step 1 */
+	struct tri_link link;
+	double expected_rate_gbps;	/* site's expected rate, 0 none */
+	char expected_origin[128];
+
+	/* peer (agent) */
+	char peer[128];			/* "" none given */
+	bool peer_facts_valid;
+	char peer_why[TRI_TEXT];
+	struct proto_facts local_facts, peer_facts;
+
+	/* step 3: -x given on the command line, -1 automatic */
+	int gid_given;
+
+	/* step 5: the port's counters/ and hw_counters/ once (the rules pick
+	 * the pause / ECN / CNP ones) and DCB / trust settings where exposed */
+	struct testctr counters;
+	char dcb[TRI_TEXT];		/* trust / PFC settings read, "" none */
+	char dcb_why[TRI_TEXT];
+
+	/* traffic: 1 QP, 8 QPs, 8 QPs bidirectional (load) */
+	struct tri_traffic bw1, bw8, load;
+};
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/* Slow growth: a per-port baseline of the error counters kept in the state
+ * directory, so ~10 errors an hour (an aging optic) is flagged across days
+ * instead of disappearing in the 10-minute window. */
+#include "config.h"
+#include "baseline.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+const char *baseline_path(const char *port, char *buf, size_t len)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+
+	if (x && *x)
+		snprintf(buf, len, "%s/ibconsole/baseline/%s", x, port);
+	else if (h && *h)
+		snprintf(buf, len, "%s/.local/state/ibconsole/baseline/%s", h, port);
+	else
+		return NULL;
+	return buf;
+}
+
+int baseline_load(struct baseline *b, const char *path, char *err, size_t errlen)
+{
+	char line[256];
+	FILE *f;
+
+	memset(b, 0, sizeof(*b));
+	f = fopen(path, "r");
+	if (!f) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(err, errlen, "cannot read the baseline %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && b->n < CTR_MAX) {
+		struct baseline_ctr *c = &b->c[b->n];
+		char name[CTR_NAME];
+		unsigned long long v;
+		double t;
+
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%39s %llu %lf", name, &v, &t) != 3 || !(t > 0))
+			continue;	/* a damaged line only costs that base */
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		c->value = v;
+		c->t = t;
+		b->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int mkdirs(char *path)
+{
+	for (char *s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST) {
+			*s = '/';
+			return -1;
+		}
+		*s = '/';
+	}
+	return 0;
+}
+
+int baseline_save(const struct baseline *b, const char *path, char *err, size_t errlen)
+{
+	char tmp[600], dir[600];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+	if (mkdirs(dir) || !(f = fopen(tmp, "w"))) {
+		snprintf(err, errlen, "cannot write the baseline %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# ibconsole error-counter baseline: counter value seconds-since-epoch\n");
+	for (int i = 0; i < b->n; i++)
+		fprintf(f, "%s %" PRIu64 " %.0f\n", b->c[i].name, b->c[i].value, b->c[i].t);
+	if (fclose(f) || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write the baseline %s: %s", path, strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	}
+	return rc;
+}
+
+static struct baseline_ctr *find(struct baseline *b, const char *name)
+{
+	for (int i = 0; i < b->n; i++)
+		if (!strcmp(b->c[i].name, name))
+			return &b->c[i];
+	if (b->n >= CTR_MAX)
+		return NULL;
+	memset(&b->c[b->n], 0, sizeof(b->c[b->n]));
+	snprintf(b->c[b->n].name, sizeof(b->c[b->n].name), "%s", name);
+	return &b->c[b->n++];
+}
+
+static void rebase(struct baseline *b, struct baseline_ctr *c, uint64_t value, double now)
+{
+	c->value = value;
+	c->t = now;
+	b->dirty = true;
+}
+
+void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
+		   const struct thresholds *th, struct verdict *v)
+{
+	for (int i = 0; i < cs->n; i++) {
+		const struct ctr_value *x = &cs->c[i];
+		struct baseline_ctr *c;
+		bool sat;
+		double age, per_h;
+
+		if (x->cls != CTR_ERROR || !x->valid)
+			continue;
+		sat = x->saturates && x->bits < 64 && x->value == (UINT64_C(1) << x->bits) - 1;
+		c = find(b, x->name);
+		if (!c)
+			continue;
+		if (!(c->t > 0) || x->value < c->value || sat || c->t > now) {
+			rebase(b, c, x->value, now);	/* new, reset or saturated */
+			continue;
+		}
+		age = now - c->t;
+		per_h = (double)(x->value - c->value) * 3600 / (age > 0 ? age : 1);
+		if (age >= th->slow_min_s && x->value > c->value &&
+		    th->slow_per_hour > 0 && per_h >= th->slow_per_hour &&
+		    v->level < VERDICT_WATCH) {
+			char when[32];
+			time_t t0 = (time_t)c->t;
+			struct tm tm;
+
+			gmtime_r(&t0, &tm);
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+			v->level = VERDICT_WATCH;
+			v->count = x->value - c->value;
+			v->lower_bound = false;
+			v->threshold = (uint64_t)th->slow_per_hour;
+			snprintf(v->counter, sizeof(v->counter), "%s", x->name);
+			snprintf(v->rule, sizeof(v->rule), "slow-growth");
+			snprintf(v->window, sizeof(v->window), "since %s", when);
+			snprintf(v->text, sizeof(v->text),
+				 "%s rose by %llu in %.1f h since the baseline of %s: %.1f an hour >= %g (slow growth, e.g. an aging optic) — check the optic's receive power",
+				 x->name, (unsigned long long)(x->value - c->value), age / 3600,
+				 when, per_h, th->slow_per_hour);
+		}
+		if (age > BASELINE_MAX_AGE_S)
+			rebase(b, c, x->value, now);
+	}
+}

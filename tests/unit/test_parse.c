@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of the strict parsers: numbers that are NaN, infinite,
+ * out of range or overflow are refused; files that are not regular files
+ * are refused without blocking; long lines are reported, never split. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/base/parse.h"
+
+static void test_num(void **state)
+{
+	double d = -1;
+
+	assert_int_equal(parse_num("0.5", 0.5, 60, &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(parse_num("1e1", 0.5, 60, &d), 0);
+	assert_true(d == 10);
+	/* the values strtod accepts and a range check with < / > lets by */
+	assert_int_equal(parse_num("nan", 0.5, 60, &d), -1);
+	assert_int_equal(parse_num("NaN", 0.5, 60, &d), -1);
+	assert_int_equal(parse_num("-nan", 0.5, 60, &d), -1);
+	assert_int_equal(parse_num("inf", 0, INFINITY, &d), -1);
+	assert_int_equal(parse_num("infinity", 0, 1e308, &d), -1);
+	assert_int_equal(parse_num("1e999", 0, INFINITY, &d), -1);
+	assert_int_equal(parse_num("0.4", 0.5, 60, &d), -1);
+	assert_int_equal(parse_num("60.0001", 0.5, 60, &d), -1);
+	assert_int_equal(parse_num("", 0, 1, &d), -1);
+	assert_int_equal(parse_num(" 1", 0, 2, &d), -1);
+	assert_int_equal(parse_num("1s", 0, 2, &d), -1);
+	assert_true(d == 10);	/* untouched on failure */
+}
+
+static void test_int(void **state)
+{
+	int v = -7;
+
+	assert_int_equal(parse_int("254", 1, 254, &v), 0);
+	assert_int_equal(v, 254);
+	assert_int_equal(parse_int("255", 1, 254, &v), -1);
+	assert_int_equal(parse_int("0", 1, 254, &v), -1);
+	assert_int_equal(parse_int("-2147483648", INT_MIN, INT_MAX, &v), 0);
+	assert_int_equal(parse_int("2147483648", INT_MIN, INT_MAX, &v), -1);
+	assert_int_equal(parse_int("99999999999999999999", 0, INT_MAX, &v), -1);
+	assert_int_equal(parse_int("4x", 0, 10, &v), -1);
+	assert_int_equal(parse_int("", 0, 10, &v), -1);
+}
+
+static void test_u64(void **state)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_u64("18446744073709551616", &v), -1);
+	assert_int_equal(parse_u64("0x10", &v), 0);
+	assert_true(v == 16);
+	assert_int_equal(parse_u64("010", &v), 0);	/* ten, not octal */
+	assert_true(v == 10);
+	assert_int_equal(parse_u64("12\n", &v), 0);	/* as sysfs writes it */
+	assert_true(v == 12);
+	/* strtoull reads "1e99" as 1 and "-1" as 2^64-1 */
+	assert_int_equal(parse_u64("1e99", &v), -1);
+	assert_int_equal(parse_u64("-1", &v), -1);
+	assert_int_equal(parse_u64("+1", &v), -1);
+	assert_int_equal(parse_u64("0x", &v), -1);
+	assert_int_equal(parse_u64("0x-1", &v), -1);
+	assert_int_equal(parse_u64("N/A (no PMA)", &v), -1);
+	assert_int_equal(parse_u64("", &v), -1);
+	assert_true(v == 12);
+}
+
+static void test_size(void **state)
+{
+	long long v = -1;
+
+	assert_int_equal(parse_size("65536", &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(parse_size("64K", &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(parse_size("8M", &v), 0);
+	assert_int_equal(v, 8 << 20);
+	assert_int_equal(parse_size("1G", &v), 0);
+	assert_int_equal(v, 1 << 30);
+	/* LLONG_MAX >> 10 is the largest K value; one more overflows */
+	assert_int_equal(parse_size("9007199254740991K", &v), 0);
+	assert_int_equal(parse_size("9007199254740992K", &v), -1);
+	/* undefined shift, and the value that wrapped to 1024 */
+	assert_int_equal(parse_size("9999999999999999K", &v), -1);
+	assert_int_equal(parse_size("18014398509481985K", &v), -1);
+	assert_int_equal(parse_size("99999999999999999999", &v), -1);
+	assert_int_equal(parse_size("-1", &v), -1);
+	assert_int_equal(parse_size("1T", &v), -1);
+	assert_int_equal(parse_size("K", &v), -1);
+}
+
+static void test_fopen(void **state)
+{
+	char dir[] = "/tmp/ibc-parse-XXXXXX", path[64], why[96];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	f = parse_fopen(dir, why, sizeof(why));
+	assert_null(f);
+	assert_int_equal(errno, EISDIR);
+	assert_string_equal(why, "is a directory");
+	/* a FIFO with no writer: refused at once, not a hang */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	f = parse_fopen(path, why, sizeof(why));
+	assert_null(f);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(why, "FIFO"));
+	unlink(path);
+	f = parse_fopen(path, why, sizeof(why));
+	assert_null(f);
+	assert_int_equal(errno, ENOENT);
+	f = parse_fopen("/dev/null", why, sizeof(why));
+	assert_null(f);
+	assert_non_null(strstr(why, "device"));
+	f = fopen(path, "w");
+	fputs("x\n", f);
+	fclose(f);
+	f = parse_fopen(path, why, sizeof(why));
+	assert_non_null(f);
+	assert_int_equal(getc(f), 'x');
+	fclose(f);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_line(void **state)
+{
+	static const char text[] = "abc\n0123456\n01234567\n012345678\nlast";
+	char buf[9];
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "abc");
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "0123456");
+	/* exactly len - 1 bytes fit */
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "01234567");
+	/* one more is an error, and the rest of the line is not a new line */
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), -1);
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "last");
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 0);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_num),
+		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_fopen),
+		cmocka_unit_test(test_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of the sweep's port list taken from a fabric model, and of
+ * its history: a failed allocation leaves neither a port list nor a
+ * previous sample behind (calloc wrapped to fail on demand). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/fabric/fabric.h"
+#include "core/fabric/sweep.h"
+
+void *__wrap_calloc(size_t n, size_t size);
+void *__real_calloc(size_t n, size_t size);
+static int fail_calloc_in = -1;		/* fail the Nth call from now, -1 never */
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (fail_calloc_in >= 0 && fail_calloc_in-- == 0)
+		return NULL;
+	return __real_calloc(n, size);
+}
+
+/* A switch (ports 0..2) with two CAs behind it. */
+static struct fabric *two_hosts(void)
+{
+	struct fabric *f = fabric_new();
+	struct fab_node sw = { .type = FAB_SWITCH, .guid = 0x10, .lid = 1, .numports = 2 };
+	struct fab_node ca = { .type = FAB_CA, .numports = 1 };
+	int ni;
+
+	assert_non_null(f);
+	snprintf(sw.desc, sizeof(sw.desc), "sw-a");
+	ni = fabric_add_node(f, &sw);
+	for (int p = 0; p <= 2; p++) {
+		struct fab_port fp = { .node = ni, .portnum = p, .lid = 1, .remote = -1 };
+
+		assert_true(fabric_add_port(f, &fp) >= 0);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct fab_port fp = { .portnum = 1, .remote = -1 };
+
+		ca.guid = 0x20 + (uint64_t)k;
+		snprintf(ca.desc, sizeof(ca.desc), "hca-%d", k);
+		fp.node = fabric_add_node(f, &ca);
+		fp.lid = 2 + (unsigned)k;
+		assert_true(fabric_add_port(f, &fp) >= 0);
+	}
+	return f;
+}
+
+static void test_ports_from_fabric(void **state)
+{
+	struct fabric *f = two_hosts();
+	struct sweep sw;
+	char err[120];
+
+	assert_int_equal(sweep_from_fabric(&sw, f, err, sizeof(err)), 0);
+	assert_int_equal(sw.nodes, 3);
+	assert_int_equal(sw.n, 4);		/* switch port 0 is not swept */
+	assert_int_equal(sw.p[0].port, 1);
+	assert_true(sw.p[0].is_switch);
+	assert_int_equal(sw.p[1].lid, 1);	/* switch: port 0's LID */
+	assert_string_equal(sw.p[2].node_desc, "hca-0");
+	assert_int_equal(sw.p[3].lid, 3);
+	assert_string_equal(sw.p[3].cs.label, "hca-1/1");
+	sweep_free(&sw);
+	fabric_free(f);
+}
+
+static void test_history_alloc_failure(void **state)
+{
+	struct fabric *f = two_hosts();
+	struct sweep_history h = { 0 };
+	char err[120];
+
+	assert_int_equal(sweep_from_fabric(&h.sw, f, err, sizeof(err)), 0);
+	fail_calloc_in = 0;	/* the previous samples */
+	assert_int_equal(sweep_history_adopt(&h, err, sizeof(err)), 5);
+	fail_calloc_in = -1;
+	assert_false(h.have);
+	assert_null(h.prev);
+	assert_null(h.sw.p);
+	assert_int_equal(h.sw.n, 0);
+	assert_non_null(strstr(err, "out of memory"));
+	/* the next round starts over and holds both */
+	assert_int_equal(sweep_from_fabric(&h.sw, f, err, sizeof(err)), 0);
+	assert_int_equal(sweep_history_adopt(&h, err, sizeof(err)), 0);
+	assert_true(h.have);
+	assert_non_null(h.prev);
+	assert_false(h.prev[3].valid);
+	sweep_history_free(&h);
+	assert_false(h.have);
+	fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ports_from_fabric),
+		cmocka_unit_test(test_history_alloc_failure),
+	};
+
+	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
+}

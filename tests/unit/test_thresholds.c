@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* cmocka tests of the config file parser: counter names by any alias,
+ * long lines refused, watch above act refused, non-regular files refused,
+ * values that are not finite or not counts refused with the line. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "diag/thresholds.h"
+
+static char path[] = "/tmp/ibc-thr-XXXXXX";
+static char err[512];
+static struct thresholds th;
+
+static int load(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	err[0] = '\0';
+	thresholds_defaults(&th);
+	return thresholds_load(&th, path, err, sizeof(err));
+}
+
+static int setup(void **state)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unlink(path);
+	return 0;
+}
+
+static void test_alias(void **state)
+{
+	uint64_t w, a;
+
+	/* the kernel's counters/ name sets the PMA counter's row */
+	assert_int_equal(load("symbol_error = 100\nsymbol_error.watch = 7\n"), 0);
+	thresholds_get(&th, "SymbolErrorCounter", &w, &a);
+	assert_int_equal(a, 100);
+	assert_int_equal(w, 7);
+	assert_int_equal(th.n, 1);
+	assert_string_equal(th.t[0].counter, "SymbolErrorCounter");
+	assert_int_equal(load("port_rcv_errors=9\nPortRcvErrors.watch=3\n"), 0);
+	thresholds_get(&th, "PortRcvErrors", &w, &a);
+	assert_int_equal(a, 9);
+	assert_int_equal(w, 3);
+}
+
+static void test_long_line(void **state)
+{
+	char text[1200];
+	uint64_t w, a;
+
+	/* 511 bytes is the most a line may have */
+	memset(text, ' ', sizeof(text));
+	memcpy(text, "SymbolErrorCounter = 9", 22);
+	text[511] = '\n';
+	text[512] = '\0';
+	assert_int_equal(load(text), 0);
+	thresholds_get(&th, "SymbolErrorCounter", &w, &a);
+	assert_int_equal(a, 9);
+	/* a key past byte 511 of a comment line must not take effect */
+	memset(text, 'x', sizeof(text));
+	text[0] = '#';
+	snprintf(text + 520, sizeof(text) - 520, " SymbolErrorCounter = 1\n");
+	assert_int_equal(load(text), -1);
+	assert_non_null(strstr(err, ":1: line longer than 511 bytes"));
+}
+
+static void test_watch_above_act(void **state)
+{
+	uint64_t w, a;
+
+	assert_int_equal(load("error_watch = 60\nerror_act = 50\n"), -1);
+	assert_non_null(strstr(err, "watch level 60 (line 1)"));
+	assert_non_null(strstr(err, "act level 50 (line 2)"));
+	/* order in the file does not matter */
+	assert_int_equal(load("error_act = 500\nerror_watch = 60\n"), 0);
+	assert_int_equal(load("SymbolErrorCounter.watch = 9\nSymbolErrorCounter = 8\n"), -1);
+	assert_non_null(strstr(err, "SymbolErrorCounter"));
+	/* infiniband-diags' one number: watch follows a lower act */
+	assert_int_equal(load("SymbolErrorCounter = 3\n"), 0);
+	thresholds_get(&th, "SymbolErrorCounter", &w, &a);
+	assert_int_equal(w, 3);
+	assert_int_equal(a, 3);
+	/* a row takes error_watch / error_act from anywhere in the file */
+	assert_int_equal(load("LinkDownedCounter.watch = 1\nerror_act = 20\n"), 0);
+	thresholds_get(&th, "LinkDownedCounter", &w, &a);
+	assert_int_equal(w, 1);
+	assert_int_equal(a, 20);
+}
+
+static void test_bad_values(void **state)
+{
+	assert_int_equal(load("error_window_s = nan\n"), -1);
+	assert_non_null(strstr(err, ":1:"));
+	assert_int_equal(load("error_window_s = inf\n"), -1);
+	assert_int_equal(load("\nerror_act = 1e99\n"), -1);
+	assert_non_null(strstr(err, ":2:"));
+	assert_int_equal(load("error_act = -1\n"), -1);
+	assert_int_equal(load("error_act = 18446744073709551616\n"), -1);
+	assert_int_equal(load("SymbolErrorCounter = 12abc\n"), -1);
+}
+
+static void test_not_regular(void **state)
+{
+	char dir[] = "/tmp/ibc-thd-XXXXXX", fifo[64];
+
+	assert_non_null(mkdtemp(dir));
+	thresholds_defaults(&th);
+	assert_int_equal(thresholds_load(&th, dir, err, sizeof(err)), -2);
+	assert_non_null(strstr(err, "is a directory"));
+	assert_non_null(strstr(err, dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(thresholds_load(&th, fifo, err, sizeof(err)), -2);
+	assert_non_null(strstr(err, "FIFO"));
+	unlink(fifo);
+	assert_int_equal(thresholds_load(&th, fifo, err, sizeof(err)), 1);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alias),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_watch_above_act),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_not_regular),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
