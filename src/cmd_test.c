@@ -17,6 +17,7 @@
 #include "core/base/parse.h"
 #include "core/agent/record.h"
 #include "core/agent/client.h"
+#include "core/agent/perftest_client.h"
 #include "diag/testverdict.h"
 #include "diag/thresholds.h"
 
@@ -347,7 +348,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	if (!c->json && isatty(2)) {
 		o.progress = progress;
 	}
-	st = client_run(&o, r, err, sizeof(err));
+	st = t->perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {
