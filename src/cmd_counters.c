@@ -196,10 +196,43 @@ static void baseline_keep(struct port_baseline *pb)
 	}
 }
 
+/* The neighbour of a local port in watch --json: who it is and, when its
+ * PMA was sampled, its counters by the same delta rules and its verdict. */
+static void peer_json(struct json *j, const struct port_peer *q,
+		      const struct delta_port *d, const struct counter_set *cs,
+		      const struct thresholds *th, double now)
+{
+	struct verdict v;
+
+	if (!q->v.valid) {
+		json_null(j, "peer");
+		json_str(j, "peer_error", q->v.why);
+		return;
+	}
+	json_obj_begin(j, "peer");
+	snapshot_json_peer_members(j, q);
+	json_bool(j, "sampled", d != NULL);
+	if (d) {
+		json_bool(j, "valid", cs->valid);
+		json_str(j, "error", cs->valid ? NULL : cs->why);
+		json_str(j, "mode", cs->valid ? cs->mode : NULL);
+		rules_eval_delta(d, th, now, &v);
+		json_verdict(j, &v);
+		counters_json_delta(j, d, cs, now);
+	}
+	json_obj_end(j);
+}
+
 static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		     size_t errlen)
 {
 	struct ctr_target t[CTRS_MAX_TARGETS];
+	/* local port i's neighbour: its identity, and its counters at
+	 * target peer_at[i] (-1: not sampled); is_peer marks those targets */
+	struct port_peer peer[CTRS_MAX_TARGETS];
+	int peer_at[CTRS_MAX_TARGETS];
+	bool is_peer[CTRS_MAX_TARGETS] = { false };
+	int nlocal;
 	struct thresholds th;
 	struct snapshot *s = NULL;
 	struct delta_port *dp = NULL;
@@ -225,7 +258,15 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		free(s);
 		return rc;
 	}
-	n = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	n = nlocal = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	for (int i = 0; i < nlocal; i++) {
+		peer[i] = s->ports[i].peer;
+		peer_at[i] = -1;
+		if (n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &t[n])) {
+			peer_at[i] = n;
+			is_peer[n++] = true;
+		}
+	}
 	if (c->lids) {
 		int m = reader_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
 
@@ -291,12 +332,14 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		for (int i = 0; i < n; i++) {
 			struct verdict v;
 
+			if (is_peer[i] && c->json)
+				continue;	/* shown with its local port */
 			rules_eval_delta(&dp[i], &th, now, &v);
 			if (cs[i].valid && bl[i].path[0]) {
 				baseline_eval(&bl[i].b, &cs[i], (double)time(NULL), &th, &v);
 				baseline_keep(&bl[i]);
 			}
-			if (cs[i].valid && v.level > worst)
+			if (cs[i].valid && v.level > worst && !is_peer[i])
 				worst = v.level;
 			if (!c->json) {
 				print_text(&dp[i], &cs[i], &v, now);
@@ -316,6 +359,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
 			json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
+			if (i < nlocal)
+				peer_json(&j, &peer[i], peer_at[i] >= 0 ? &dp[peer_at[i]] : NULL,
+					  peer_at[i] >= 0 ? &cs[peer_at[i]] : NULL, &th, now);
 			json_obj_end(&j);
 		}
 		if (c->json) {

@@ -2,8 +2,8 @@
 # back with capture-pane; cli.test: the command line as a user types it;
 # lifecycle.test: how it ends (signals, --demo's children).
 TESTS += tests/ui/console.test tests/ui/counters.test tests/ui/fabric.test \
-	tests/ui/cli.test tests/ui/interval.test tests/ui/triage.test \
+	tests/ui/cli.test tests/ui/interval.test tests/ui/triage.test tests/ui/peer.test \
 	tests/ui/lifecycle.test
 EXTRA_DIST += tests/ui/console.test tests/ui/counters.test tests/ui/fabric.test \
-	tests/ui/cli.test tests/ui/interval.test tests/ui/triage.test \
+	tests/ui/cli.test tests/ui/interval.test tests/ui/triage.test tests/ui/peer.test \
 	tests/ui/lifecycle.test

@@ -68,6 +68,22 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 	return n;
 }
 
+int reader_target_peer(const struct port_info *p, struct ctr_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!is_ib(p) || !sysfs_is_real_root() || !p->lid || !p->peer.v.valid ||
+	    !p->peer.lid || p->peer.port <= 0)
+		return -1;
+	snprintf(t->label, sizeof(t->label), "%.40s port %d", p->peer.name[0] ?
+		 p->peer.name : "neighbour", p->peer.port);
+	snprintf(t->dev, sizeof(t->dev), "%.31s", p->dev);
+	t->port = p->port;
+	t->lid = p->peer.lid;
+	t->pma_port = p->peer.port;
+	t->remote = true;
+	return 0;
+}
+
 int reader_targets_remote(const char *spec, const struct snapshot *s,
 			struct ctr_target *t, int max, char *err, size_t errlen)
 {

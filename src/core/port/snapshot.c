@@ -209,6 +209,8 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 
 			if (refiners[r]->refine(p, o, why, sizeof(why))) {
 				note(s, why);
+				if (!p->peer.v.valid && !p->peer.v.why[0])
+					snprintf(p->peer.v.why, sizeof(p->peer.v.why), "%s", why);
 				if (!p->link_v.valid && !p->link_v.why[0])
 					snprintf(p->link_v.why, sizeof(p->link_v.why), "%s", why);
 				continue;
@@ -229,6 +231,12 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				 o->no_smp ? "SMP queries disabled" :
 				 !sysfs_is_real_root() ? "fixture tree: no SMP or verbs access" :
 				 "no source reported width and speed");
+		if (!p->peer.v.valid && !p->peer.v.why[0])
+			snprintf(p->peer.v.why, sizeof(p->peer.v.why), "%s",
+				 strcmp(p->link_layer, "InfiniBand") ? "not an InfiniBand port: no SMP to ask" :
+				 o->no_smp ? "SMP queries disabled" :
+				 !sysfs_is_real_root() ? "fixture tree: no SMP access" :
+				 "no SMP answer");
 		if (!p->mtu_v.valid && !p->mtu_v.why[0])
 			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s",
 				 o->no_smp ? "SMP queries disabled (--no-smp) and no verbs device" :

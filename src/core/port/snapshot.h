@@ -79,6 +79,8 @@ enum snap_status snapshot_collect(struct snapshot *s,
  *              "current_gbps": 63.0, "max_gbps": 252.0, "degraded": bool} | null (+ "pcie_error"),
  *     "pcie_limits_line_rate": bool|null, "pcie_shortfall_gbps": number|null,
  *     "numa": {"node": 0, "local_cpus": "0-15", "relation": "local"|"remote"|"mixed"|"unknown", "node_mem_mb": int|null} | null (+ "numa_error"),
+ *     "peer": {"name": "Switch1" (NodeDescription), "guid": "0x…" (node GUID), "type": "CA"|"Switch"|"Router",
+ *              "port": 1 (its port on this cable), "lid": int|null (where its PMA answers)} | null (+ "peer_error"),
  *     "sources": "umad+smp+sysfs" ] }
  * Exit status: 0 when at least one port was read; 3 no RDMA device / no permission (one line on stderr:
  * "ibconsole: <what failed>: <why> — <what to do>"); 2 usage; 5 internal.
@@ -91,6 +93,8 @@ void snapshot_write_table(FILE *f, const struct snapshot *s);
  * written by fn just before each port object closes. */
 struct json;
 typedef void (*snapshot_port_extra_fn)(struct json *j, int port_index, void *arg);
+/* name, guid, type, port, lid of a neighbour, into the open object */
+void snapshot_json_peer_members(struct json *j, const struct port_peer *q);
 void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
 			       snapshot_port_extra_fn fn, void *arg);
 

@@ -172,6 +172,48 @@ const struct source source_umad = {
 
 #define SMP_TIMEOUT_MS 300
 
+/* The node at the other end of p's cable: NodeInfo and NodeDescription
+ * over the directed route out of p (as `smpquery -D nodeinfo 0,PORT`),
+ * then its PortInfo for the LID its PMA answers on — port 0's on a
+ * switch, the cabled port's on a CA. Fills p->peer or its reason. */
+static void smp_peer(struct port_info *p, struct ibmad_port *mp)
+{
+	struct port_peer *q = &p->peer;
+	uint8_t ni[IB_SMP_DATA_SIZE] = { 0 }, nd[IB_SMP_DATA_SIZE] = { 0 };
+	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
+	char path[16];
+	ib_portid_t dr;
+
+	memset(q, 0, sizeof(*q));
+	if (p->phys_state != 5) {	/* LinkUp: nothing answers otherwise */
+		snprintf(q->v.why, sizeof(q->v.why), "the link is %s: no neighbour to ask",
+			 port_phys_state_name(p->phys_state));
+		return;
+	}
+	memset(&dr, 0, sizeof(dr));
+	snprintf(path, sizeof(path), "0,%d", p->port);
+	if (str2drpath(&dr.drpath, path, 0, 0) < 0) {
+		snprintf(q->v.why, sizeof(q->v.why), "bad directed route %s", path);
+		return;
+	}
+	if (!smp_query_via(ni, &dr, IB_ATTR_NODE_INFO, 0, 0, mp)) {
+		snprintf(q->v.why, sizeof(q->v.why),
+			 "SMP NodeInfo over the directed route %s timed out", path);
+		return;
+	}
+	q->type = (int)mad_get_field(ni, 0, IB_NODE_TYPE_F);
+	q->guid = mad_get_field64(ni, 0, IB_NODE_GUID_F);
+	q->port = (int)mad_get_field(ni, 0, IB_NODE_LOCAL_PORT_F);
+	if (smp_query_via(nd, &dr, IB_ATTR_NODE_DESC, 0, 0, mp)) {
+		nd[IB_SMP_DATA_SIZE - 1] = '\0';
+		snprintf(q->name, sizeof(q->name), "%.64s", (const char *)nd);
+	}
+	if (smp_query_via(pi, &dr, IB_ATTR_PORT_INFO, q->type == 2 ? 0 : (unsigned)q->port,
+			  0, mp))
+		q->lid = mad_get_field(pi, 0, IB_PORT_LID_F);
+	q->v.valid = true;
+}
+
 static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		      char *why, size_t whylen)
 {
@@ -208,9 +250,10 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		mad_rpc_close_port(mp);
 		return -1;
 	}
+	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
+	smp_peer(p, mp);
 	mad_rpc_close_port(mp);
 
-	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
 	return 0;
 }
