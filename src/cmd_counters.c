@@ -21,6 +21,7 @@
 #include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
 #include "diag/baseline.h"
+#include "core/port/events.h"
 
 static volatile sig_atomic_t cmd_stop;
 
@@ -196,6 +197,51 @@ static void baseline_keep(struct port_baseline *pb)
 	}
 }
 
+/* A local port's flap watch: its polled state and its LinkDowned /
+ * LinkErrorRecovery increments, appended to the events file. */
+struct port_flaps {
+	struct port_track tr;
+	bool warned;
+};
+
+#define WATCH_MAX_EVENTS (3 * CTRS_MAX_TARGETS)
+
+/* Records this interval's events of local port t into the events file
+ * (path NULL: none kept) and ev; returns how many. */
+static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
+		      const struct delta_port *dp, bool no_smp, const char *path,
+		      struct port_event *ev)
+{
+	static const char *const ctrs[] = { "LinkDownedCounter", "LinkErrorRecoveryCounter" };
+	struct timespec ts;
+	double now;
+	int state, phys, n = 0;
+
+	if (t->remote || !t->dev[0])
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (!events_poll_state(t->dev, t->port, no_smp, &state, &phys) &&
+	    events_track(&pf->tr, t->label, state, phys, now, &ev[n]))
+		n++;
+	for (int k = 0; k < 2; k++) {
+		const struct delta_ctr *dc = delta_find(dp, ctrs[k]);
+
+		if (dc && dc->have && dc->state == DELTA_OK &&
+		    events_from_counter(t->label, ctrs[k], dc->delta, now, &ev[n]))
+			n++;
+	}
+	for (int k = 0; path && k < n; k++) {
+		char err[700];
+
+		if (events_append(path, &ev[k], err, sizeof(err)) && !pf->warned) {
+			fprintf(stderr, "ibconsole: %s — port events are not kept across runs (set XDG_STATE_HOME to a writable directory)\n", err);
+			pf->warned = true;
+		}
+	}
+	return n;
+}
+
 static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		     size_t errlen)
 {
@@ -206,6 +252,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct counter_set *cs = NULL;
 	struct ctr_reader *smp = NULL;
 	struct port_baseline *bl = NULL;
+	struct port_flaps *fl = NULL;
+	char evpath[512];
+	const char *evp = events_path(evpath, sizeof(evpath));
 	struct sigaction sa, old_int, old_term;
 	enum verdict_level worst = VERDICT_OK;
 	double t0, iv = c->interval;
@@ -238,8 +287,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
 	bl = calloc((size_t)n, sizeof(*bl));
+	fl = calloc((size_t)n, sizeof(*fl));
 	smp = reader_open();
-	if (!dp || !cs || !bl || !smp) {
+	if (!dp || !cs || !bl || !fl || !smp) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
@@ -260,14 +310,19 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		char when[32];
 		double now;
 		struct json j;
+		struct port_event ev[WATCH_MAX_EVENTS];
+		int nev;
 
 		if (k)
 			sleep_until(t0 + k * iv);
 		if (cmd_stop)
 			break;
+		nev = 0;
 		for (int i = 0; i < n; i++) {
 			reader_read(smp, &t[i], &cs[i]);
 			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
+			if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
+				nev += flaps_poll(&fl[i], &t[i], &dp[i], o->no_smp, evp, ev + nev);
 		}
 		if (!k)
 			continue;	/* the baseline: nothing to report yet */
@@ -284,6 +339,12 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_arr_begin(&j, "ports");
 		} else {
 			printf("=== %s  interval %ld  (%g s) ===\n", when, k, iv);
+			for (int e = 0; e < nev; e++) {
+				char line[200];
+
+				events_text(&ev[e], line, sizeof(line));
+				printf("event: %s\n", line);
+			}
 		}
 		for (int i = 0; i < n; i++) {
 			struct verdict v;
@@ -317,6 +378,10 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		}
 		if (c->json) {
 			json_arr_end(&j);
+			json_arr_begin(&j, "events");
+			for (int e = 0; e < nev; e++)
+				events_json(&j, &ev[e]);
+			json_arr_end(&j);
 			json_str(&j, "worst", verdict_name(worst));
 			json_obj_end(&j);
 		}
@@ -334,6 +399,7 @@ out:
 	free(dp);
 	free(cs);
 	free(bl);
+	free(fl);
 	return rc;
 }
 
