@@ -22,6 +22,8 @@
 #include "diag/thresholds.h"
 #include "diag/baseline.h"
 #include "core/port/events.h"
+#include "core/counters/samples.h"
+#include "diag/congestion.h"
 
 static volatile sig_atomic_t cmd_stop;
 
@@ -197,6 +199,114 @@ static void baseline_keep(struct port_baseline *pb)
 	}
 }
 
+/* What turns a port's PortXmitWait into time: its Tick (read once, -1
+ * when the port does not report one) and its lanes' data rate. */
+struct port_cong {
+	int tick;
+	double lane_gbps;
+	char why[120];		/* why there is no share */
+};
+
+#define TICK_TIMEOUT_MS 300
+
+static void cong_open(struct port_cong *pc, const struct ctr_target *t,
+		      const struct snapshot *s)
+{
+	uint8_t psc[SAMPLES_DATA_SZ];
+	char why[200];
+
+	pc->tick = -1;
+	pc->lane_gbps = 0;
+	pc->why[0] = '\0';
+	for (int k = 0; !t->remote && k < s->nports; k++)
+		if (!strcmp(s->ports[k].dev, t->dev) && s->ports[k].port == t->port)
+			pc->lane_gbps = port_lane_data_gbps(s->ports[k].speed_name);
+	if (!t->lid)
+		return;		/* sysfs counters: no PortXmitWait to convert */
+	if (samples_control_get(t->dev, t->port, t->lid, t->pma_port, TICK_TIMEOUT_MS,
+				psc, why, sizeof(why)) == 0)
+		pc->tick = congestion_psc_tick(psc);
+	if (pc->tick < 0)
+		snprintf(pc->why, sizeof(pc->why), "n/a (the port does not report its tick)");
+	else if (!(pc->lane_gbps > 0))
+		snprintf(pc->why, sizeof(pc->why), "n/a (the port's link speed is not known here)");
+}
+
+/* The PortXmitWait delta of the last interval; false when there is none. */
+static bool xmit_wait_delta(const struct delta_port *d, uint64_t *delta)
+{
+	const struct delta_ctr *c = delta_find(d, "PortXmitWait");
+
+	if (!c || !c->have || c->state != DELTA_OK)
+		return false;
+	*delta = c->delta;
+	return true;
+}
+
+static void cong_json(struct json *j, const struct delta_port *d,
+		      const struct port_cong *pc, double iv)
+{
+	uint64_t w = 0;
+	bool have = xmit_wait_delta(d, &w), clamped = false;
+	double share = have ? congestion_wait_share(w, pc->tick, pc->lane_gbps,
+						    d->dt > 0 ? d->dt : iv, &clamped) : -1;
+	double ns = congestion_tick_ns(pc->tick, pc->lane_gbps);
+	bool any = false;
+
+	json_obj_begin(j, "xmit_wait");
+	json_int_or_null(j, "ticks", have, (long long)w);
+	json_int_or_null(j, "tick", pc->tick >= 0, pc->tick);
+	json_num_or_null(j, "tick_ns", ns > 0, ns);
+	json_num_or_null(j, "wait_share", share >= 0, share);
+	json_bool(j, "clamped", clamped);
+	json_str(j, "note", have && share < 0 && pc->why[0] ? pc->why : NULL);
+	json_obj_end(j);
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		enum roce_class rc = congestion_roce_class(c->name);
+
+		if (rc == ROCE_CLASS_NONE)
+			continue;
+		if (!any)
+			json_arr_begin(j, "roce_congestion_loss");
+		any = true;
+		json_obj_begin(j, NULL);
+		json_str(j, "name", c->name);
+		json_str(j, "class", congestion_roce_class_name(rc));
+		json_int_or_null(j, "delta", c->have && c->state == DELTA_OK, (long long)c->delta);
+		json_str(j, "meaning", congestion_roce_meaning(c->name));
+		json_obj_end(j);
+	}
+	if (any)
+		json_arr_end(j);
+}
+
+static void cong_text(const struct delta_port *d, const struct port_cong *pc, double iv)
+{
+	uint64_t w = 0;
+	bool clamped = false;
+	double share;
+
+	if (xmit_wait_delta(d, &w)) {
+		share = congestion_wait_share(w, pc->tick, pc->lane_gbps, d->dt > 0 ? d->dt : iv, &clamped);
+		if (share >= 0)
+			printf("  %-30s %.1f %% of the time%s (%llu ticks of %.3g ns)\n", "xmit wait",
+			       share * 100, clamped ? " (clamped: the port's tick is implausible)" : "",
+			       (unsigned long long)w, congestion_tick_ns(pc->tick, pc->lane_gbps));
+		else if (w || pc->why[0])
+			printf("  %-30s %s, %llu ticks\n", "xmit wait", pc->why[0] ? pc->why : "n/a",
+			       (unsigned long long)w);
+	}
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		enum roce_class rc = congestion_roce_class(c->name);
+
+		if (rc != ROCE_CLASS_NONE && c->have && c->delta)
+			printf("  %-30s +%llu  %s: %s\n", c->name, (unsigned long long)c->delta,
+			       congestion_roce_class_name(rc), congestion_roce_meaning(c->name));
+	}
+}
+
 /* A local port's flap watch: its polled state and its LinkDowned /
  * LinkErrorRecovery increments, appended to the events file. */
 struct port_flaps {
@@ -253,6 +363,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct ctr_reader *smp = NULL;
 	struct port_baseline *bl = NULL;
 	struct port_flaps *fl = NULL;
+	struct port_cong *pc = NULL;
 	char evpath[512];
 	const char *evp = events_path(evpath, sizeof(evpath));
 	struct sigaction sa, old_int, old_term;
@@ -283,6 +394,14 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		}
 		n += m;
 	}
+	pc = calloc((size_t)n, sizeof(*pc));
+	if (!pc) {
+		free(s);
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	for (int i = 0; i < n; i++)
+		cong_open(&pc[i], &t[i], s);
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
@@ -358,6 +477,8 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 				worst = v.level;
 			if (!c->json) {
 				print_text(&dp[i], &cs[i], &v, now);
+				if (cs[i].valid)
+					cong_text(&dp[i], &pc[i], iv);
 				continue;
 			}
 			json_obj_begin(&j, NULL);
@@ -374,6 +495,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
 			json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
+			cong_json(&j, &dp[i], &pc[i], iv);
 			json_obj_end(&j);
 		}
 		if (c->json) {
@@ -400,6 +522,7 @@ out:
 	free(cs);
 	free(bl);
 	free(fl);
+	free(pc);
 	return rc;
 }
 
