@@ -22,6 +22,7 @@
 #include "diag/thresholds.h"
 #include "diag/baseline.h"
 #include "core/port/events.h"
+#include "core/port/asyncev.h"
 #include "core/counters/samples.h"
 #include "diag/congestion.h"
 
@@ -314,7 +315,7 @@ struct port_flaps {
 	bool warned;
 };
 
-#define WATCH_MAX_EVENTS (3 * CTRS_MAX_TARGETS)
+#define WATCH_MAX_EVENTS (3 * CTRS_MAX_TARGETS + 32)
 
 /* Records this interval's events of local port t into the events file
  * (path NULL: none kept) and ev; returns how many. */
@@ -364,6 +365,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct port_baseline *bl = NULL;
 	struct port_flaps *fl = NULL;
 	struct port_cong *pc = NULL;
+	struct asyncev *verbs = NULL;
 	char evpath[512];
 	const char *evp = events_path(evpath, sizeof(evpath));
 	struct sigaction sa, old_int, old_term;
@@ -424,6 +426,12 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		delta_init(&dp[i], t[i].label, iv);
 		baseline_open(&bl[i], &t[i]);
 	}
+	{
+		char why[200];
+
+		/* none on ibsim: polling still sees the state changes */
+		verbs = asyncev_start(o->device, evp, why, sizeof(why));
+	}
 	t0 = counters_now();
 	for (long k = 0; !cmd_stop && (c->count == 0 || k <= c->count); k++) {
 		char when[32];
@@ -443,6 +451,8 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
 				nev += flaps_poll(&fl[i], &t[i], &dp[i], o->no_smp, evp, ev + nev);
 		}
+		/* verbs events (already in the file) */
+		nev += asyncev_take(verbs, ev + nev, WATCH_MAX_EVENTS - nev);
 		if (!k)
 			continue;	/* the baseline: nothing to report yet */
 		now = counters_now();
@@ -517,6 +527,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		rc = 5;
 	}
 out:
+	asyncev_stop(verbs);
 	reader_close(smp);
 	free(dp);
 	free(cs);

@@ -14,6 +14,7 @@
 #include "core/base/umadlock.h"
 #include "core/fabric/sweep.h"
 #include "core/port/events.h"
+#include "core/port/asyncev.h"
 
 #define SWEEP_REPEAT_S 10.0
 
@@ -45,6 +46,7 @@ struct monitor {
 	char events_file[512];
 	bool events_warned;
 	bool no_smp;
+	struct asyncev *verbs;		/* NULL: no verbs device */
 
 	struct ctr_model *work;		/* local worker only */
 	struct ctr_model *pub;
@@ -54,11 +56,12 @@ struct monitor {
 /* Records a port event: in the events file (said once in the note when
  * it cannot be written) and in the console's event log. Counter events
  * need no log entry: the log has the counter's delta already. */
-static void port_event(struct monitor *w, struct ctr_model *m, const struct port_event *e)
+static void port_event(struct monitor *w, struct ctr_model *m, const struct port_event *e,
+		       bool append)
 {
 	char err[700];
 
-	if (w->events_file[0] && events_append(w->events_file, e, err, sizeof(err)) &&
+	if (append && w->events_file[0] && events_append(w->events_file, e, err, sizeof(err)) &&
 	    !w->events_warned) {
 		snprintf(m->note, sizeof(m->note), "port events are not kept: %.150s", err);
 		w->events_warned = true;
@@ -92,13 +95,13 @@ static void port_events(struct monitor *w, struct ctr_model *m, int i,
 		return;
 	if (!events_poll_state(t->dev, t->port, w->no_smp, &state, &phys) &&
 	    events_track(&w->track[i], t->label, state, phys, now, &e))
-		port_event(w, m, &e);
+		port_event(w, m, &e, true);
 	for (int k = 0; k < 2; k++) {
 		const struct delta_ctr *c = delta_find(&m->dp[i], ctrs[k]);
 
 		if (c && c->have && c->state == DELTA_OK &&
 		    events_from_counter(t->label, ctrs[k], c->delta, now, &e))
-			port_event(w, m, &e);
+			port_event(w, m, &e, true);
 	}
 }
 
@@ -230,6 +233,17 @@ static void local_main(struct worker *wk, void *arg)
 				eventlog_add_from(&m->log, &m->dp[i], &wall);
 				port_events(w, m, i, &wall);
 				free(cs);
+			}
+			/* verbs events since the last sample: the thread
+			 * wrote them to the file as they came */
+			for (;;) {
+				struct port_event ve[8];
+				int nv = asyncev_take(w->verbs, ve, 8);
+
+				for (int k = 0; k < nv; k++)
+					port_event(w, m, &ve[k], false);
+				if (nv < 8)
+					break;
 			}
 			m->now = worker_now();
 			m->gen++;
@@ -376,7 +390,17 @@ struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
 		worker_stop(&w->local);
 		goto fail;
 	}
+	{
+		char why[200];
+
+		/* none (ibsim, no rdma-core provider): polling still sees
+		 * state changes, only not those between two polls */
+		w->verbs = asyncev_start(o ? o->device : NULL,
+					 w->events_file[0] ? w->events_file : NULL,
+					 why, sizeof(why));
+	}
 	if (worker_start(&w->local, local_main, w, "counter", err, errlen)) {
+		asyncev_stop(w->verbs);
 		worker_stop(&w->sweeper);
 		worker_stop(&w->local);
 		goto fail;
@@ -399,6 +423,7 @@ void monitor_stop(struct monitor *w)
 	/* the sweeper borrows the local worker's descriptor: stop it first */
 	worker_stop(&w->sweeper);
 	worker_stop(&w->local);
+	asyncev_stop(w->verbs);
 	reader_close(w->smp);
 	free(w->work);
 	free(w->pub);

@@ -376,7 +376,7 @@ void events_json(struct json *j, const struct port_event *e)
 	events_iso(e->t, when, sizeof(when));
 	json_obj_begin(j, NULL);
 	json_str(j, "time", when);
-	json_num(j, "t", e->t);
+	json_u64(j, "t_ms", (uint64_t)(e->t * 1000.0 + 0.5));	/* Unix ms */
 	json_str(j, "port", e->port);
 	json_str(j, "event", e->kind);
 	json_str(j, "source", e->source);

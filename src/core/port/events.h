@@ -75,7 +75,7 @@ int events_poll_state(const char *dev, int port, bool no_smp, int *state,
 int events_parse_since(const char *s, double now, double *since);
 
 struct json;
-/* e as a JSON object (in an array): time, t, port, event, source, and
+/* e as a JSON object (in an array): time, t_ms (Unix milliseconds), port, event, source, and
  * from / to (state changes) or delta (counters), the others null. */
 void events_json(struct json *j, const struct port_event *e);
 /* One line for people: "2026-…Z mlx5_0/1 state Active/LinkUp -> Down/Polling (poll)". */
