@@ -16,6 +16,7 @@
 #include "core/counters/reader.h"
 #include "core/counters/delta.h"
 #include "core/base/json.h"
+#include "core/base/sysfs.h"
 #include "core/fabric/sweep.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
@@ -25,6 +26,7 @@
 #include "core/port/asyncev.h"
 #include "core/counters/samples.h"
 #include "diag/congestion.h"
+#include "diag/pfc.h"
 
 static volatile sig_atomic_t cmd_stop;
 
@@ -308,6 +310,115 @@ static void cong_text(const struct delta_port *d, const struct port_cong *pc, do
 	}
 }
 
+/* A RoCE port's per-priority PFC: the previous and newest ethtool
+ * samples and the priority RoCE uses (-1: not shown by the driver). */
+struct port_pfc {
+	bool on;		/* a local RoCE port with a netdev */
+	int roce_prio;
+	char how[96];
+	struct pfc_sample prev, cur;
+};
+
+static void pfc_open(struct port_pfc *pp, const struct ctr_target *t)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->roce_prio = -1;
+	if (t->remote || !t->netdev[0])
+		return;
+	pp->on = true;
+	pp->roce_prio = pfc_roce_priority(t->dev, t->port, pp->how, sizeof(pp->how));
+}
+
+static void pfc_tick(struct port_pfc *pp, const struct ctr_target *t)
+{
+	if (!pp->on)
+		return;
+	pp->prev = pp->cur;
+	if (!sysfs_is_real_root()) {
+		memset(&pp->cur, 0, sizeof(pp->cur));
+		snprintf(pp->cur.why, sizeof(pp->cur.why), "not read under --sysfs-root");
+		return;
+	}
+	pfc_read(t->netdev, &pp->cur);
+}
+
+/* Why there are no per-priority numbers, or NULL when there are. */
+static const char *pfc_none(const struct port_pfc *pp)
+{
+	if (!pp->cur.read)
+		return pp->cur.why[0] ? pp->cur.why : "the ethtool statistics could not be read";
+	if (!pp->cur.per_prio)
+		return PFC_NO_COUNTERS;
+	return NULL;
+}
+
+static void pfc_json(struct json *j, const struct port_pfc *pp, const struct ctr_target *t)
+{
+	struct pfc_delta d;
+	char flag[PFC_MAX_FLAGS][160];
+	const char *none = pfc_none(pp);
+	int nf;
+
+	if (!pp->on)
+		return;
+	pfc_diff(&pp->prev, &pp->cur, &d);
+	json_obj_begin(j, "pfc");
+	json_str(j, "netdev", t->netdev);
+	json_int_or_null(j, "roce_priority", pp->roce_prio >= 0, pp->roce_prio);
+	json_str(j, "roce_priority_from", pp->roce_prio >= 0 ? pp->how : NULL);
+	json_str(j, "note", none);
+	json_arr_begin(j, "priorities");
+	for (int p = 0; !none && p < PFC_PRIOS; p++) {
+		if (!pp->cur.has[p])
+			continue;
+		json_obj_begin(j, NULL);
+		json_int(j, "priority", p);
+		json_u64(j, "rx_pause", pp->cur.rx[p]);
+		json_u64(j, "tx_pause", pp->cur.tx[p]);
+		json_int_or_null(j, "rx_pause_delta", d.valid && d.has[p], (long long)d.rx[p]);
+		json_int_or_null(j, "tx_pause_delta", d.valid && d.has[p], (long long)d.tx[p]);
+		if (pp->cur.have_dur) {
+			json_u64(j, "rx_pause_duration", pp->cur.rx_dur[p]);
+			json_u64(j, "tx_pause_duration", pp->cur.tx_dur[p]);
+		} else {
+			json_null(j, "rx_pause_duration");
+			json_null(j, "tx_pause_duration");
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	nf = pfc_judge(&d, pp->roce_prio, flag, PFC_MAX_FLAGS);
+	json_arr_begin(j, "flags");
+	for (int k = 0; k < nf; k++)
+		json_str(j, NULL, flag[k]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void pfc_text(const struct port_pfc *pp)
+{
+	struct pfc_delta d;
+	char flag[PFC_MAX_FLAGS][160];
+	const char *none = pfc_none(pp);
+	int nf;
+
+	if (!pp->on)
+		return;
+	if (none) {
+		printf("  %-30s %s\n", "PFC per priority", none);
+		return;
+	}
+	pfc_diff(&pp->prev, &pp->cur, &d);
+	for (int p = 0; d.valid && p < PFC_PRIOS; p++)
+		if (d.has[p] && (d.rx[p] || d.tx[p]))
+			printf("  PFC priority %d%-15s pause +%llu received, +%llu sent\n", p,
+			       p == pp->roce_prio ? " (RoCE)" : "",
+			       (unsigned long long)d.rx[p], (unsigned long long)d.tx[p]);
+	nf = pfc_judge(&d, pp->roce_prio, flag, PFC_MAX_FLAGS);
+	for (int k = 0; k < nf; k++)
+		printf("  PFC: %s\n", flag[k]);
+}
+
 /* A local port's flap watch: its polled state and its LinkDowned /
  * LinkErrorRecovery increments, appended to the events file. */
 struct port_flaps {
@@ -366,6 +477,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct port_flaps *fl = NULL;
 	struct port_cong *pc = NULL;
 	struct asyncev *verbs = NULL;
+	struct port_pfc *pf = NULL;
 	char evpath[512];
 	const char *evp = events_path(evpath, sizeof(evpath));
 	struct sigaction sa, old_int, old_term;
@@ -409,8 +521,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	cs = calloc((size_t)n, sizeof(*cs));
 	bl = calloc((size_t)n, sizeof(*bl));
 	fl = calloc((size_t)n, sizeof(*fl));
+	pf = calloc((size_t)n, sizeof(*pf));
 	smp = reader_open();
-	if (!dp || !cs || !bl || !fl || !smp) {
+	if (!dp || !cs || !bl || !fl || !pf || !smp) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
@@ -425,6 +538,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	for (int i = 0; i < n; i++) {
 		delta_init(&dp[i], t[i].label, iv);
 		baseline_open(&bl[i], &t[i]);
+		pfc_open(&pf[i], &t[i]);
 	}
 	{
 		char why[200];
@@ -448,6 +562,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		for (int i = 0; i < n; i++) {
 			reader_read(smp, &t[i], &cs[i]);
 			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
+			pfc_tick(&pf[i], &t[i]);
 			if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
 				nev += flaps_poll(&fl[i], &t[i], &dp[i], o->no_smp, evp, ev + nev);
 		}
@@ -489,6 +604,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 				print_text(&dp[i], &cs[i], &v, now);
 				if (cs[i].valid)
 					cong_text(&dp[i], &pc[i], iv);
+				pfc_text(&pf[i]);
 				continue;
 			}
 			json_obj_begin(&j, NULL);
@@ -506,6 +622,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
 			cong_json(&j, &dp[i], &pc[i], iv);
+			pfc_json(&j, &pf[i], &t[i]);
 			json_obj_end(&j);
 		}
 		if (c->json) {
@@ -533,6 +650,7 @@ out:
 	free(cs);
 	free(bl);
 	free(fl);
+	free(pf);
 	free(pc);
 	return rc;
 }
