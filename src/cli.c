@@ -39,7 +39,7 @@ enum opt_id {
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
 	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
 	/* triage */
-	OPT_PEER, OPT_REPORT,
+	OPT_PEER, OPT_REPORT, OPT_PERFTEST,
 	/* export */
 	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
 	/* accept */
@@ -93,6 +93,7 @@ static const struct cli_option {
 	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
 	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)" },
 	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
+	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_write_bw, ib_read_bw, ib_write_lat), port 18515" },
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
@@ -140,7 +141,7 @@ static const int test_opts[] = {
 	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
 	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
 	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, 0
+	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, OPT_PERFTEST, 0
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
@@ -338,6 +339,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_SECRET: t->secret_file = optarg; break;
 	case OPT_COMPARE: t->compare = optarg; break;
 	case OPT_NO_RECORD: t->no_record = true; break;
+	case OPT_PERFTEST: t->perftest = true; break;
 	case OPT_TIMEOUT:
 		if (parse_num(optarg, 0.5, 3600, &t->timeout_s))
 			BAD("bad --timeout '%s' — give 0.5..3600 seconds", optarg);

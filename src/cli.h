@@ -30,6 +30,7 @@ struct cli_test {
 	int tcp_port;		/* 0 */
 	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
+	bool perftest;		/* test --perftest: the peer runs a perftest server */
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */

@@ -199,14 +199,14 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	struct snap_opts sopt = { .device = NULL, .port = c->port, .no_smp = so ? so->no_smp : false };
 	struct snapshot *s = calloc(1, sizeof(*s));
 	struct client_result *cr = calloc(1, sizeof(*cr));
-	struct row *rows = calloc(SNAP_MAX_PORTS + CLI_MAX_DEVICES, sizeof(*rows));
+	struct row *rows = NULL;	/* one per port found, + each -d found nowhere */
 	struct thresholds th;
 	struct acc_limits l;
 	struct proto_params p;
 	char secret[256], err[ENG_ERR], msg[ENG_ERR + 200];
 	int n = 0, nfail = 0, rc = 5, npeer = 0;
 
-	if (!s || !cr || !rows) {
+	if (!s || !cr) {
 		fail("cannot start the acceptance: out of memory — close other programs and retry");
 		goto out;
 	}
@@ -248,6 +248,12 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	rc = snapshot_collect(s, &sopt, err, sizeof(err));
 	if (rc) {
 		fail(err);
+		goto out;
+	}
+	rows = calloc((size_t)s->nports + CLI_MAX_DEVICES, sizeof(*rows));
+	if (!rows) {
+		fail("cannot start the acceptance: out of memory — close other programs and retry");
+		rc = 5;
 		goto out;
 	}
 	for (int i = 0; i < s->nports; i++)
@@ -336,6 +342,8 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		rc = 5;
 	}
 out:
+	if (s)
+		snapshot_release(s);
 	free(s);
 	free(cr);
 	free(rows);

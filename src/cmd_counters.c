@@ -17,6 +17,7 @@
 #include "core/counters/delta.h"
 #include "core/base/json.h"
 #include "core/base/sysfs.h"
+#include "core/base/sigexit.h"
 #include "core/fabric/sweep.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
@@ -32,8 +33,7 @@ static volatile sig_atomic_t cmd_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	cmd_stop = 1;
+	cmd_stop = sig;
 }
 
 static void iso_time(char *buf, size_t len)
@@ -464,10 +464,43 @@ static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
 	return n;
 }
 
+/* The neighbour of a local port in watch --json: who it is and, when its
+ * PMA was sampled, its counters by the same delta rules and its verdict. */
+static void peer_json(struct json *j, const struct port_peer *q,
+		      const struct delta_port *d, const struct counter_set *cs,
+		      const struct thresholds *th, double now)
+{
+	struct verdict v;
+
+	if (!q->v.valid) {
+		json_null(j, "peer");
+		json_str(j, "peer_error", q->v.why);
+		return;
+	}
+	json_obj_begin(j, "peer");
+	snapshot_json_peer_members(j, q);
+	json_bool(j, "sampled", d != NULL);
+	if (d) {
+		json_bool(j, "valid", cs->valid);
+		json_str(j, "error", cs->valid ? NULL : cs->why);
+		json_str(j, "mode", cs->valid ? cs->mode : NULL);
+		rules_eval_delta(d, th, now, &v);
+		json_verdict(j, &v);
+		counters_json_delta(j, d, cs, now);
+	}
+	json_obj_end(j);
+}
+
 static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		     size_t errlen)
 {
 	struct ctr_target t[CTRS_MAX_TARGETS];
+	/* local port i's neighbour: its identity, and its counters at
+	 * target peer_at[i] (-1: not sampled); is_peer marks those targets */
+	struct port_peer peer[CTRS_MAX_TARGETS];
+	int peer_at[CTRS_MAX_TARGETS];
+	bool is_peer[CTRS_MAX_TARGETS] = { false };
+	int nlocal;
 	struct thresholds th;
 	struct snapshot *s = NULL;
 	struct delta_port *dp = NULL;
@@ -488,21 +521,31 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = load_thresholds(c, &th, err, errlen);
 	if (rc)
 		return rc;
-	s = malloc(sizeof(*s));
+	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
 	rc = snapshot_collect(s, o, err, errlen);
 	if (rc) {
+		snapshot_release(s);
 		free(s);
 		return rc;
 	}
-	n = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	n = nlocal = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	for (int i = 0; i < nlocal; i++) {
+		peer[i] = s->ports[i].peer;
+		peer_at[i] = -1;
+		if (n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &t[n])) {
+			peer_at[i] = n;
+			is_peer[n++] = true;
+		}
+	}
 	if (c->lids) {
 		int m = reader_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
 
 		if (m < 0) {
+			snapshot_release(s);
 			free(s);
 			return 2;
 		}
@@ -510,12 +553,24 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	}
 	pc = calloc((size_t)n, sizeof(*pc));
 	if (!pc) {
+		snapshot_release(s);
 		free(s);
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
 	for (int i = 0; i < n; i++)
 		cong_open(&pc[i], &t[i], s);
+	/* the neighbour's end of the cable runs at the local port's speed */
+	for (int i = 0; i < nlocal; i++) {
+		struct port_cong *q = peer_at[i] >= 0 ? &pc[peer_at[i]] : NULL;
+
+		if (q && !(q->lane_gbps > 0) && pc[i].lane_gbps > 0) {
+			q->lane_gbps = pc[i].lane_gbps;
+			if (q->tick >= 0)
+				q->why[0] = '\0';
+		}
+	}
+	snapshot_release(s);
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
@@ -593,12 +648,14 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		for (int i = 0; i < n; i++) {
 			struct verdict v;
 
+			if (is_peer[i] && c->json)
+				continue;	/* shown with its local port */
 			rules_eval_delta(&dp[i], &th, now, &v);
 			if (cs[i].valid && bl[i].path[0]) {
 				baseline_eval(&bl[i].b, &cs[i], (double)time(NULL), &th, &v);
 				baseline_keep(&bl[i]);
 			}
-			if (cs[i].valid && v.level > worst)
+			if (cs[i].valid && v.level > worst && !is_peer[i])
 				worst = v.level;
 			if (!c->json) {
 				print_text(&dp[i], &cs[i], &v, now);
@@ -623,6 +680,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			counters_json_delta(&j, &dp[i], &cs[i], now);
 			cong_json(&j, &dp[i], &pc[i], iv);
 			pfc_json(&j, &pf[i], &t[i]);
+			if (i < nlocal)
+				peer_json(&j, &peer[i], peer_at[i] >= 0 ? &dp[peer_at[i]] : NULL,
+					  peer_at[i] >= 0 ? &cs[peer_at[i]] : NULL, &th, now);
 			json_obj_end(&j);
 		}
 		if (c->json) {
@@ -652,6 +712,7 @@ out:
 	free(fl);
 	free(pf);
 	free(pc);
+	sigexit_note(cmd_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
 

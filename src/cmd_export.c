@@ -534,7 +534,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = load_thresholds(c, &x->th, err, errlen);
 	if (rc)
 		goto out;
-	l->s = malloc(sizeof(*l->s));
+	l->s = calloc(1, sizeof(*l->s));
 	l->rd = reader_open();
 	l->dp = calloc(CTRS_MAX_TARGETS, sizeof(*l->dp));
 	x->store = export_store_new(head, x);
@@ -630,6 +630,8 @@ out:
 	export_store_free(x->store);
 	reader_close(l->rd);
 	free(l->dp);
+	if (l->s)
+		snapshot_release(l->s);
 	free(l->s);
 	free(l);
 	pthread_cond_destroy(&x->wake);

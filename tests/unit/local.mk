@@ -2,6 +2,7 @@
 UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
 	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
+	tests/unit/test_perftest_proto \
 	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
 	tests/unit/test_keymap tests/unit/test_triage \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
@@ -72,3 +73,5 @@ tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
 tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 tests_unit_test_json_SOURCES = tests/unit/test_json.c
 tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c
+tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm

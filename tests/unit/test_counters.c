@@ -211,10 +211,13 @@ static void test_index_and_near(void **state)
 static void test_remote_targets(void **state)
 {
 	static struct snapshot s;
+	static struct port_info ports[2];
 	struct ctr_target t[4];
 	char err[200];
 
 	memset(&s, 0, sizeof(s));
+	s.ports = ports;
+	s.cap = 2;
 	s.nports = 2;
 	snprintf(s.ports[0].dev, sizeof(s.ports[0].dev), "rxe0");
 	snprintf(s.ports[0].link_layer, sizeof(s.ports[0].link_layer), "Ethernet");

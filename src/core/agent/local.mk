@@ -6,4 +6,6 @@ libibc_core_a_SOURCES += \
 	src/core/agent/client.c src/core/agent/client.h \
 	src/core/agent/record.c src/core/agent/record.h \
 	src/core/agent/testctr.c src/core/agent/testctr.h \
-	src/core/agent/peer.c src/core/agent/peer.h
+	src/core/agent/peer.c src/core/agent/peer.h \
+	src/core/agent/perftest_proto.c src/core/agent/perftest_proto.h \
+	src/core/agent/perftest_client.c src/core/agent/perftest_client.h

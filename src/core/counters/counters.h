@@ -87,7 +87,7 @@ enum ctr_source { CTR_SRC_NONE = 0, CTR_SRC_PMA, CTR_SRC_SYSFS };
 /* Every counter of one port at one instant. */
 struct counter_set {
 	char label[64];		/* "mlx5_0/1", "lid 7 port 3" */
-	char dev[32];		/* local device, "" for a remote port */
+	char dev[64];		/* local device, "" for a remote port */
 	int port;		/* local port, or the PMA port number */
 	unsigned lid;		/* PMA target, 0 for sysfs */
 	uint64_t guid;		/* node GUID when known */

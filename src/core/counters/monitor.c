@@ -26,10 +26,11 @@ struct monitor {
 	bool interval_new;
 	bool req_ack, req_mark;
 	bool req_clear;
-	char clear_dev[32];
+	char clear_dev[64];
 	int clear_port;
 	bool targets_new;
 	struct ctr_target targets[CTRW_MAX_PORTS];
+	struct monitor_peer peers[CTRW_MAX_PORTS];
 	int ntargets;
 
 	/* the sweep: its lock guards req_sweep, sweep_on and pub's sweep
@@ -37,7 +38,7 @@ struct monitor {
 	struct worker sweeper;
 	bool req_sweep, sweep_on;
 	monitor_listing_rule listed;
-	char dev[32];
+	char dev[64];
 	int port;
 
 	/* port events (local worker only): each port's polled state, the
@@ -114,6 +115,10 @@ static void copy_local(struct ctr_model *dst, const struct ctr_model *src)
 	dst->n = src->n;
 	memcpy(dst->port, src->port, (size_t)src->n * sizeof(src->port[0]));
 	memcpy(dst->dp, src->dp, (size_t)src->n * sizeof(src->dp[0]));
+	memcpy(dst->peer, src->peer, (size_t)src->n * sizeof(src->peer[0]));
+	for (int i = 0; i < src->n; i++)
+		if (src->peer[i].sampled)
+			dst->peer_dp[i] = src->peer_dp[i];
 	dst->log = src->log;
 	memcpy(dst->note, src->note, sizeof(dst->note));
 }
@@ -171,7 +176,7 @@ static void local_main(struct worker *wk, void *arg)
 	worker_lock(wk);
 	while (!worker_stopping(wk)) {
 		bool ack, mark, changed, clear;
-		char clear_dev[32];
+		char clear_dev[64];
 		int clear_port;
 		double t;
 
@@ -188,12 +193,27 @@ static void local_main(struct worker *wk, void *arg)
 		w->req_ack = w->req_mark = w->req_clear = false;
 		changed = w->targets_new;
 		if (changed) {
+			/* a port keeps its last state across a new target
+			 * list (the snapshot's neighbour changes when the
+			 * link goes down): else that change is lost */
+			struct port_track keep[CTRW_MAX_PORTS];
+
+			memcpy(keep, w->track, sizeof(keep));
+			memset(w->track, 0, sizeof(w->track));
+			for (int i = 0; i < w->ntargets; i++)
+				for (int k = 0; k < CTRW_MAX_PORTS; k++)
+					if (keep[k].state &&
+					    !strcmp(keep[k].port, w->targets[i].label)) {
+						w->track[i] = keep[k];
+						break;
+					}
 			m->n = w->ntargets;
 			for (int i = 0; i < m->n; i++) {
 				memset(&m->port[i], 0, sizeof(m->port[i]));
 				m->port[i].t = w->targets[i];
 				delta_init(&m->dp[i], w->targets[i].label, w->interval_s);
-				memset(&w->track[i], 0, sizeof(w->track[i]));
+				m->peer[i] = w->peers[i];
+				delta_init(&m->peer_dp[i], w->peers[i].t.label, w->interval_s);
 			}
 			w->targets_new = false;
 		}
@@ -201,8 +221,10 @@ static void local_main(struct worker *wk, void *arg)
 			/* The new interval counts from the last sample: a
 			 * shorter one is due now, and no port calls the
 			 * samples around the change a gap. */
-			for (int i = 0; i < m->n; i++)
+			for (int i = 0; i < m->n; i++) {
 				delta_set_interval(&m->dp[i], w->interval_s);
+				delta_set_interval(&m->peer_dp[i], w->interval_s);
+			}
 			if (last >= 0)
 				next = last + w->interval_s;
 			w->interval_new = false;
@@ -232,6 +254,14 @@ static void local_main(struct worker *wk, void *arg)
 				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
 				eventlog_add_from(&m->log, &m->dp[i], &wall);
 				port_events(w, m, i, &wall);
+				if (m->peer[i].sampled) {
+					reader_read(w->smp, &m->peer[i].t, cs);
+					m->peer[i].valid = cs->valid;
+					snprintf(m->peer[i].why, sizeof(m->peer[i].why), "%s", cs->why);
+					delta_update(&m->peer_dp[i], cs,
+						     cs->valid ? cs->t_mono : worker_now());
+					eventlog_add_from(&m->log, &m->peer_dp[i], &wall);
+				}
 				free(cs);
 			}
 			/* verbs events since the last sample: the thread
@@ -255,8 +285,10 @@ static void local_main(struct worker *wk, void *arg)
 			reader_release(w->smp);
 		umadlock_span_end();
 		if (mark)
-			for (int i = 0; i < m->n; i++)
+			for (int i = 0; i < m->n; i++) {
 				delta_mark(&m->dp[i], worker_now());
+				delta_mark(&m->peer_dp[i], worker_now());
+			}
 		if (ack)
 			eventlog_ack(&m->log);
 
@@ -443,16 +475,24 @@ void monitor_drain(struct monitor *w)
 void monitor_set_targets(struct monitor *w, const struct snapshot *s)
 {
 	struct ctr_target t[CTRW_MAX_PORTS];
+	struct monitor_peer pe[CTRW_MAX_PORTS];
 	int n = reader_targets_local(s, t, CTRW_MAX_PORTS);
 	bool same;
 
+	memset(pe, 0, sizeof(pe));
+	for (int i = 0; i < n; i++)
+		pe[i].sampled = !reader_target_peer(&s->ports[i], &pe[i].t);
 	worker_lock(&w->local);
 	same = n == w->ntargets;
 	for (int i = 0; same && i < n; i++)
 		same = !strcmp(t[i].label, w->targets[i].label) &&
-		       t[i].lid == w->targets[i].lid;
+		       t[i].lid == w->targets[i].lid &&
+		       pe[i].sampled == w->peers[i].sampled &&
+		       !strcmp(pe[i].t.label, w->peers[i].t.label) &&
+		       pe[i].t.lid == w->peers[i].t.lid;
 	if (!same) {
 		memcpy(w->targets, t, (size_t)n * sizeof(t[0]));
+		memcpy(w->peers, pe, (size_t)n * sizeof(pe[0]));
 		w->ntargets = n;
 		w->targets_new = true;
 		worker_kick(&w->local);

@@ -302,7 +302,8 @@ static void write_links(struct expo_buf *b, const char *prefix,
 void export_write_local(struct expo_buf *b, const struct snapshot *s,
 			const struct export_target *t)
 {
-	struct link_vals l[SNAP_MAX_PORTS];
+	/* one per port, however many (out of memory: the link families go) */
+	struct link_vals *l = calloc(s->nports > 0 ? (size_t)s->nports : 1, sizeof(*l));
 	const char *name;
 
 	name = "ibconsole_port_info";
@@ -330,9 +331,13 @@ void export_write_local(struct expo_buf *b, const struct snapshot *s,
 		expo_sample(b, name, x.p, "lid", g, 1);
 		expo_free(&x);
 	}
-	for (int i = 0; i < s->nports; i++)
-		link_of_info(&s->ports[i], s->ports[i].link_v.valid, s->ports[i].mtu_v.valid, &l[i]);
-	write_links(b, "ibconsole_port", t, l, s->nports);
+	if (l) {
+		for (int i = 0; i < s->nports; i++)
+			link_of_info(&s->ports[i], s->ports[i].link_v.valid,
+				     s->ports[i].mtu_v.valid, &l[i]);
+		write_links(b, "ibconsole_port", t, l, s->nports);
+		free(l);
+	}
 
 	static const struct {
 		const char *name, *help;

@@ -30,6 +30,16 @@ const char *port_phys_state_name(int phys)
 	return phys_names[phys];
 }
 
+const char *port_peer_type_name(int type)
+{
+	switch (type) {
+	case 1: return "CA";
+	case 2: return "Switch";
+	case 3: return "Router";
+	default: return "?";
+	}
+}
+
 /* Width mask bits, in the order smpquery lists them. */
 static const struct { unsigned bit; int lanes; const char *name; } widths[] = {
 	{ 0x01, 1, "1X" }, { 0x02, 4, "4X" }, { 0x04, 8, "8X" },

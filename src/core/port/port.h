@@ -48,6 +48,20 @@ struct numa_info {
 	long long node_mem_mb;		/* libnuma / sysfs, -1 unknown */
 };
 
+/* The port at the other end of the cable (IB): NodeInfo, NodeDescription
+ * and PortInfo asked over the directed route out of the local port. */
+struct port_peer {
+	struct port_field_err v;	/* valid, or why not */
+	char name[72];			/* NodeDescription */
+	uint64_t guid;			/* node GUID */
+	int type;			/* NodeInfo NodeType: 1 CA, 2 switch, 3 router */
+	int port;			/* its port number on this cable */
+	unsigned lid;			/* the LID its PMA answers on (switch: port 0's) */
+};
+
+/* "CA", "Switch", "Router", "?" */
+const char *port_peer_type_name(int type);
+
 struct port_info {
 	/* device-level facts, repeated per port for flat tables */
 	char dev[PORT_STR];
@@ -93,6 +107,8 @@ struct port_info {
 	struct port_field_err mtu_v;
 	int mtu_active, mtu_max;	/* bytes */
 	char mtu_source[8];		/* "smp", "verbs" */
+
+	struct port_peer peer;		/* IB only; v.valid false elsewhere */
 
 	char netdev[32];		/* ibdev2netdev mapping, "" none */
 	int netdev_mtu;			/* 0 unknown */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t-47-flaps.sh: `ip link set dev <netdev> down` / `up` under
+# t-49-flaps.sh: `ip link set dev <netdev> down` / `up` under
 # `ibconsole watch` on rxe0 is recorded from the verbs asynchronous events
 # (port_err, port_active) and from polling (Active -> Down -> Active), and
 # a new process (`ibconsole events --json`) reads them back; the netdev
