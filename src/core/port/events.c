@@ -26,11 +26,14 @@
 const char *events_path(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+	/* the simulated fabric of --demo keeps its own file: its flaps
+	 * are not this host's */
+	const char *f = getenv("IBCONSOLE_DEMO") ? "demo-events.jsonl" : "events.jsonl";
 
 	if (x && *x)
-		snprintf(buf, len, "%s/ibconsole/events.jsonl", x);
+		snprintf(buf, len, "%s/ibconsole/%s", x, f);
 	else if (h && *h)
-		snprintf(buf, len, "%s/.local/state/ibconsole/events.jsonl", h);
+		snprintf(buf, len, "%s/.local/state/ibconsole/%s", h, f);
 	else
 		return NULL;
 	return buf;

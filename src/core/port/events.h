@@ -25,8 +25,8 @@ struct port_event {
 	uint64_t delta;		/* counter: the increment, else 0 */
 };
 
-/* $XDG_STATE_HOME/ibconsole/events.jsonl (else ~/.local/state/…); NULL
- * when neither variable is set. */
+/* $XDG_STATE_HOME/ibconsole/events.jsonl (else ~/.local/state/…;
+ * demo-events.jsonl under --demo); NULL when neither variable is set. */
 const char *events_path(char *buf, size_t len);
 
 /* One line of JSON (no newline) for e; the file's format. */
