@@ -9,6 +9,7 @@
 #include "cmd_accept.h"
 #include "cmd_console.h"
 #include "cmd_counters.h"
+#include "cmd_events.h"
 #include "cmd_export.h"
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
@@ -43,6 +44,8 @@ enum opt_id {
 	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
 	/* accept */
 	OPT_REF,
+	/* events */
+	OPT_SINCE,
 };
 
 static const struct cli_option {
@@ -54,7 +57,7 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage, accept)" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, events, fabric, test, triage, accept)" },
 	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
@@ -108,6 +111,8 @@ static const struct cli_option {
 	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
 	/* accept */
 	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
+	/* events */
+	{ "since", NULL, OPT_SINCE, required_argument, "T", "events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -158,6 +163,8 @@ static const int accept_opts[] = {
 	OPT_TCPPORT, OPT_SECRET, OPT_TIMEOUT, OPT_LINERATE, OPT_NO_SMP, 0
 };
 
+static const int events_opts[] = { OPT_JSON, OPT_SINCE, 0 };
+
 static const struct cli_command commands[] = {
 	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
 	  "interactive console (the default)", console_opts, cmd_console },
@@ -169,6 +176,9 @@ static const struct cli_command commands[] = {
 	/* counters */
 	{ "watch", CMD_WATCH, "[--interval S] [--count N] [--lid LID[:P],...] [--json]",
 	  "per-interval counter deltas and rates", watch_opts, cmd_watch },
+	{ "events", CMD_EVENTS, "[--since T] [--json]",
+	  "port events kept across runs: link state changes, LinkDowned and LinkErrorRecovery increments",
+	  events_opts, cmd_events },
 	{ "errors", CMD_ERRORS, "[--interval S] [--json]",
 	  "fabric-wide error sweep; with --interval S, deltas over S",
 	  errors_opts, cmd_errors },
@@ -471,6 +481,7 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		}
 		case OPT_LID: c->lids = optarg; break;
 		case OPT_CONFIG: c->config = optarg; break;
+		case OPT_SINCE: c->since = optarg; break;
 		case OPT_INFLIGHT:
 			if (parse_int(optarg, 1, 256, &c->inflight)) {
 				snprintf(err, errlen, "bad --inflight '%s' — give 1..256", optarg);

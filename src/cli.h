@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
-	/* counters */ CMD_WATCH, CMD_ERRORS,
+	/* counters */ CMD_WATCH, CMD_ERRORS, CMD_EVENTS,
 	/* fabric */ CMD_FABRIC,
 	/* test engine */ CMD_TEST, CMD_SERVE,
 	/* triage */ CMD_TRIAGE,
@@ -60,6 +60,7 @@ struct cli {
 	long count;		/* --count N, 0: until interrupted */
 	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
 	const char *config;	/* --config FILE (thresholds) */
+	const char *since;	/* events --since T */
 	int inflight;		/* --inflight N: sweep MADs in flight */
 	/* test / serve */
 	struct cli_test t;

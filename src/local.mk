@@ -8,6 +8,7 @@ ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/demo.c src/demo.h \
 	src/cmd_snapshot.c src/cmd_snapshot.h \
 	src/cmd_fabric.c src/cmd_fabric.h \
 	src/cmd_counters.c src/cmd_counters.h \
+	src/cmd_events.c src/cmd_events.h \
 	src/cmd_test.c src/cmd_test.h \
 	src/cmd_triage.c src/cmd_triage.h \
 	src/cmd_export.c src/cmd_export.h \

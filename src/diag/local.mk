@@ -13,4 +13,6 @@ libibc_diag_a_SOURCES += \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
 	src/diag/triage.c src/diag/triage.h \
 	src/diag/fingerprint.c src/diag/fingerprint.h \
-	src/diag/triage_report.c src/diag/triage_report.h
+	src/diag/triage_report.c src/diag/triage_report.h \
+	src/diag/congestion.c src/diag/congestion.h \
+	src/diag/pfc.c src/diag/pfc.h

@@ -7,9 +7,16 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_keymap tests/unit/test_triage \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
-	tests/unit/test_accept tests/unit/test_export tests/unit/test_json
+	tests/unit/test_accept tests/unit/test_export tests/unit/test_json \
+	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
+tests_unit_test_events_SOURCES = tests/unit/test_events.c
+tests_unit_test_events_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_congestion_SOURCES = tests/unit/test_congestion.c
+tests_unit_test_congestion_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_pfc_SOURCES = tests/unit/test_pfc.c
+tests_unit_test_pfc_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
 tests_unit_test_port_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_pcie_SOURCES = tests/unit/test_pcie.c
