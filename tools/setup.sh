@@ -21,7 +21,7 @@ PKGS="build-essential autoconf automake pkg-config
  libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev
  ibsim-utils opensm infiniband-diags perftest ibverbs-utils
  prometheus prometheus-node-exporter
- tmux python3 procps util-linux iproute2 numactl time
+ tmux python3 curl procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
  valgrind clang-14 libclang-rt-14-dev"
 
