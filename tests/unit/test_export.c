@@ -501,7 +501,9 @@ static void test_verdict_levels(void **state)
 static void synthetic_snapshot(struct snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->nports = 2;
+	s->ports = calloc(2, sizeof(*s->ports));	/* freed by snapshot_release */
+	assert_non_null(s->ports);
+	s->cap = s->nports = 2;
 	for (int i = 0; i < 2; i++) {
 		struct port_info *p = &s->ports[i];
 
@@ -656,6 +658,7 @@ static void test_promtool_clean(void **state)
 	else
 		unlink(path);
 	expo_free(&b);
+	snapshot_release(s);
 	free(s);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		fail_msg("promtool not found — apt-get install prometheus (its promtool checks the exposition)");
