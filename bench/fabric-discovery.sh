@@ -1,80 +1,134 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Fabric discovery on a generated fat tree (tests/topo/gen-fattree.py,
-# default 2,146 nodes) under ibsim: wall time and peak RSS of
-# `ibconsole fabric` beside ibnetdiscover and iblinkinfo on the same
-# fabric, RUNS runs each, medians, as ratios against ibnetdiscover.
-#
-#   bench/fabric-discovery.sh [RUNS] [gen-fattree args...] > bench/fabric-discovery.results
-#   IBCONSOLE_BASE=path/to/older/ibconsole: also `fabric --json` of both
-#   binaries alternating (after one untimed warm-up each), RUNS pairs,
-#   with the median and range of the pairwise new / old ratio.
+# fabric-discovery.sh [gen-fattree args...] — fabric discovery,
+# `ibconsole fabric --json` against `ibnetdiscover`, on one generated
+# ibsim fat tree (tests/topo/gen-fattree.py; default 2,146 nodes,
+# `--leaves 224` for 4,274). Method (bench/benchlib.sh): one warm-up run
+# each, then PAIRS (default 9) alternating pairs; the median and range of
+# the pairwise ratios of wall time, CPU time and peak RSS; the MADs each
+# tool sends (bench/madcount.c) and the simulator's CPU time per run (the
+# floor); the load average before and after; and whether both find the
+# same switches, HCAs and links. Prints Markdown; write it down with
+#   bench/fabric-discovery.sh > bench/fabric-discovery.results
+#   IBCONSOLE=path/to/ibconsole  PAIRS=9
+#   IBCONSOLE_BASE=path/to/older/ibconsole: also PAIRS alternating pairs
+#   of the older binary's `fabric --json` against IBCONSOLE's.
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
-IBCONSOLE=${IBCONSOLE:-$srcdir/ibconsole}
-RUNS=${1:-5}
-shift 2>/dev/null
-[ -x "$IBCONSOLE" ] || { echo "ERROR: $IBCONSOLE not built — run make" >&2; exit 99; }
-[ -x /usr/bin/time ] || { echo "ERROR: /usr/bin/time not found — apt-get install time" >&2; exit 99; }
+IBC=${IBCONSOLE:-$srcdir/ibconsole}
+PAIRS=${PAIRS:-9}
+BASE=${IBCONSOLE_BASE:-}
 . "$srcdir/tests/sim/simlib.sh"
-sim_isolate "$RUNS" "$@"
+. "$srcdir/bench/benchlib.sh"
+sim_isolate "$@"
+[ -x "$IBC" ] || sim_die "$IBC not built — run make"
+[ -z "$BASE" ] || [ -x "$BASE" ] || sim_die "$BASE not built"
+[ -x /usr/bin/time ] || sim_die "/usr/bin/time not found — apt-get install time"
+command -v ibnetdiscover >/dev/null || sim_die "ibnetdiscover not found — apt-get install infiniband-diags"
+[ "$PAIRS" -ge 9 ] 2>/dev/null || sim_die "PAIRS=$PAIRS: at least 9 pairs, or noise passes for a finding"
 
-TOPO=$(mktemp "${TMPDIR:-/tmp}/ibc-ft.XXXXXX") || exit 99
+TOPO=$(mktemp "${TMPDIR:-/tmp}/ibc-ft.XXXXXX") || sim_die mktemp
+sim_at_exit 'rm -f "$TOPO"'
 python3 "$srcdir/tests/topo/gen-fattree.py" "$@" >"$TOPO" || sim_die "gen-fattree.py failed"
 SIM_IBSIM_ARGS="-N 8192 -S 1024 -P 65536" SIM_OPENSM_TIMEOUT=300 SIM_READY_TENTHS=1200
-export SIM_IBSIM_ARGS SIM_OPENSM_TIMEOUT SIM_READY_TENTHS
 SIM_HOST=h-0000 sim_start "$TOPO"
-trap 'rm -f "$TOPO"; sim_stop' EXIT
+bench_madcount_build
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+CMD_IBC="$IBC fabric --json"
+CMD_REF="ibnetdiscover"
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r MADS_IBC _ <<<"$(bench_mads ibc $CMD_IBC)"
+read -r MADS_REF _ <<<"$(bench_mads ref $CMD_REF)"
+bench_pairs "$PAIRS" "$CMD_IBC" "$CMD_REF"
+mv "$SIM_DIR/A.runs" "$SIM_DIR/ibc.runs"
+mv "$SIM_DIR/B.runs" "$SIM_DIR/ref.runs"
+cp "$SIM_DIR/A.out" "$SIM_DIR/ibc.out"
+cp "$SIM_DIR/B.out" "$SIM_DIR/ref.out"
+if [ -n "$BASE" ]; then
+	bench_pairs "$PAIRS" "$CMD_IBC" "$BASE fabric --json"
+	mv "$SIM_DIR/A.runs" "$SIM_DIR/new.runs"
+	mv "$SIM_DIR/B.runs" "$SIM_DIR/old.runs"
+	read -r MADS_OLD _ <<<"$(bench_mads old "$BASE" fabric --json)"
+fi
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# measure NAME CMD...: RUNS runs; prints "NAME median_s median_maxrss_kb"
-measure()
+# The same fabric found: switches, HCAs and links (each cable once).
+FIND=$(python3 - "$SIM_DIR/ibc.out" "$SIM_DIR/ref.out" <<'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["summary"]
+ours = (s["switches"], s["cas"], s["links"])
+sw = ca = 0
+links = set()
+node = None
+for line in open(sys.argv[2]):
+    m = re.match(r'(Switch|Ca)\s+\d+\s+"[SH]-([0-9a-f]+)"', line)
+    if m:
+        node = m.group(2)
+        if m.group(1) == "Switch": sw += 1
+        else: ca += 1
+        continue
+    m = re.match(r'\[(\d+)\]\S*\s+"[SH]-([0-9a-f]+)"\[(\d+)\]', line)
+    if m and node:
+        a, b = (node, int(m.group(1))), (m.group(2), int(m.group(3)))
+        links.add(tuple(sorted((a, b))))
+theirs = (sw, ca, len(links))
+print("identical" if ours == theirs else "DIFFERENT", "%d/%d/%d" % ours, "%d/%d/%d" % theirs)
+PY
+)
+set -- $FIND
+SAME=$1 OURS=$2 THEIRS=$3
+
+med() { bench_median "$SIM_DIR/$1.runs" "$2"; }
+row() # NAME RUNS MADS
 {
-	local name=$1 i
-	shift
-	: >"$SIM_DIR/runs"
-	for i in $(seq 1 "$RUNS"); do
-		sim_run /usr/bin/time -f '%e %M' -o "$SIM_DIR/t" "$@" >/dev/null 2>&1
-		cat "$SIM_DIR/t" >>"$SIM_DIR/runs"
-	done
-	echo "$name $(cut -d' ' -f1 "$SIM_DIR/runs" | median) $(cut -d' ' -f2 "$SIM_DIR/runs" | median)"
+	awk -v n="$1" -v w="$(med "$2" 1)" -v r="$(med "$2" 2)" -v c="$(med "$2" 3)" \
+		-v u="$(med "$2" 4)" -v m="$3" 'BEGIN {
+		f = (c > 0) ? sprintf("%.1fx", w / c) : "below the 10 ms tick"
+		printf "| %s | %.3f s | %.2f s | %.1f MB | %s | %.3f s (%.1f us/MAD) | %s |\n", n, w, u, r / 1024, m, c, (m ? c / m * 1e6 : 0), f }'
 }
-
-nodes=$(sim_run "$IBCONSOLE" fabric --json 2>/dev/null |
-	python3 -c 'import json,sys; s=json.load(sys.stdin)["summary"]; print(s["nodes"], s["switches"], s["cas"], s["links"])')
+ratio() # LABEL A B COL
 {
-	measure ibnetdiscover ibnetdiscover
-	measure iblinkinfo iblinkinfo
-	measure "ibconsole_fabric" "$IBCONSOLE" fabric
-	measure "ibconsole_fabric_json" "$IBCONSOLE" fabric --json
-	sim_run "$IBCONSOLE" fabric --save "$SIM_DIR/saved.topo" >/dev/null 2>&1
-	measure "ibconsole_fabric_diff" "$IBCONSOLE" fabric --diff "$SIM_DIR/saved.topo"
-} >"$SIM_DIR/m"
-
-if [ -n "${IBCONSOLE_BASE:-}" ]; then
-	sim_run "$IBCONSOLE" fabric --json >/dev/null 2>&1	# warm-up, untimed
-	sim_run "$IBCONSOLE_BASE" fabric --json >/dev/null 2>&1
-	: >"$SIM_DIR/pairs"
-	for i in $(seq 1 "$RUNS"); do
-		# each binary first in every other pair
-		for who in $( [ $((i % 2)) = 1 ] && echo "$IBCONSOLE $IBCONSOLE_BASE" || echo "$IBCONSOLE_BASE $IBCONSOLE"); do
-			sim_run /usr/bin/time -f '%e' -o "$SIM_DIR/t" "$who" fabric --json >/dev/null 2>&1
-			if [ "$who" = "$IBCONSOLE" ]; then tn=$(cat "$SIM_DIR/t"); else to=$(cat "$SIM_DIR/t"); fi
-		done
-		echo "$tn $to" >>"$SIM_DIR/pairs"
-	done
+	set -- "$1" $(bench_ratio "$SIM_DIR/$2.runs" "$SIM_DIR/$3.runs" "$4")
+	echo "| $1 | **$2** | $3 - $4 |"
+}
+echo "# Discovery: \`ibconsole fabric --json\` vs \`ibnetdiscover\`"
+echo
+echo "Written by \`$(basename "$0")${*:+ $*}\` (PAIRS=$PAIRS) on $(date -u +%Y-%m-%d), ibsim,"
+echo "rdma-core $(pkg-config --modversion libibnetdisc 2>/dev/null), $(nproc) CPUs shared with other"
+echo "developers' builds and VMs: load average $LOAD0 before, $LOAD1 after."
+echo "Only the pairwise ratios mean much on such a machine."
+echo
+echo "Fabric: gen-fattree.py${*:+ $*}. Switches/HCAs/links found: ibconsole $OURS,"
+echo "ibnetdiscover $THEIRS: **$SAME**."
+echo
+echo "    A: $CMD_IBC"
+echo "    B: $CMD_REF"
+[ -z "$BASE" ] || echo "    old: $BASE fabric --json"
+echo
+echo "One warm-up run each, then $PAIRS pairs, A first in odd pairs, B in even;"
+echo "MADs counted by bench/madcount.c; the floor is ibsim's CPU time during"
+echo "the run (one single-threaded simulator answers every MAD)."
+echo
+echo "| tool | wall (median) | user+sys CPU | peak RSS | MADs sent | ibsim CPU = floor | wall / floor |"
+echo "|---|---|---|---|---|---|---|"
+row "ibconsole fabric --json" ibc "$MADS_IBC"
+row "ibnetdiscover" ref "$MADS_REF"
+[ -z "$BASE" ] || row "old ibconsole fabric --json" old "$MADS_OLD"
+echo
+echo "| pairwise ratio | median | range |"
+echo "|---|---|---|"
+ratio "wall, ibconsole / ibnetdiscover" ibc ref 1
+ratio "user+sys CPU, ibconsole / ibnetdiscover" ibc ref 4
+ratio "peak RSS, ibconsole / ibnetdiscover" ibc ref 2
+if [ -n "$BASE" ]; then
+	ratio "wall, new / old ibconsole" new old 1
+	ratio "user+sys CPU, new / old ibconsole" new old 4
+	ratio "peak RSS, new / old ibconsole" new old 2
 fi
-
-echo "# bench/fabric-discovery.sh, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs (shared), ibsim 0.10, rdma-core $(pkg-config --modversion libibnetdisc 2>/dev/null)"
-echo "# fabric: gen-fattree.py $* -> nodes switches cas links: $nodes"
-echo "# $RUNS runs each, medians; ratios against ibnetdiscover (lower is better)"
-printf '%-24s %10s %12s %10s %10s\n' tool wall_s maxrss_kb time_x rss_x
-awk 'NR == 1 { t0 = $2; m0 = $3 }
-	{ printf "%-24s %10.2f %12d %10.2f %10.2f\n", $1, $2, $3, $2 / t0, $3 / m0 }' "$SIM_DIR/m"
-if [ -n "${IBCONSOLE_BASE:-}" ]; then
-	echo "# against IBCONSOLE_BASE=$IBCONSOLE_BASE, same run: fabric --json alternating, $RUNS pairs, ratio = new / old"
-	awk '{ r[NR] = $1 / $2; n[NR] = $1; o[NR] = $2 }
-		function med(a, k,  i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((k + 1) / 2)] }
-		END { k = NR; lo = hi = r[1]; for (i = 2; i <= k; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-		      printf "%-24s %10.2f\n%-24s %10.2f\n%-24s %10.3f (range %.3f - %.3f)\n", "old_median_s", med(o, k), "new_median_s", med(n, k), "ratio_median", med(r, k), lo, hi }' "$SIM_DIR/pairs"
-fi
+echo
+echo "Every run (wall s, peak RSS kB, ibsim CPU s, user+sys CPU s, exit status):"
+echo
+for f in ibc ref ${BASE:+new old}; do
+	echo "    $f: $(tr '\n' ';' <"$SIM_DIR/$f.runs")"
+done
+[ "$SAME" = identical ] || sim_fail "the fabrics found differ"
+sim_result >&2

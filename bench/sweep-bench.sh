@@ -1,30 +1,42 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# sweep-bench.sh [LEAVES HCAS_PER_LEAF SPINES] — wall time of
-# `ibconsole errors` against `ibqueryerrors --skip-sl` on the same
-# generated ibsim fabric in the same run (fat tree, default 48 leaves x 24
-# HCAs + 8 spines = 3,072 ports), alternating runs, median of 5 each, and
-# whether both list exactly the same ports. Writes bench/RESULTS.md.
-#   IBCONSOLE=path/to/ibconsole  RUNS=5  OUT=bench/RESULTS.md
-#   IBCONSOLE_BASE=path/to/older/ibconsole: also time that binary's
-#   `errors --json`, alternating with IBCONSOLE's in the same loop (after
-#   one untimed warm-up run of each), and report the pairwise ratios.
+# sweep-bench.sh [LEAVES HCAS_PER_LEAF SPINES] — the fabric error sweep,
+# `ibconsole errors --json` against `ibqueryerrors --skip-sl`, on one
+# generated ibsim fat tree (default 48 leaves x 24 HCAs + 8 spines =
+# 3,072 ports; more than 2,000 nodes needs a bigger ibsim, which this
+# script asks for). Method (bench/benchlib.sh): one warm-up run each, then
+# PAIRS (default 9) alternating pairs, each tool first in every other
+# pair; the median and range of the pairwise ratios of wall time and of
+# peak RSS; the MADs each tool sends (counted by bench/madcount.c, the
+# same way for both) and the simulator's CPU time per run, which is the
+# floor no client can beat on one single-threaded ibsim; the load
+# average before and after; and whether both list the same ports.
+#   Prints a Markdown section (bench/RESULTS.md quotes it); OUT=FILE also
+#   writes it there.  IBCONSOLE=path/to/ibconsole  PAIRS=9
+#   IBCONSOLE_BASE=path/to/older/ibconsole: also PAIRS alternating pairs
+#   of the older binary's `errors --json` against IBCONSOLE's.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/sim/simlib.sh"
+. "$here/benchlib.sh"
 sim_isolate "$@"
 LEAVES=${1:-48} PER=${2:-24} SPINES=${3:-8}
-RUNS=${RUNS:-5}
+PAIRS=${PAIRS:-9}
 IBC=${IBCONSOLE:-$here/../ibconsole}
-OUT=${OUT:-$here/RESULTS.md}
+OUT=${OUT:-}
+BASE=${IBCONSOLE_BASE:-}
 [ -x "$IBC" ] || sim_die "$IBC not built"
+[ -z "$BASE" ] || [ -x "$BASE" ] || sim_die "$BASE not built"
 command -v ibqueryerrors >/dev/null || sim_die "ibqueryerrors not found — apt-get install infiniband-diags"
+[ -x /usr/bin/time ] || sim_die "/usr/bin/time not found — apt-get install time"
+[ "$PAIRS" -ge 9 ] 2>/dev/null || sim_die "PAIRS=$PAIRS: at least 9 pairs, or noise passes for a finding"
 
 NET=$(mktemp "${TMPDIR:-/tmp}/ibc-bench.XXXXXX.net") || sim_die mktemp
 sim_at_exit 'rm -f "$NET"'
 python3 "$here/gen-fabric.py" "$LEAVES" "$PER" "$SPINES" >"$NET"
 NODES=$((LEAVES * PER + LEAVES + SPINES))
-[ $NODES -le 2000 ] || sim_die "more than 2,000 nodes needs ibsim -N; use a smaller fabric"
+SIM_IBSIM_ARGS="-N 8192 -S 1024 -P 65536" SIM_OPENSM_TIMEOUT=300 SIM_READY_TENTHS=1200
 SIM_HOST=H0-0 sim_start "$NET"
+bench_madcount_build
 
 # Findings to find: HCA and switch ports, one above act.
 sim_ctl 'PerformanceSet "H3-5"[1] PortCounters.SymbolErrorCounter=7'
@@ -33,39 +45,25 @@ sim_ctl 'PerformanceSet "Leaf9"[4] PortCounters.PortXmitDiscards=3'
 sim_ctl 'PerformanceSet "Spine2"[17] PortCounters.LinkDownedCounter=2'
 sim_ctl 'PerformanceSet "H40-0"[1] PortCounters.PortXmitWait=1000'
 
-now() { date +%s.%N; }
-timeit() # NAME CMD... : appends the wall time to $SIM_DIR/NAME.t
-{
-	local name=$1 t0 t1
-	shift
-	t0=$(now)
-	sim_run "$@" >"$SIM_DIR/$name.out" 2>"$SIM_DIR/$name.err"
-	echo $? >"$SIM_DIR/$name.rc"
-	t1=$(now)
-	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.6f\n", b - a}' >>"$SIM_DIR/$name.t"
-}
-BASE=${IBCONSOLE_BASE:-}
+CMD_IBC="$IBC errors --json"
+CMD_IQE="ibqueryerrors --skip-sl"
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r MADS_IBC RECV_IBC <<<"$(bench_mads ibc $CMD_IBC)"
+read -r MADS_IQE RECV_IQE <<<"$(bench_mads iqe $CMD_IQE)"
+
+bench_pairs "$PAIRS" "$CMD_IBC" "$CMD_IQE"
+mv "$SIM_DIR/A.runs" "$SIM_DIR/ibc.runs"
+mv "$SIM_DIR/B.runs" "$SIM_DIR/iqe.runs"
+cp "$SIM_DIR/A.out" "$SIM_DIR/ibc.out"
+cp "$SIM_DIR/B.out" "$SIM_DIR/iqe.out"
+RC_IBC=$(cat "$SIM_DIR/A.rc") RC_IQE=$(cat "$SIM_DIR/B.rc")
 if [ -n "$BASE" ]; then
-	[ -x "$BASE" ] || sim_die "$BASE not built"
-	sim_run "$IBC" errors --json >/dev/null 2>&1	# warm-up, untimed
-	sim_run "$BASE" errors --json >/dev/null 2>&1
+	bench_pairs "$PAIRS" "$CMD_IBC" "$BASE errors --json"
+	mv "$SIM_DIR/A.runs" "$SIM_DIR/new.runs"
+	mv "$SIM_DIR/B.runs" "$SIM_DIR/old.runs"
+	read -r MADS_OLD RECV_OLD <<<"$(bench_mads old "$BASE" errors --json)"
 fi
-for i in $(seq 1 "$RUNS"); do
-	# old and new alternate, each first in every other pair
-	if [ -n "$BASE" ] && [ $((i % 2)) = 0 ]; then
-		timeit base timeout -k 2 60 "$BASE" errors --json
-	fi
-	timeit ibc timeout -k 2 60 "$IBC" errors --json
-	if [ -n "$BASE" ] && [ $((i % 2)) = 1 ]; then
-		timeit base timeout -k 2 60 "$BASE" errors --json
-	fi
-	timeit iqe timeout -k 2 120 ibqueryerrors --skip-sl
-	timeit ibc1 timeout -k 2 60 "$IBC" errors --json --inflight 1
-done
-median() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-IBC_T=$(printf %.3f "$(median "$SIM_DIR/ibc.t")")
-IQE_T=$(printf %.3f "$(median "$SIM_DIR/iqe.t")")
-IBC1_T=$(printf %.3f "$(median "$SIM_DIR/ibc1.t")")
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 FIND=$(python3 - "$SIM_DIR/ibc.out" "$SIM_DIR/iqe.out" <<'PY'
 import json, re, sys
@@ -81,54 +79,79 @@ for line in open(sys.argv[2]):
         theirs.append((node, int(m.group(1))))
 theirs.sort()
 print("identical" if ours == theirs else "DIFFERENT", len(ours), len(theirs),
-      d["ports_swept"], d["mads_sent"], d["discover_s"], d["query_s"],
-      " ".join("%s/%d" % x for x in ours))
+      d["ports_swept"], " ".join("%s/%d" % x for x in ours))
 PY
 )
 set -- $FIND
-SAME=$1 NOURS=$2 NTHEIRS=$3 PORTS=$4 MADS=$5 DISC=$6 QUERY=$7
-shift 7
+SAME=$1 NOURS=$2 NTHEIRS=$3 PORTS=$4
+shift 4
 LIST="$*"
-RATIO=$(awk -v a="$IQE_T" -v b="$IBC_T" 'BEGIN {printf "%.2f", a / b}')
-RATIO1=$(awk -v a="$IQE_T" -v b="$IBC1_T" 'BEGIN {printf "%.2f", a / b}')
+
+# medians and ratios: column 1 wall s, 2 peak RSS kB, 3 ibsim CPU s
+med() { bench_median "$SIM_DIR/$1.runs" "$2"; }
+row() # NAME RUNS MADS: wall, RSS, ibsim CPU (the floor), wall / floor
 {
-	echo "# Sweep benchmark: \`ibconsole errors\` vs \`ibqueryerrors --skip-sl\`"
+	local w r c
+	w=$(med "$2" 1) r=$(med "$2" 2) c=$(med "$2" 3)
+	awk -v n="$1" -v w="$w" -v r="$r" -v c="$c" -v m="$3" -v u="$(med "$2" 4)" 'BEGIN {
+		f = (c > 0) ? sprintf("%.1fx", w / c) : "below the 10 ms tick"
+		printf "| %s | %.3f s | %.3f s | %.1f MB | %s | %.3f s (%.1f us/MAD) | %s |\n", n, w, u, r / 1024, m, c, (m ? c / m * 1e6 : 0), f }'
+}
+{
+	echo "# Sweep: \`ibconsole errors --json\` vs \`ibqueryerrors --skip-sl\`"
 	echo
-	echo "Written by \`bench/sweep-bench.sh $LEAVES $PER $SPINES\` on $(date -u +%Y-%m-%d) ($(nproc) CPUs, shared);"
-	echo "one ibsim fabric, both tools in the same run, alternating, median of $RUNS runs each."
+	echo "Written by \`$(basename "$0") $LEAVES $PER $SPINES\` (PAIRS=$PAIRS) on $(date -u +%Y-%m-%d),"
+	echo "$(nproc) CPUs shared with other developers' builds and VMs: load average"
+	echo "$LOAD0 before, $LOAD1 after (1, 5, 15 min). Only the pairwise ratios mean"
+	echo "much on such a machine; single wall times move with the load."
 	echo
-	echo "| fabric | nodes | ports swept | findings | ibqueryerrors | ibconsole errors | ratio | ibconsole --inflight 1 |"
-	echo "|---|---|---|---|---|---|---|---|"
-	echo "| fat tree ${LEAVES}x${PER} + $SPINES spines | $NODES | $PORTS | $SAME ($NOURS vs $NTHEIRS ports: $LIST) | ${IQE_T} s | ${IBC_T} s | **${RATIO}x faster** | ${IBC1_T} s (${RATIO1}x) |"
+	echo "Fabric: fat tree ${LEAVES}x${PER} + $SPINES spines, $NODES nodes, $PORTS ports swept."
+	echo "Findings: $SAME ($NOURS ports listed by ibconsole, $NTHEIRS by ibqueryerrors: $LIST)."
+	echo "Exit status: ibconsole $RC_IBC (1 = a port above act), ibqueryerrors $RC_IQE."
 	echo
-	printf 'ibconsole, last run: discovery %.3f s (libibnetdisc, 64 SMPs in flight), PMA sweep %.3f s, %s MADs.\n' "$DISC" "$QUERY" "$MADS"
-	echo "Exit status: ibconsole $(cat "$SIM_DIR/ibc.rc") (1 = a port above act), ibqueryerrors $(cat "$SIM_DIR/iqe.rc")."
+	echo "Commands (each under \`/usr/bin/time -f %M\` for the peak RSS, ibsim's"
+	echo "CPU time read from /proc before and after each run):"
 	echo
-	echo "Both tools ask the same questions (ClassPortInfo per node, PortCounters per"
-	echo "HCA port, AllPortSelect sums per switch, per-port drill-down where a sum"
-	echo "shows errors); the gain is having many MADs in flight. The control column"
-	echo "(--inflight 1, one MAD at a time) runs at ibqueryerrors' speed. On ibsim"
-	echo "the ceiling is the simulator itself: one single-threaded process answers"
-	echo "every MAD in ~12 us, against ~30 us for a serial round trip, so 2-3x"
-	echo "is all a simulator can show; on a real fabric, where each switch PMA"
-	echo "answer takes tens to hundreds of microseconds, the window hides that"
-	echo "latency and the ratio grows with it."
+	echo "    A: $CMD_IBC"
+	echo "    B: $CMD_IQE"
+	[ -z "$BASE" ] || echo "    old: $BASE errors --json"
+	echo
+	echo "One warm-up run each, then $PAIRS pairs, A first in odd pairs, B in even."
+	echo "MADs: sent by the process through libibumad, counted by bench/madcount.c"
+	echo "(all of them: discovery SMPs and PMA queries). The floor is the"
+	echo "simulator's own CPU time during the run: one single-threaded ibsim"
+	echo "answers every MAD, so no client can finish before it has."
+	echo
+	echo "| tool | wall (median) | user+sys CPU (median) | peak RSS (median) | MADs sent | ibsim CPU = floor | wall / floor |"
+	echo "|---|---|---|---|---|---|---|"
+	row "ibconsole errors --json" ibc "$MADS_IBC"
+	row "ibqueryerrors --skip-sl" iqe "$MADS_IQE"
+	[ -z "$BASE" ] || row "old ibconsole errors --json" old "$MADS_OLD"
+	echo
+	echo "| pairwise ratio | median | range |"
+	echo "|---|---|---|"
+	set -- $(bench_ratio "$SIM_DIR/ibc.runs" "$SIM_DIR/iqe.runs" 1)
+	echo "| wall, ibconsole / ibqueryerrors | **$1** | $2 - $3 |"
+	set -- $(bench_ratio "$SIM_DIR/ibc.runs" "$SIM_DIR/iqe.runs" 4)
+	echo "| user+sys CPU, ibconsole / ibqueryerrors | **$1** | $2 - $3 |"
+	set -- $(bench_ratio "$SIM_DIR/ibc.runs" "$SIM_DIR/iqe.runs" 2)
+	echo "| peak RSS, ibconsole / ibqueryerrors | **$1** | $2 - $3 |"
 	if [ -n "$BASE" ]; then
-		echo
-		echo "## Against an older build, same run"
-		echo
-		echo "\`IBCONSOLE_BASE=$BASE\`: \`errors --json\` of both binaries alternating"
-		echo "(after one warm-up run each), $RUNS pairs; ratio = new / old wall time"
-		echo "(below 1: the new one is faster)."
-		echo
-		paste "$SIM_DIR/ibc.t" "$SIM_DIR/base.t" | awk '
-			{ r[NR] = $1 / $2; n[NR] = $1; o[NR] = $2 }
-			function med(a, k,  i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((k + 1) / 2)] }
-			END { k = NR; lo = hi = r[1]; for (i = 2; i <= k; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-			      printf "| old median | new median | ratio median | ratio range |\n|---|---|---|---|\n"
-			      printf "| %.3f s | %.3f s | %.3f | %.3f - %.3f |\n", med(o, k), med(n, k), med(r, k), lo, hi }'
+		set -- $(bench_ratio "$SIM_DIR/new.runs" "$SIM_DIR/old.runs" 1)
+		echo "| wall, new / old ibconsole | **$1** | $2 - $3 |"
+		set -- $(bench_ratio "$SIM_DIR/new.runs" "$SIM_DIR/old.runs" 4)
+		echo "| user+sys CPU, new / old ibconsole | **$1** | $2 - $3 |"
+		set -- $(bench_ratio "$SIM_DIR/new.runs" "$SIM_DIR/old.runs" 2)
+		echo "| peak RSS, new / old ibconsole | **$1** | $2 - $3 |"
 	fi
-} >"$OUT"
-cat "$OUT"
+	echo
+	echo "Every run (wall s, peak RSS kB, ibsim CPU s, user+sys CPU s, exit status):"
+	echo
+	for f in ibc iqe ${BASE:+new old}; do
+		echo "    $f: $(tr '\n' ';' <"$SIM_DIR/$f.runs")"
+	done
+} >"$SIM_DIR/result.md"
+cat "$SIM_DIR/result.md"
+[ -z "$OUT" ] || cp "$SIM_DIR/result.md" "$OUT"
 [ "$SAME" = identical ] || sim_fail "findings differ"
 sim_result

@@ -6,8 +6,11 @@
 #include "config.h"
 #include "cli.h"
 
+#include "cmd_accept.h"
 #include "cmd_console.h"
 #include "cmd_counters.h"
+#include "cmd_events.h"
+#include "cmd_export.h"
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
 #include "cmd_test.h"
@@ -36,7 +39,13 @@ enum opt_id {
 	OPT_OP = 300, OPT_BIND, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
 	OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE, OPT_LINERATE, OPT_GBITS, OPT_ACCEPT,
 	/* triage */
-	OPT_PEER, OPT_REPORT,
+	OPT_PEER, OPT_REPORT, OPT_PERFTEST,
+	/* export */
+	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
+	/* accept */
+	OPT_REF,
+	/* events */
+	OPT_SINCE,
 };
 
 static const struct cli_option {
@@ -48,8 +57,8 @@ static const struct cli_option {
 } options[] = {
 	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
 	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, fabric, test, triage)" },
-	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, events, fabric, test, triage, accept)" },
+	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
 	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
@@ -59,41 +68,51 @@ static const struct cli_option {
 	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE" },
 	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
 	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)" },
-	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000)" },
+	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000; export: per SMP and PMA query, 300)" },
 	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
 	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
 	/* counters */
 	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
 	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
 	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
-	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors: PMA queries in flight at once (1-256, default 64)" },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)" },
 	/* test / serve */
-	{ "op", NULL, OPT_OP, required_argument, "OP", "test: write, read or send (bw/lat default write, rate send)" },
-	{ "size", NULL, OPT_SIZE, required_argument, "N", "test: message size, 2 B..8 MiB, K/M/G suffixes (bw 65536, lat 2, rate 4)" },
+	{ "op", NULL, OPT_OP, required_argument, "OP", "test, accept: write, read or send (bw/lat default write, rate and accept send)" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test, accept: message size, 2 B..8 MiB, K/M/G suffixes (bw and accept 65536, lat 2, rate 4)" },
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
-	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test: run for S seconds instead of --iters; triage: each traffic run (2)" },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept: iterations per QP (write bw 5000, else 1000)" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept: run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
 	{ "cq-mod", NULL, OPT_CQMOD, required_argument, "N", "test: signal one WR in N (100; 1 above 8 KiB)" },
 	{ "connection", NULL, OPT_CONN, required_argument, "RC|UD", "test: transport (UD: send only)" },
-	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve: agent TCP port (18516)" },
+	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve/accept: agent TCP port (18516)" },
 	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
-	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve: shared secret (first line of F)" },
+	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)" },
 	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
+	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_write_bw, ib_read_bw, ib_write_lat), port 18515" },
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
-	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve: connect and handshake time-out (10)" },
+	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
-	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test: judge against this data rate, not the port's" },
+	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's" },
 	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	/* triage */
 	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
 	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
+	/* export */
+	{ "listen", NULL, OPT_LISTEN, required_argument, "ADDR:PORT", "export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)" },
+	{ "textfile", NULL, OPT_TEXTFILE, required_argument, "DIR", "export: write DIR/ibconsole.prom for node_exporter's textfile collector" },
+	{ "fabric", NULL, OPT_FABRIC, no_argument, NULL, "export: also every switch and HCA port the fabric discovery finds" },
+	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
+	/* accept */
+	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
+	/* events */
+	{ "since", NULL, OPT_SINCE, required_argument, "T", "events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
 	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
 };
@@ -122,7 +141,7 @@ static const int test_opts[] = {
 	OPT_JSON, OPT_SAVE, OPT_OP, OPT_SIZE, OPT_ALL, OPT_QPS, OPT_BIDIR,
 	OPT_ITERS, OPT_DURATION, OPT_GID, OPT_TXDEPTH, OPT_INLINE, OPT_CQMOD,
 	OPT_CONN, OPT_TCPPORT, OPT_SECRET, OPT_COMPARE, OPT_NO_RECORD,
-	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, 0
+	OPT_TIMEOUT, OPT_LINERATE, OPT_ACCEPT, OPT_GBITS, OPT_PERFTEST, 0
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
@@ -133,6 +152,18 @@ static const int triage_opts[] = {
 	OPT_JSON, OPT_PEER, OPT_REPORT, OPT_GID, OPT_TCPPORT, OPT_SECRET,
 	OPT_TIMEOUT, OPT_DURATION, OPT_NO_SMP, 0
 };
+
+static const int export_opts[] = {
+	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL, OPT_INTERVAL,
+	OPT_ONCE, OPT_NODE_NAME_MAP, OPT_MAD_TIMEOUT, OPT_INFLIGHT, OPT_NO_SMP, 0
+};
+
+static const int accept_opts[] = {
+	OPT_JSON, OPT_REF, OPT_OP, OPT_SIZE, OPT_ITERS, OPT_DURATION, OPT_GID,
+	OPT_TCPPORT, OPT_SECRET, OPT_TIMEOUT, OPT_LINERATE, OPT_NO_SMP, 0
+};
+
+static const int events_opts[] = { OPT_JSON, OPT_SINCE, 0 };
 
 static const struct cli_command commands[] = {
 	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
@@ -145,6 +176,9 @@ static const struct cli_command commands[] = {
 	/* counters */
 	{ "watch", CMD_WATCH, "[--interval S] [--count N] [--lid LID[:P],...] [--json]",
 	  "per-interval counter deltas and rates", watch_opts, cmd_watch },
+	{ "events", CMD_EVENTS, "[--since T] [--json]",
+	  "port events kept across runs: link state changes, LinkDowned and LinkErrorRecovery increments",
+	  events_opts, cmd_events },
 	{ "errors", CMD_ERRORS, "[--interval S] [--json]",
 	  "fabric-wide error sweep; with --interval S, deltas over S",
 	  errors_opts, cmd_errors },
@@ -156,6 +190,14 @@ static const struct cli_command commands[] = {
 	{ "triage", CMD_TRIAGE, "[--peer HOST] [--json] [--report FILE] [-x N]",
 	  "the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
 	  triage_opts, cmd_triage },
+	{ "export", CMD_EXPORT,
+	  "[--listen ADDR:PORT] [--textfile DIR] [--fabric] [--interval S] [--sweep-interval S] [--once]",
+	  "Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
+	  export_opts, cmd_export },
+	{ "accept", CMD_ACCEPT,
+	  "--ref HOST [-d DEV]... [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
+	  "acceptance: every local device against a reference host, pass at 90 % of the data rate, cause of each failure",
+	  accept_opts, cmd_accept },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 
@@ -297,6 +339,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_SECRET: t->secret_file = optarg; break;
 	case OPT_COMPARE: t->compare = optarg; break;
 	case OPT_NO_RECORD: t->no_record = true; break;
+	case OPT_PERFTEST: t->perftest = true; break;
 	case OPT_TIMEOUT:
 		if (parse_num(optarg, 0.5, 3600, &t->timeout_s))
 			BAD("bad --timeout '%s' — give 0.5..3600 seconds", optarg);
@@ -306,7 +349,10 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 			BAD("bad --max-mem '%s' — give MiB, 1..1048576", optarg);
 		t->max_mem_mb = (long long)d;
 		break;
-	case OPT_ONCE: t->sessions = 1; break;
+	case OPT_ONCE:
+		t->sessions = 1;
+		c->once = true;
+		break;
 	case OPT_LINERATE:
 		if (parse_num(optarg, 0.001, 100000, &t->line_rate))
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
@@ -314,7 +360,15 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_GBITS: break;
 	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
+	case OPT_REF: c->ref = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
+	case OPT_LISTEN: c->listen = optarg; break;
+	case OPT_TEXTFILE: c->textfile = optarg; break;
+	case OPT_FABRIC: c->fabric = true; break;
+	case OPT_SWEEP_INTERVAL:
+		if (parse_num(optarg, 5, 86400, &c->sweep_interval))
+			BAD("bad --sweep-interval '%s' — give seconds between 5 and 86400", optarg);
+		break;
 	default:
 		return -1;
 	}
@@ -366,7 +420,14 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			nseen++;
 		}
 		switch (ch) {
-		case OPT_DEVICE: c->device = optarg; break;
+		case OPT_DEVICE:
+			c->device = optarg;
+			if (c->ndevices == CLI_MAX_DEVICES) {
+				snprintf(err, errlen, "too many -d options — give at most %d devices", CLI_MAX_DEVICES);
+				return 2;
+			}
+			c->devices[c->ndevices++] = optarg;
+			break;
 		case OPT_PORT:
 			if (parse_int(optarg, 1, 254, &c->port)) {
 				snprintf(err, errlen, "bad port number '%s' — give 1..254", optarg);
@@ -420,6 +481,7 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 		}
 		case OPT_LID: c->lids = optarg; break;
 		case OPT_CONFIG: c->config = optarg; break;
+		case OPT_SINCE: c->since = optarg; break;
 		case OPT_INFLIGHT:
 			if (parse_int(optarg, 1, 256, &c->inflight)) {
 				snprintf(err, errlen, "bad --inflight '%s' — give 1..256", optarg);

@@ -8,10 +8,12 @@
 #include <stdio.h>
 
 enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
-	/* counters */ CMD_WATCH, CMD_ERRORS,
+	/* counters */ CMD_WATCH, CMD_ERRORS, CMD_EVENTS,
 	/* fabric */ CMD_FABRIC,
 	/* test engine */ CMD_TEST, CMD_SERVE,
-	/* triage */ CMD_TRIAGE };
+	/* triage */ CMD_TRIAGE,
+	/* exporter */ CMD_EXPORT,
+	/* acceptance */ CMD_ACCEPT };
 
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
@@ -28,6 +30,7 @@ struct cli_test {
 	int tcp_port;		/* 0 */
 	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
+	bool perftest;		/* test --perftest: the peer runs a perftest server */
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */
@@ -57,11 +60,23 @@ struct cli {
 	long count;		/* --count N, 0: until interrupted */
 	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
 	const char *config;	/* --config FILE (thresholds) */
+	const char *since;	/* events --since T */
 	int inflight;		/* --inflight N: sweep MADs in flight */
 	/* test / serve */
 	struct cli_test t;
 	/* triage */
 	const char *report;	/* --report FILE */
+	/* export */
+	const char *listen;	/* --listen ADDR:PORT, NULL: the default */
+	const char *textfile;	/* --textfile DIR */
+	bool fabric;		/* --fabric */
+	double sweep_interval;	/* --sweep-interval S, 0: the default */
+	bool once;		/* --once (serve: one session; export: one collection) */
+	/* accept */
+	const char *ref;	/* --ref HOST: the reference's agent */
+#define CLI_MAX_DEVICES 16
+	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
+	int ndevices;
 };
 
 struct snap_opts;

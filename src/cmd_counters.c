@@ -16,18 +16,24 @@
 #include "core/counters/reader.h"
 #include "core/counters/delta.h"
 #include "core/base/json.h"
+#include "core/base/sysfs.h"
+#include "core/base/sigexit.h"
 #include "core/fabric/sweep.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
 #include "diag/baseline.h"
+#include "core/port/events.h"
+#include "core/port/asyncev.h"
+#include "core/counters/samples.h"
+#include "diag/congestion.h"
+#include "diag/pfc.h"
 
 static volatile sig_atomic_t cmd_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	cmd_stop = 1;
+	cmd_stop = sig;
 }
 
 static void iso_time(char *buf, size_t len)
@@ -196,16 +202,317 @@ static void baseline_keep(struct port_baseline *pb)
 	}
 }
 
+/* What turns a port's PortXmitWait into time: its Tick (read once, -1
+ * when the port does not report one) and its lanes' data rate. */
+struct port_cong {
+	int tick;
+	double lane_gbps;
+	char why[120];		/* why there is no share */
+};
+
+#define TICK_TIMEOUT_MS 300
+
+static void cong_open(struct port_cong *pc, const struct ctr_target *t,
+		      const struct snapshot *s)
+{
+	uint8_t psc[SAMPLES_DATA_SZ];
+	char why[200];
+
+	pc->tick = -1;
+	pc->lane_gbps = 0;
+	pc->why[0] = '\0';
+	for (int k = 0; !t->remote && k < s->nports; k++)
+		if (!strcmp(s->ports[k].dev, t->dev) && s->ports[k].port == t->port)
+			pc->lane_gbps = port_lane_data_gbps(s->ports[k].speed_name);
+	if (!t->lid)
+		return;		/* sysfs counters: no PortXmitWait to convert */
+	if (samples_control_get(t->dev, t->port, t->lid, t->pma_port, TICK_TIMEOUT_MS,
+				psc, why, sizeof(why)) == 0)
+		pc->tick = congestion_psc_tick(psc);
+	if (pc->tick < 0)
+		snprintf(pc->why, sizeof(pc->why), "n/a (the port does not report its tick)");
+	else if (!(pc->lane_gbps > 0))
+		snprintf(pc->why, sizeof(pc->why), "n/a (the port's link speed is not known here)");
+}
+
+/* The PortXmitWait delta of the last interval; false when there is none. */
+static bool xmit_wait_delta(const struct delta_port *d, uint64_t *delta)
+{
+	const struct delta_ctr *c = delta_find(d, "PortXmitWait");
+
+	if (!c || !c->have || c->state != DELTA_OK)
+		return false;
+	*delta = c->delta;
+	return true;
+}
+
+static void cong_json(struct json *j, const struct delta_port *d,
+		      const struct port_cong *pc, double iv)
+{
+	uint64_t w = 0;
+	bool have = xmit_wait_delta(d, &w), clamped = false;
+	double share = have ? congestion_wait_share(w, pc->tick, pc->lane_gbps,
+						    d->dt > 0 ? d->dt : iv, &clamped) : -1;
+	double ns = congestion_tick_ns(pc->tick, pc->lane_gbps);
+	bool any = false;
+
+	json_obj_begin(j, "xmit_wait");
+	json_int_or_null(j, "ticks", have, (long long)w);
+	json_int_or_null(j, "tick", pc->tick >= 0, pc->tick);
+	json_num_or_null(j, "tick_ns", ns > 0, ns);
+	json_num_or_null(j, "wait_share", share >= 0, share);
+	json_bool(j, "clamped", clamped);
+	json_str(j, "note", have && share < 0 && pc->why[0] ? pc->why : NULL);
+	json_obj_end(j);
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		enum roce_class rc = congestion_roce_class(c->name);
+
+		if (rc == ROCE_CLASS_NONE)
+			continue;
+		if (!any)
+			json_arr_begin(j, "roce_congestion_loss");
+		any = true;
+		json_obj_begin(j, NULL);
+		json_str(j, "name", c->name);
+		json_str(j, "class", congestion_roce_class_name(rc));
+		json_int_or_null(j, "delta", c->have && c->state == DELTA_OK, (long long)c->delta);
+		json_str(j, "meaning", congestion_roce_meaning(c->name));
+		json_obj_end(j);
+	}
+	if (any)
+		json_arr_end(j);
+}
+
+static void cong_text(const struct delta_port *d, const struct port_cong *pc, double iv)
+{
+	uint64_t w = 0;
+	bool clamped = false;
+	double share;
+
+	if (xmit_wait_delta(d, &w)) {
+		share = congestion_wait_share(w, pc->tick, pc->lane_gbps, d->dt > 0 ? d->dt : iv, &clamped);
+		if (share >= 0)
+			printf("  %-30s %.1f %% of the time%s (%llu ticks of %.3g ns)\n", "xmit wait",
+			       share * 100, clamped ? " (clamped: the port's tick is implausible)" : "",
+			       (unsigned long long)w, congestion_tick_ns(pc->tick, pc->lane_gbps));
+		else if (w || pc->why[0])
+			printf("  %-30s %s, %llu ticks\n", "xmit wait", pc->why[0] ? pc->why : "n/a",
+			       (unsigned long long)w);
+	}
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		enum roce_class rc = congestion_roce_class(c->name);
+
+		if (rc != ROCE_CLASS_NONE && c->have && c->delta)
+			printf("  %-30s +%llu  %s: %s\n", c->name, (unsigned long long)c->delta,
+			       congestion_roce_class_name(rc), congestion_roce_meaning(c->name));
+	}
+}
+
+/* A RoCE port's per-priority PFC: the previous and newest ethtool
+ * samples and the priority RoCE uses (-1: not shown by the driver). */
+struct port_pfc {
+	bool on;		/* a local RoCE port with a netdev */
+	int roce_prio;
+	char how[96];
+	struct pfc_sample prev, cur;
+};
+
+static void pfc_open(struct port_pfc *pp, const struct ctr_target *t)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->roce_prio = -1;
+	if (t->remote || !t->netdev[0])
+		return;
+	pp->on = true;
+	pp->roce_prio = pfc_roce_priority(t->dev, t->port, pp->how, sizeof(pp->how));
+}
+
+static void pfc_tick(struct port_pfc *pp, const struct ctr_target *t)
+{
+	if (!pp->on)
+		return;
+	pp->prev = pp->cur;
+	if (!sysfs_is_real_root()) {
+		memset(&pp->cur, 0, sizeof(pp->cur));
+		snprintf(pp->cur.why, sizeof(pp->cur.why), "not read under --sysfs-root");
+		return;
+	}
+	pfc_read(t->netdev, &pp->cur);
+}
+
+/* Why there are no per-priority numbers, or NULL when there are. */
+static const char *pfc_none(const struct port_pfc *pp)
+{
+	if (!pp->cur.read)
+		return pp->cur.why[0] ? pp->cur.why : "the ethtool statistics could not be read";
+	if (!pp->cur.per_prio)
+		return PFC_NO_COUNTERS;
+	return NULL;
+}
+
+static void pfc_json(struct json *j, const struct port_pfc *pp, const struct ctr_target *t)
+{
+	struct pfc_delta d;
+	char flag[PFC_MAX_FLAGS][160];
+	const char *none = pfc_none(pp);
+	int nf;
+
+	if (!pp->on)
+		return;
+	pfc_diff(&pp->prev, &pp->cur, &d);
+	json_obj_begin(j, "pfc");
+	json_str(j, "netdev", t->netdev);
+	json_int_or_null(j, "roce_priority", pp->roce_prio >= 0, pp->roce_prio);
+	json_str(j, "roce_priority_from", pp->roce_prio >= 0 ? pp->how : NULL);
+	json_str(j, "note", none);
+	json_arr_begin(j, "priorities");
+	for (int p = 0; !none && p < PFC_PRIOS; p++) {
+		if (!pp->cur.has[p])
+			continue;
+		json_obj_begin(j, NULL);
+		json_int(j, "priority", p);
+		json_u64(j, "rx_pause", pp->cur.rx[p]);
+		json_u64(j, "tx_pause", pp->cur.tx[p]);
+		json_int_or_null(j, "rx_pause_delta", d.valid && d.has[p], (long long)d.rx[p]);
+		json_int_or_null(j, "tx_pause_delta", d.valid && d.has[p], (long long)d.tx[p]);
+		if (pp->cur.have_dur) {
+			json_u64(j, "rx_pause_duration", pp->cur.rx_dur[p]);
+			json_u64(j, "tx_pause_duration", pp->cur.tx_dur[p]);
+		} else {
+			json_null(j, "rx_pause_duration");
+			json_null(j, "tx_pause_duration");
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	nf = pfc_judge(&d, pp->roce_prio, flag, PFC_MAX_FLAGS);
+	json_arr_begin(j, "flags");
+	for (int k = 0; k < nf; k++)
+		json_str(j, NULL, flag[k]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void pfc_text(const struct port_pfc *pp)
+{
+	struct pfc_delta d;
+	char flag[PFC_MAX_FLAGS][160];
+	const char *none = pfc_none(pp);
+	int nf;
+
+	if (!pp->on)
+		return;
+	if (none) {
+		printf("  %-30s %s\n", "PFC per priority", none);
+		return;
+	}
+	pfc_diff(&pp->prev, &pp->cur, &d);
+	for (int p = 0; d.valid && p < PFC_PRIOS; p++)
+		if (d.has[p] && (d.rx[p] || d.tx[p]))
+			printf("  PFC priority %d%-15s pause +%llu received, +%llu sent\n", p,
+			       p == pp->roce_prio ? " (RoCE)" : "",
+			       (unsigned long long)d.rx[p], (unsigned long long)d.tx[p]);
+	nf = pfc_judge(&d, pp->roce_prio, flag, PFC_MAX_FLAGS);
+	for (int k = 0; k < nf; k++)
+		printf("  PFC: %s\n", flag[k]);
+}
+
+/* A local port's flap watch: its polled state and its LinkDowned /
+ * LinkErrorRecovery increments, appended to the events file. */
+struct port_flaps {
+	struct port_track tr;
+	bool warned;
+};
+
+#define WATCH_MAX_EVENTS (3 * CTRS_MAX_TARGETS + 32)
+
+/* Records this interval's events of local port t into the events file
+ * (path NULL: none kept) and ev; returns how many. */
+static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
+		      const struct delta_port *dp, bool no_smp, const char *path,
+		      struct port_event *ev)
+{
+	static const char *const ctrs[] = { "LinkDownedCounter", "LinkErrorRecoveryCounter" };
+	struct timespec ts;
+	double now;
+	int state, phys, n = 0;
+
+	if (t->remote || !t->dev[0])
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (!events_poll_state(t->dev, t->port, no_smp, &state, &phys) &&
+	    events_track(&pf->tr, t->label, state, phys, now, &ev[n]))
+		n++;
+	for (int k = 0; k < 2; k++) {
+		const struct delta_ctr *dc = delta_find(dp, ctrs[k]);
+
+		if (dc && dc->have && dc->state == DELTA_OK &&
+		    events_from_counter(t->label, ctrs[k], dc->delta, now, &ev[n]))
+			n++;
+	}
+	for (int k = 0; path && k < n; k++) {
+		char err[700];
+
+		if (events_append(path, &ev[k], err, sizeof(err)) && !pf->warned) {
+			fprintf(stderr, "ibconsole: %s — port events are not kept across runs (set XDG_STATE_HOME to a writable directory)\n", err);
+			pf->warned = true;
+		}
+	}
+	return n;
+}
+
+/* The neighbour of a local port in watch --json: who it is and, when its
+ * PMA was sampled, its counters by the same delta rules and its verdict. */
+static void peer_json(struct json *j, const struct port_peer *q,
+		      const struct delta_port *d, const struct counter_set *cs,
+		      const struct thresholds *th, double now)
+{
+	struct verdict v;
+
+	if (!q->v.valid) {
+		json_null(j, "peer");
+		json_str(j, "peer_error", q->v.why);
+		return;
+	}
+	json_obj_begin(j, "peer");
+	snapshot_json_peer_members(j, q);
+	json_bool(j, "sampled", d != NULL);
+	if (d) {
+		json_bool(j, "valid", cs->valid);
+		json_str(j, "error", cs->valid ? NULL : cs->why);
+		json_str(j, "mode", cs->valid ? cs->mode : NULL);
+		rules_eval_delta(d, th, now, &v);
+		json_verdict(j, &v);
+		counters_json_delta(j, d, cs, now);
+	}
+	json_obj_end(j);
+}
+
 static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		     size_t errlen)
 {
 	struct ctr_target t[CTRS_MAX_TARGETS];
+	/* local port i's neighbour: its identity, and its counters at
+	 * target peer_at[i] (-1: not sampled); is_peer marks those targets */
+	struct port_peer peer[CTRS_MAX_TARGETS];
+	int peer_at[CTRS_MAX_TARGETS];
+	bool is_peer[CTRS_MAX_TARGETS] = { false };
+	int nlocal;
 	struct thresholds th;
 	struct snapshot *s = NULL;
 	struct delta_port *dp = NULL;
 	struct counter_set *cs = NULL;
 	struct ctr_reader *smp = NULL;
 	struct port_baseline *bl = NULL;
+	struct port_flaps *fl = NULL;
+	struct port_cong *pc = NULL;
+	struct asyncev *verbs = NULL;
+	struct port_pfc *pf = NULL;
+	char evpath[512];
+	const char *evp = events_path(evpath, sizeof(evpath));
 	struct sigaction sa, old_int, old_term;
 	enum verdict_level worst = VERDICT_OK;
 	double t0, iv = c->interval;
@@ -214,32 +521,64 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = load_thresholds(c, &th, err, errlen);
 	if (rc)
 		return rc;
-	s = malloc(sizeof(*s));
+	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
 	rc = snapshot_collect(s, o, err, errlen);
 	if (rc) {
+		snapshot_release(s);
 		free(s);
 		return rc;
 	}
-	n = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	n = nlocal = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	for (int i = 0; i < nlocal; i++) {
+		peer[i] = s->ports[i].peer;
+		peer_at[i] = -1;
+		if (n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &t[n])) {
+			peer_at[i] = n;
+			is_peer[n++] = true;
+		}
+	}
 	if (c->lids) {
 		int m = reader_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
 
 		if (m < 0) {
+			snapshot_release(s);
 			free(s);
 			return 2;
 		}
 		n += m;
 	}
+	pc = calloc((size_t)n, sizeof(*pc));
+	if (!pc) {
+		snapshot_release(s);
+		free(s);
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	for (int i = 0; i < n; i++)
+		cong_open(&pc[i], &t[i], s);
+	/* the neighbour's end of the cable runs at the local port's speed */
+	for (int i = 0; i < nlocal; i++) {
+		struct port_cong *q = peer_at[i] >= 0 ? &pc[peer_at[i]] : NULL;
+
+		if (q && !(q->lane_gbps > 0) && pc[i].lane_gbps > 0) {
+			q->lane_gbps = pc[i].lane_gbps;
+			if (q->tick >= 0)
+				q->why[0] = '\0';
+		}
+	}
+	snapshot_release(s);
 	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
 	bl = calloc((size_t)n, sizeof(*bl));
+	fl = calloc((size_t)n, sizeof(*fl));
+	pf = calloc((size_t)n, sizeof(*pf));
 	smp = reader_open();
-	if (!dp || !cs || !bl || !smp) {
+	if (!dp || !cs || !bl || !fl || !pf || !smp) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
@@ -254,21 +593,36 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	for (int i = 0; i < n; i++) {
 		delta_init(&dp[i], t[i].label, iv);
 		baseline_open(&bl[i], &t[i]);
+		pfc_open(&pf[i], &t[i]);
+	}
+	{
+		char why[200];
+
+		/* none on ibsim: polling still sees the state changes */
+		verbs = asyncev_start(o->device, evp, why, sizeof(why));
 	}
 	t0 = counters_now();
 	for (long k = 0; !cmd_stop && (c->count == 0 || k <= c->count); k++) {
 		char when[32];
 		double now;
 		struct json j;
+		struct port_event ev[WATCH_MAX_EVENTS];
+		int nev;
 
 		if (k)
 			sleep_until(t0 + k * iv);
 		if (cmd_stop)
 			break;
+		nev = 0;
 		for (int i = 0; i < n; i++) {
 			reader_read(smp, &t[i], &cs[i]);
 			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
+			pfc_tick(&pf[i], &t[i]);
+			if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
+				nev += flaps_poll(&fl[i], &t[i], &dp[i], o->no_smp, evp, ev + nev);
 		}
+		/* verbs events (already in the file) */
+		nev += asyncev_take(verbs, ev + nev, WATCH_MAX_EVENTS - nev);
 		if (!k)
 			continue;	/* the baseline: nothing to report yet */
 		now = counters_now();
@@ -284,19 +638,30 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_arr_begin(&j, "ports");
 		} else {
 			printf("=== %s  interval %ld  (%g s) ===\n", when, k, iv);
+			for (int e = 0; e < nev; e++) {
+				char line[200];
+
+				events_text(&ev[e], line, sizeof(line));
+				printf("event: %s\n", line);
+			}
 		}
 		for (int i = 0; i < n; i++) {
 			struct verdict v;
 
+			if (is_peer[i] && c->json)
+				continue;	/* shown with its local port */
 			rules_eval_delta(&dp[i], &th, now, &v);
 			if (cs[i].valid && bl[i].path[0]) {
 				baseline_eval(&bl[i].b, &cs[i], (double)time(NULL), &th, &v);
 				baseline_keep(&bl[i]);
 			}
-			if (cs[i].valid && v.level > worst)
+			if (cs[i].valid && v.level > worst && !is_peer[i])
 				worst = v.level;
 			if (!c->json) {
 				print_text(&dp[i], &cs[i], &v, now);
+				if (cs[i].valid)
+					cong_text(&dp[i], &pc[i], iv);
+				pfc_text(&pf[i]);
 				continue;
 			}
 			json_obj_begin(&j, NULL);
@@ -313,9 +678,18 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
 			json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
+			cong_json(&j, &dp[i], &pc[i], iv);
+			pfc_json(&j, &pf[i], &t[i]);
+			if (i < nlocal)
+				peer_json(&j, &peer[i], peer_at[i] >= 0 ? &dp[peer_at[i]] : NULL,
+					  peer_at[i] >= 0 ? &cs[peer_at[i]] : NULL, &th, now);
 			json_obj_end(&j);
 		}
 		if (c->json) {
+			json_arr_end(&j);
+			json_arr_begin(&j, "events");
+			for (int e = 0; e < nev; e++)
+				events_json(&j, &ev[e]);
 			json_arr_end(&j);
 			json_str(&j, "worst", verdict_name(worst));
 			json_obj_end(&j);
@@ -330,10 +704,15 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		rc = 5;
 	}
 out:
+	asyncev_stop(verbs);
 	reader_close(smp);
 	free(dp);
 	free(cs);
 	free(bl);
+	free(fl);
+	free(pf);
+	free(pc);
+	sigexit_note(cmd_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
 

@@ -60,7 +60,7 @@ static int snapshot_json(const struct snapshot *s, char *err, size_t errlen)
 
 int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 {
-	struct snapshot *s = malloc(sizeof(*s));
+	struct snapshot *s = calloc(1, sizeof(*s));
 	char err[320];
 	enum snap_status st;
 
@@ -71,6 +71,7 @@ int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 	st = snapshot_collect(s, o, err, sizeof(err));
 	if (st != SNAP_OK) {
 		fail(err);
+		snapshot_release(s);
 		free(s);
 		return st;
 	}
@@ -79,11 +80,13 @@ int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 		st = snapshot_json(s, err, sizeof(err));	/* with counters */
 		if (st) {
 			fail(err);
+			snapshot_release(s);
 			free(s);
 			return st;
 		}
 	} else
 		snapshot_write_table(stdout, s);
+	snapshot_release(s);
 	free(s);
 	if (fflush(stdout) || ferror(stdout)) {
 		fail("cannot write the output");

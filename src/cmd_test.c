@@ -15,9 +15,11 @@
 
 #include "core/agent/agent.h"
 #include "core/base/parse.h"
+#include "core/base/sigexit.h"
 #include "core/agent/record.h"
 #include "core/agent/client.h"
 #include "core/agent/testjob.h"
+#include "core/agent/perftest_client.h"
 #include "diag/testverdict.h"
 #include "diag/thresholds.h"
 
@@ -280,7 +282,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	if (!c->json && isatty(2)) {
 		o.progress = progress;
 	}
-	st = client_run(&o, r, err, sizeof(err));
+	st = t->perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {
@@ -354,8 +356,7 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_flag = 1;
+	stop_flag = sig;
 }
 
 static void log_line(void *arg, const char *line)
@@ -394,5 +395,6 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 	rc = agent_serve(&o, err, sizeof(err));
 	if (rc)
 		fail(err);
+	sigexit_note(stop_flag);	/* main dies of it: 130 / 143 */
 	return rc;
 }

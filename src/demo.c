@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Demo mode: ibsim + opensm + umad2sim around a re-executed console, and
- * a driver that feeds the simulator's console so counters keep moving. */
+ * a driver that feeds the simulator's console so counters keep moving.
+ *
+ * Lifetime: every child has PR_SET_PDEATHSIG (the console SIGTERM, so it
+ * restores the terminal; the rest SIGKILL), ibsim and opensm share one
+ * process group with a small reaper, out of the terminal's group. The
+ * reaper outlives us: when our end of its pipe closes — we exited, or were
+ * killed with SIGKILL — it ends whatever child is left and removes the
+ * temporary directory. */
 #include "config.h"
 #include "demo.h"
+#include "core/base/sigexit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -58,7 +66,10 @@ struct demo {
 	int err_port;
 	int ctl_fd;		/* console FIFO, kept open read-write */
 	int log_fd;		/* ibsim's log, to cut it now and then */
-	pid_t sim, console;
+	int reaper_fd;		/* write end of the reaper's pipe */
+	pid_t sim, console, reaper;
+	bool sim_died;		/* said once the console has the terminal back */
+	int stop_sig;		/* the signal that ended the demo, 0 none */
 	struct demo_port ports[DEMO_MAX_PORTS];
 	int nports;
 	uint32_t rnd;
@@ -207,6 +218,14 @@ static void demo_rmtree(const char *dir)
 		nftw(dir, demo_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static void demo_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
 /* In a child: the signal mask and dispositions the parent changed must
  * not leak into the exec'd program; die with the parent. */
 static void demo_child_setup(int deathsig, pid_t parent)
@@ -219,6 +238,161 @@ static void demo_child_setup(int deathsig, pid_t parent)
 	prctl(PR_SET_PDEATHSIG, deathsig);
 	if (getppid() != parent)
 		_exit(127);
+}
+
+#define DEMO_REAP_GRACE_MS 2000	/* the console's own clean-up, then SIGKILL */
+#define DEMO_REAP_MAX 8
+
+/* A pid is gone once it no longer exists or is a zombie (its new parent
+ * has not reaped it yet). */
+static bool demo_pid_alive(pid_t pid)
+{
+	char path[64], buf[256];
+	const char *rp;
+	FILE *f;
+	bool alive = true;
+
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) && rp[1] == ' ')
+		alive = rp[2] != 'Z' && rp[2] != 'X';
+	fclose(f);
+	return alive;
+}
+
+/* The reaper's life: collect the pids we tell it, and when the pipe says
+ * we are gone, end them (SIGTERM, a grace period, SIGKILL) and remove the
+ * directory. Never returns. */
+static void demo_reaper(int fd, const char *dir)
+{
+	pid_t pids[DEMO_REAP_MAX];
+	int n = 0, i;
+	long waited;
+	char c;
+	long v = 0;
+	bool in = false;
+
+	for (;;) {
+		ssize_t k = read(fd, &c, 1);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		if (c == '-') {
+			n = 0;	/* we reaped them all ourselves: their pids may
+				 * already belong to someone else */
+		} else if (c >= '0' && c <= '9') {
+			v = v * 10 + (c - '0');
+			in = true;
+		} else if (in) {
+			if (n < DEMO_REAP_MAX)
+				pids[n++] = (pid_t)v;
+			v = 0;
+			in = false;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (demo_pid_alive(pids[i]))
+			kill(pids[i], SIGTERM);
+	for (waited = 0; waited < DEMO_REAP_GRACE_MS; waited += 50) {
+		bool any = false;
+
+		for (i = 0; i < n; i++)
+			any |= demo_pid_alive(pids[i]);
+		if (!any)
+			break;
+		demo_sleep_ms(50);
+	}
+	for (i = 0; i < n; i++)
+		if (demo_pid_alive(pids[i]))
+			kill(pids[i], SIGKILL);
+	/* the directory goes only once nobody writes into it */
+	for (waited = 0; waited < DEMO_REAP_GRACE_MS; waited += 50) {
+		bool any = false;
+
+		for (i = 0; i < n; i++)
+			any |= demo_pid_alive(pids[i]);
+		if (!any)
+			break;
+		demo_sleep_ms(50);
+	}
+	demo_rmtree(dir);
+	_exit(0);
+}
+
+/* Starts the reaper, leader of the helpers' process group. */
+static int demo_start_reaper(struct demo *d, char *err, size_t errlen)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		close(p[1]);
+		setpgid(0, 0);
+		/* the terminal's keys and hang-up are for the console: the
+		 * reaper goes by the pipe alone */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGCHLD, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* nothing of ours stays open in it but the pipe */
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != p[0])
+				close(fd);
+		demo_reaper(p[0], d->dir);
+	}
+	close(p[0]);
+	setpgid(pid, pid);	/* either side may win the race: both set it */
+	d->reaper = pid;
+	d->reaper_fd = p[1];
+	return 0;
+}
+
+/* Tells the reaper one more child to end should we die. */
+static void demo_reap_later(struct demo *d, pid_t pid)
+{
+	char line[24];
+	int n = snprintf(line, sizeof(line), "%ld\n", (long)pid);
+
+	if (d->reaper_fd >= 0 && pid > 0)
+		(void)!write(d->reaper_fd, line, (size_t)n);
+}
+
+/* After we reaped a child ourselves: the reaper's list becomes exactly
+ * the children still running (a reaped pid may be reused by anyone). */
+static void demo_reap_now_only(struct demo *d)
+{
+	if (d->reaper_fd >= 0)
+		(void)!write(d->reaper_fd, "-\n", 2);
+	demo_reap_later(d, d->sim);
+	demo_reap_later(d, d->console);
+}
+
+/* Joins pid to the helpers' group (the reaper's), out of the terminal's. */
+static void demo_join_group(pid_t reaper)
+{
+	if (reaper <= 0 || setpgid(0, reaper) != 0)
+		setpgid(0, 0);
 }
 
 static void demo_redirect(int fd, const char *path, int flags)
@@ -244,7 +418,7 @@ static pid_t demo_spawn_ibsim(struct demo *d)
 	demo_child_setup(SIGKILL, parent);
 	/* out of the terminal's process group: Ctrl-C is for the console,
 	 * which must still reach the fabric while it shuts down */
-	setpgid(0, 0);
+	demo_join_group(d->reaper);
 	demo_redirect(0, fifo, O_RDONLY);
 	demo_redirect(1, log, O_WRONLY | O_CREAT | O_APPEND);
 	dup2(1, 2);
@@ -273,7 +447,7 @@ static pid_t demo_spawn_opensm(struct demo *d)
 	if (pid != 0)
 		return pid;
 	demo_child_setup(SIGKILL, parent);
-	setpgid(0, 0);
+	demo_join_group(d->reaper);
 	if (chdir(d->dir) != 0)
 		_exit(127);
 	demo_redirect(0, "/dev/null", O_RDONLY);
@@ -327,14 +501,6 @@ static bool demo_log_has(const struct demo *d, const char *needle)
 		found = strstr(buf, needle) != NULL;
 	fclose(f);
 	return found;
-}
-
-static void demo_sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
 }
 
 /* Waits for pid up to timeout_ms; kills it with SIGKILL past that.
@@ -391,6 +557,7 @@ static int demo_start_fabric(struct demo *d, char *err, size_t errlen)
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		return -1;
 	}
+	demo_reap_later(d, d->sim);
 	for (i = 0; i < DEMO_READY_TIMEOUT * 20; i++) {
 		if (demo_log_has(d, "Network simulator ready"))
 			break;
@@ -412,7 +579,9 @@ static int demo_start_fabric(struct demo *d, char *err, size_t errlen)
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		return -1;
 	}
+	demo_reap_later(d, sm);
 	st = demo_wait_for(sm, DEMO_SM_TIMEOUT * 1000L);
+	demo_reap_now_only(d);		/* opensm is gone, reaped */
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		snprintf(err, errlen, "opensm -o failed to assign LIDs (%s)",
 			 st == -1 ? "timed out" : "non-zero exit");
@@ -534,6 +703,14 @@ static void demo_stop(struct demo *d)
 		close(d->log_fd);
 	d->ctl_fd = d->log_fd = -1;
 	demo_rmtree(d->dir);
+	if (d->reaper_fd >= 0) {
+		(void)!write(d->reaper_fd, "-\n", 2);	/* all reaped: kill no one */
+		close(d->reaper_fd);	/* the reaper removes nothing more, exits */
+	}
+	d->reaper_fd = -1;
+	if (d->reaper > 0)
+		demo_wait_for(d->reaper, 3000);
+	d->reaper = 0;
 }
 
 static int demo_status_code(int st)
@@ -564,12 +741,19 @@ static int demo_drive(struct demo *d, const sigset_t *set)
 		if (sig == SIGCHLD) {
 			if (waitpid(d->console, &st, WNOHANG) == d->console) {
 				d->console = 0;
+				/* stopped by a signal of its own: so are we */
+				if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT ||
+				    WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGHUP))
+					d->stop_sig = WTERMSIG(st);
 				return demo_status_code(st);
 			}
 			if (d->sim > 0 && waitpid(d->sim, &st, WNOHANG) == d->sim) {
-				/* the fabric is gone: the console cannot go on */
+				/* the fabric is gone: the console shows it; we
+				 * say why once it has the terminal back, never
+				 * onto its screen */
 				d->sim = 0;
-				fprintf(stderr, "ibconsole: --demo: ibsim exited — the simulated fabric is gone\n");
+				d->sim_died = true;
+				demo_reap_now_only(d);
 			}
 			continue;
 		}
@@ -583,6 +767,7 @@ static int demo_drive(struct demo *d, const sigset_t *set)
 			st = demo_wait_for(d->console, 3000);
 		}
 		d->console = 0;
+		d->stop_sig = sig;	/* we die of it too, once all is clean */
 		if (st == -1 || WIFSIGNALED(st))
 			return 128 + sig;
 		return demo_status_code(st);
@@ -602,7 +787,7 @@ int demo_run(const char *self_exe, int argc, char **argv)
 		fprintf(stderr, "ibconsole: --demo: out of memory\n");
 		return 5;
 	}
-	d->ctl_fd = d->log_fd = -1;
+	d->ctl_fd = d->log_fd = d->reaper_fd = -1;
 	if (!demo_find_exe("ibsim", d->ibsim, sizeof(d->ibsim)) ||
 	    !demo_find_exe("opensm", d->opensm, sizeof(d->opensm)) ||
 	    !demo_readable(UMAD2SIM)) {
@@ -639,12 +824,14 @@ int demo_run(const char *self_exe, int argc, char **argv)
 	if (!mkdtemp(d->dir)) {
 		snprintf(err, sizeof(err), "mkdtemp %s: %s", d->dir, strerror(errno));
 		d->dir[0] = '\0';
-	} else if (demo_start_fabric(d, err, sizeof(err)) == 0) {
+	} else if (demo_start_reaper(d, err, sizeof(err)) == 0 &&
+		   demo_start_fabric(d, err, sizeof(err)) == 0) {
 		d->console = demo_spawn_console(d, self_exe, argc, argv);
 		if (d->console < 0) {
 			snprintf(err, sizeof(err), "fork: %s", strerror(errno));
 			d->console = 0;
 		} else {
+			demo_reap_later(d, d->console);
 			demo_tick(d);
 			rc = demo_drive(d, &set);
 			err[0] = '\0';
@@ -652,8 +839,11 @@ int demo_run(const char *self_exe, int argc, char **argv)
 	}
 	if (err[0])
 		fprintf(stderr, "ibconsole: --demo: %s — is ibsim-utils / opensm installed and working?\n", err);
+	if (d->sim_died)
+		fprintf(stderr, "ibconsole: --demo: ibsim exited while the console ran — the simulated fabric was gone; rerun ibconsole --demo\n");
 	demo_stop(d);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigexit_note(d->stop_sig);	/* main dies of it: 130 / 143 */
 	free(d);
 	return rc;
 }

@@ -8,10 +8,11 @@
 
 #include "cli.h"
 #include "demo.h"
+#include "core/base/sigexit.h"
 #include "core/base/sysfs.h"
 #include "core/port/snapshot.h"
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli c;
 	struct snap_opts o = { 0 };
@@ -40,4 +41,13 @@ int main(int argc, char **argv)
 	o.port = c.port;
 	o.no_smp = c.no_smp;
 	return cli_command_of(&c)->run(&c, &o);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	/* stopped by a signal: everything is released, now die of it */
+	sigexit_reraise();
+	return rc;
 }

@@ -14,12 +14,14 @@ SUDO=
 
 # Build tools, rdma-core libraries, the real stacks the tests run on
 # (ibsim + opensm for the fabric, qemu + busybox for the Soft-RoCE VM),
-# the oracle tools (infiniband-diags, perftest, ibverbs-utils, iperf3) and tmux.
+# the oracle tools (infiniband-diags, perftest, ibverbs-utils, iperf3), tmux,
+# and the Prometheus server and node_exporter the exporter's tests scrape with.
 PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
- libncurses-dev libnuma-dev libcmocka-dev
+ libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev
  ibsim-utils opensm infiniband-diags perftest ibverbs-utils
- tmux iperf3 python3 procps util-linux iproute2 numactl time
+ prometheus prometheus-node-exporter
+ tmux iperf3 python3 curl procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
  valgrind clang-14 libclang-rt-14-dev"
 

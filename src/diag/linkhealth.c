@@ -42,26 +42,6 @@ const char *lh_severity_name(enum lh_severity s)
 	return s == LH_ERROR ? "error" : s == LH_WARN ? "warn" : "info";
 }
 
-/* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
- * only when also enabled — ibsim claims every width as supported, and
- * real HCAs are 4X devices; as port.c's capable_lanes. */
-static unsigned capable_widths(const struct fab_port *p)
-{
-	unsigned sup = p->width_supported ? p->width_supported : p->width_enabled;
-
-	return (sup & (0x01 | 0x02 | 0x10)) | (sup & p->width_enabled & (0x04 | 0x08));
-}
-
-static unsigned top_bit(unsigned m)
-{
-	unsigned b = 0;
-
-	for (unsigned i = 0; i < 32; i++)
-		if (m & (1u << i))
-			b = 1u << i;
-	return b;
-}
-
 static int finding_add(struct lh_finding *out, int n, enum lh_rule_id id, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -77,25 +57,6 @@ static int finding_add(struct lh_finding *out, int n, enum lh_rule_id id, const 
 	vsnprintf(out[n].evidence, sizeof(out[n].evidence), fmt, ap);
 	va_end(ap);
 	return n + 1;
-}
-
-/* Per-lane data rate of a speed mask set, as port.c decodes it at 4X. */
-static double lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
-			char *name, size_t len)
-{
-	struct port_info pi;
-
-	memset(&pi, 0, sizeof(pi));
-	pi.width_active = 0x02;
-	pi.speed_active = top_bit(classic);
-	pi.ext_active = top_bit(ext);
-	pi.ext_valid = ext_valid;
-	pi.ext2_active = top_bit(ext2);
-	pi.ext2_valid = ext2 != 0;
-	port_decode_rate(&pi);
-	if (name)
-		snprintf(name, len, "%s", pi.speed_name[0] ? pi.speed_name : "?");
-	return pi.rate_gbps / 4;
 }
 
 static const char *state_pair(const struct fab_port *p, char *buf, size_t len)
@@ -134,7 +95,8 @@ int linkhealth_link(const struct fab_port *a, const struct fab_port *b,
 		return n;	/* a down link has no trained rate to judge */
 
 	/* Width: the widest width both ends could train to. */
-	unsigned common = capable_widths(a) & capable_widths(b);
+	unsigned common = port_capable_widths(a->width_supported, a->width_enabled) &
+			port_capable_widths(b->width_supported, b->width_enabled);
 	int could = port_width_lanes(common);
 	int act = port_width_lanes(a->width_active);
 
@@ -158,15 +120,15 @@ int linkhealth_link(const struct fab_port *a, const struct fab_port *b,
 	bool ext = a->ext_valid && b->ext_valid;
 	bool ext2 = a->ext2_valid && b->ext2_valid;
 	char cname[8], aname[8], ename[8];
-	double cap_lane = lane_rate(a->speed_supported & b->speed_supported,
-				    ext ? a->ext_supported & b->ext_supported : 0, ext,
-				    ext2 ? a->ext2_supported & b->ext2_supported : 0,
-				    cname, sizeof(cname));
+	unsigned cap2 = ext2 ? a->ext2_supported & b->ext2_supported : 0;
+	double cap_lane = port_lane_rate(a->speed_supported & b->speed_supported,
+					 ext ? a->ext_supported & b->ext_supported : 0, ext,
+					 cap2, cap2 != 0, cname, sizeof(cname));
 	double act_lane = a->rate_gbps && act ? a->rate_gbps / port_width_lanes(a->width_active) : 0;
-	double en_lane = lane_rate(a->speed_enabled & b->speed_enabled,
-				   ext ? a->ext_enabled & b->ext_enabled : 0, ext,
-				   ext2 ? a->ext2_enabled & b->ext2_enabled : 0,
-				   ename, sizeof(ename));
+	unsigned en2 = ext2 ? a->ext2_enabled & b->ext2_enabled : 0;
+	double en_lane = port_lane_rate(a->speed_enabled & b->speed_enabled,
+					ext ? a->ext_enabled & b->ext_enabled : 0, ext,
+					en2, en2 != 0, ename, sizeof(ename));
 
 	snprintf(aname, sizeof(aname), "%s", a->speed);
 	if (act_lane > 0 && cap_lane > act_lane + 1e-9)

@@ -8,8 +8,11 @@ libibc_diag_a_SOURCES += \
 	src/diag/baseline.c src/diag/baseline.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
 	src/diag/testverdict.c src/diag/testverdict.h \
+	src/diag/accept.c src/diag/accept.h \
 	src/diag/pcielimit.c src/diag/pcielimit.h \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
 	src/diag/triage.c src/diag/triage.h \
 	src/diag/fingerprint.c src/diag/fingerprint.h \
-	src/diag/triage_report.c src/diag/triage_report.h
+	src/diag/triage_report.c src/diag/triage_report.h \
+	src/diag/congestion.c src/diag/congestion.h \
+	src/diag/pfc.c src/diag/pfc.h

@@ -18,6 +18,11 @@
  * TLP overhead alone keeps a matched link (QDR on Gen2 x8) a few per cent
  * short.
  */
+bool pcielimit_short(double usable_gbps, double need_gbps)
+{
+	return usable_gbps < PCIE_ACCEPT_FRACTION * need_gbps;
+}
+
 void pcielimit_judge_ports(struct port_info *ports, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -45,7 +50,7 @@ void pcielimit_judge_ports(struct port_info *ports, int n)
 		p->pcie_ports = shared;
 		if (p->pcie.usable_gbps < need)
 			p->pcie_shortfall_gbps = need - p->pcie.usable_gbps;
-		p->pcie_limits = p->pcie.usable_gbps < PCIE_ACCEPT_FRACTION * need;
+		p->pcie_limits = pcielimit_short(p->pcie.usable_gbps, need);
 		snprintf(p->pcie_why, sizeof(p->pcie_why),
 			 "Gen%d x%d carries %.1f of the %.4g Gb/s data rate%s: %s",
 			 pcie_gen(p->pcie.cur_gts), p->pcie.cur_width, p->pcie.usable_gbps,

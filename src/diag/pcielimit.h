@@ -4,11 +4,18 @@
 #ifndef IBC_DIAG_PCIELIMIT_H
 #define IBC_DIAG_PCIELIMIT_H
 
+#include <stdbool.h>
+
 #include "core/port/port.h"
 #include "core/port/snapshot.h"
 
 /* PCIe must carry this share of the ports' data rate: the acceptance line. */
 #define PCIE_ACCEPT_FRACTION 0.90
+
+/* True when a link that carries usable_gbps is below the acceptance line
+ * for need_gbps of data rate: the one PCIe rule the snapshot, the console
+ * and the triage share. */
+bool pcielimit_short(double usable_gbps, double need_gbps);
 
 /* Judges every port's PCIe link against the data rate of all active ports
  * of the same PCI function (sets pcie_limits, shortfall, need, why; no

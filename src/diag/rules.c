@@ -162,7 +162,7 @@ void rules_eval_interval(const struct counter_set *prev, const struct counter_se
 		enum delta_state st;
 
 		if (c->cls != CTR_ERROR || !c->valid ||
-		    !(p = counters_find(prev, c->name)) || !p->valid)
+		    !(p = counters_find_near(prev, c->name, i)) || !p->valid)
 			continue;
 		st = delta_pair(p->value, c->value, c->bits, c->saturates, &d, &lb);
 		sum += d;

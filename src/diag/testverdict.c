@@ -27,6 +27,7 @@ void tv_limits_defaults(struct tv_limits *l)
 		.rate_healthy_mpps = 90, .rate_abnormal_mpps = 70,
 		.rate_ref_gbps = 200, .rate_ref_size = 4,
 		.accept = 0.90,
+		.accept_fleet_bw = 0.93, .accept_fleet_lat = 2.1,
 		.large_min = 1 << 20,
 		.small_lat_max = 64,
 	};
@@ -52,6 +53,8 @@ const struct tv_setting tv_settings[] = {
 	{ "test_rate_ref_gbps", OFF(rate_ref_gbps), 0.001, 100000, "the data rate the message-rate numbers hold for (200)" },
 	{ "test_rate_ref_size", OFF(rate_ref_size), 1, 8 << 20, "the message size they hold for (4)" },
 	{ "test_accept_pct", OFF(accept), 1, 100, "acceptance line: pass at or above this % of the data rate (90)" },
+	{ "accept_fleet_bw_pct", OFF(accept_fleet_bw), 1, 100, "accept --hosts: a pair is bad below this % of the best pair's bandwidth (93, as ClusterKit)" },
+	{ "accept_fleet_lat_ratio", OFF(accept_fleet_lat), 1, 100, "accept --hosts: a pair is bad above this multiple of the best pair's latency (2.1, as ClusterKit)" },
 	{ "test_bw_large_min_bytes", OFF(large_min), 2, 8 << 20, "smallest size the large-message rules judge (1048576)" },
 };
 const int tv_nsettings = sizeof(tv_settings) / sizeof(*tv_settings);

@@ -23,6 +23,8 @@ struct tv_limits {
 	double rate_healthy_mpps, rate_abnormal_mpps;
 	double rate_ref_gbps, rate_ref_size;		/* where the reference holds */
 	double accept;					/* fraction of the data rate */
+	double accept_fleet_bw;				/* accept --hosts: of the best pair */
+	double accept_fleet_lat;			/* accept --hosts: times the best */
 	double large_min;				/* bytes: large-message rules */
 	double small_lat_max;				/* bytes: latency rules */
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/port/pcie.h"
+#include "diag/pcielimit.h"
 #include "diag/fingerprint.h"
 
 const struct tri_step_def tri_steps[TRI_NSTEPS] = {
@@ -248,45 +249,6 @@ bool triage_env_ok(const struct tri_evidence *ev)
 
 /* ---- step 1: port rate ---- */
 
-static unsigned top_bit(unsigned m)
-{
-	unsigned b = 0;
-
-	for (unsigned i = 0; i < 32; i++)
-		if (m & (1u << i))
-			b = 1u << i;
-	return b;
-}
-
-/* Widths a port could train to: supported 1X / 2X / 4X, and 8X / 12X
- * only when also enabled (simulators claim every width, real HCAs are
- * 4X devices), as the port model decides it. */
-static unsigned capable_widths(unsigned supported, unsigned enabled)
-{
-	unsigned sup = supported ? supported : enabled;
-
-	return (sup & (0x01 | 0x02 | 0x10)) | (sup & enabled & (0x04 | 0x08));
-}
-
-/* The fastest speed in the given masks, decoded at 4X: name and per-lane
- * rate; 0 when none. */
-static double best_speed(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
-			 bool ext2_valid, char *name, size_t len)
-{
-	struct port_info q;
-
-	memset(&q, 0, sizeof(q));
-	q.width_active = 0x02;
-	q.speed_active = top_bit(classic);
-	q.ext_valid = ext_valid;
-	q.ext_active = ext_valid ? top_bit(ext) : 0;
-	q.ext2_valid = ext2_valid;
-	q.ext2_active = ext2_valid ? top_bit(ext2) : 0;
-	port_decode_rate(&q);
-	snprintf(name, len, "%s", q.speed_name[0] ? q.speed_name : "?");
-	return q.rate_gbps / 4;
-}
-
 static void port_line(struct tri_result *r, const char *name, const struct port_info *p)
 {
 	char we[48], ws[48], se[48], ss[48];
@@ -302,7 +264,7 @@ static void port_line(struct tri_result *r, const char *name, const struct port_
 static void below(const struct port_info *a, const struct port_info *b, char *out, size_t len,
 		  bool *enabled_limits)
 {
-	unsigned cw = capable_widths(a->width_supported, a->width_enabled);
+	unsigned cw = port_capable_widths(a->width_supported, a->width_enabled);
 	unsigned en = a->width_enabled;
 	unsigned cls = a->speed_supported, ext = a->ext_supported, ext2 = a->ext2_supported;
 	unsigned ecls = a->speed_enabled, eext = a->ext_enabled, eext2 = a->ext2_enabled;
@@ -313,7 +275,7 @@ static void below(const struct port_info *a, const struct port_info *b, char *ou
 	int n = 0;
 
 	if (b) {
-		cw &= capable_widths(b->width_supported, b->width_enabled);
+		cw &= port_capable_widths(b->width_supported, b->width_enabled);
 		en &= b->width_enabled;
 		cls &= b->speed_supported;
 		ecls &= b->speed_enabled;
@@ -334,8 +296,8 @@ static void below(const struct port_info *a, const struct port_info *b, char *ou
 		if (port_width_lanes(en) <= act)
 			*enabled_limits = true;
 	}
-	cap_lane = best_speed(cls, ext, ev, ext2, ev2, cname, sizeof(cname));
-	en_lane = best_speed(ecls, eext, ev, eext2, ev2, ename, sizeof(ename));
+	cap_lane = port_lane_rate(cls, ext, ev, ext2, ev2, cname, sizeof(cname));
+	en_lane = port_lane_rate(ecls, eext, ev, eext2, ev2, ename, sizeof(ename));
 	act_lane = act && a->rate_gbps ? a->rate_gbps / port_width_lanes(a->width_active) : 0;
 	if (act_lane > 0 && cap_lane > act_lane + 1e-9 && (size_t)n < len) {
 		snprintf(out + n, len - n, "%srunning %s, supports %s", n ? "; " : "",
@@ -423,7 +385,11 @@ static void step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const struct port_info *p = &ev->local;
 	const struct pcie_info *pc = &p->pcie;
-	double need = triage_data_rate_gbps(p);
+	/* the ports sharing the PCI function when the snapshot was judged,
+	 * else this port's data rate */
+	double need = p->pcie_need_gbps > 0 ? p->pcie_need_gbps : triage_data_rate_gbps(p);
+	/* after encoding and TLP overhead when the snapshot read MaxPayload */
+	double usable = pc->usable_gbps > 0 ? pc->usable_gbps : pc->cur_gbps;
 	char now[48], cap[48];
 
 	if (!ev->local_valid) {
@@ -440,24 +406,28 @@ static void step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 	     pc->cur_width, now, pc->max_gts, pc->max_width, cap);
 	line(r, "usable per direction after encoding: %.0f Gb/s now, %.0f Gb/s at capability",
 	     pc->cur_gbps, pc->max_gbps);
+	if (pc->usable_gbps > 0)
+		line(r, "after TLP overhead (MaxPayload %d B, %s): %.1f Gb/s", pc->mps,
+		     pc->mps_source, pc->usable_gbps);
 	if (need <= 0) {
 		judge(r, TRI_INFO, NULL, "%s (cap %s): %.0f Gb/s; the port's rate is unknown", now, cap,
-		      pc->cur_gbps);
+		      usable);
 		return;
 	}
-	line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)", need,
-	     port_width_name(p->width_active), p->speed_name, p->rate_gbps);
-	if (pc->cur_gbps < need)
+	line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)%s", need,
+	     port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+	     p->pcie_ports > 1 ? ", with the other active ports of this PCI function" : "");
+	if (pcielimit_short(usable, need))
 		judge(r, TRI_FAIL, pc->degraded ?
 		      "the slot trained below its capability: reseat the card, check the riser and the slot (lspci -vv: LnkSta)" :
 		      "the slot cannot carry the link even at its best: move the card to a slot of the generation and width the link needs",
-		      "%s (cap %s): %.0f of %.0f Gb/s, short %.0f Gb/s", now, cap, pc->cur_gbps, need,
-		      need - pc->cur_gbps);
+		      "%s (cap %s): %.0f of %.0f Gb/s, short %.0f Gb/s", now, cap, usable, need,
+		      need - usable);
 	else if (pc->degraded)
 		judge(r, TRI_WARN, "reseat the card when convenient: the slot trained below its capability",
-		      "%s (cap %s) still carries %.0f Gb/s: %.0f Gb/s usable", now, cap, need, pc->cur_gbps);
+		      "%s (cap %s) still carries %.0f Gb/s: %.0f Gb/s usable", now, cap, need, usable);
 	else
-		judge(r, TRI_PASS, NULL, "%s: %.0f Gb/s usable for %.0f Gb/s", now, pc->cur_gbps, need);
+		judge(r, TRI_PASS, NULL, "%s: %.0f Gb/s usable for %.0f Gb/s", now, usable, need);
 }
 
 /* ---- step 3: GID ---- */

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/base/sigexit.h"
 #include "core/port/sampler.h"
 #include "core/counters/monitor.h"
 #include "diag/pcielimit.h"
@@ -22,6 +23,8 @@
 #include "layout.h"
 #include "screen.h"
 #include "widgets.h"
+
+#define UI_STOP_S 5	/* clean-up after SIGINT / SIGTERM / SIGHUP, at most */
 
 static volatile sig_atomic_t ui_signal;
 
@@ -346,11 +349,13 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	/* a bad thresholds file is a usage error, as in watch */
 	if (*ctrview_load(u->config)) {
 		fprintf(stderr, "ibconsole: %s\n", ctrview_load_error());
+		snapshot_release(a.snap);
 		free(a.snap);
 		return 2;
 	}
 	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
 	if (!a.sm) {
+		snapshot_release(a.snap);
 		free(a.snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
 			err);
@@ -363,6 +368,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	if (!a.cw) {
 		sampler_stop(a.sm);
 		free(a.ctr);
+		snapshot_release(a.snap);
 		free(a.snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
 			a.ctr ? err : "out of memory");
@@ -442,6 +448,10 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 				goto out;
 	}
 out:
+	/* stopped by a signal: the clean-up below gets a few seconds, no more
+	 * (a library stuck on a dead peer must not keep us alive) */
+	if (ui_signal)
+		sigexit_watchdog(UI_STOP_S);
 	endwin();
 	screen_fabric_shutdown();
 	screen_test_shutdown();
@@ -461,6 +471,8 @@ out:
 		fprintf(stderr, "ibconsole: reading the ports failed: %s\n",
 			a.st.err);
 	}
+	snapshot_release(a.snap);
 	free(a.snap);
+	sigexit_note(ui_signal);	/* main dies of it: 130 / 143 / 129 */
 	return rc;
 }

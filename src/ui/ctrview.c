@@ -44,6 +44,7 @@ const struct thresholds *ctrview_thresholds(void)
 }
 
 static struct verdict ctrview_port_v[CTRW_MAX_PORTS];
+static struct verdict ctrview_peer_v[CTRW_MAX_PORTS];
 static struct ctrview_sweep_row ctrview_sweep[CTRW_MAX_FLAGGED];
 static int ctrview_nsweep;
 
@@ -61,8 +62,12 @@ void ctrview_judge(const struct ctr_model *m)
 	const struct thresholds *th = ctrview_thresholds();
 	int i;
 
-	for (i = 0; i < m->n && i < CTRW_MAX_PORTS; i++)
+	for (i = 0; i < m->n && i < CTRW_MAX_PORTS; i++) {
 		rules_eval_delta(&m->dp[i], th, m->now, &ctrview_port_v[i]);
+		memset(&ctrview_peer_v[i], 0, sizeof(ctrview_peer_v[i]));
+		if (m->peer[i].sampled)
+			rules_eval_delta(&m->peer_dp[i], th, m->now, &ctrview_peer_v[i]);
+	}
 	ctrview_nsweep = 0;
 	for (i = 0; i < m->nflag && i < CTRW_MAX_FLAGGED; i++) {
 		ctrview_sweep[i].idx = i;
@@ -78,6 +83,13 @@ const struct verdict *ctrview_verdict(int i)
 	static const struct verdict none;
 
 	return i >= 0 && i < CTRW_MAX_PORTS ? &ctrview_port_v[i] : &none;
+}
+
+const struct verdict *ctrview_peer_verdict(int i)
+{
+	static const struct verdict none;
+
+	return i >= 0 && i < CTRW_MAX_PORTS ? &ctrview_peer_v[i] : &none;
 }
 
 int ctrview_sweep_rows(const struct ctrview_sweep_row **rows)
@@ -120,6 +132,23 @@ enum ui_role ctrview_cell(const struct ui_ctx *c, const struct port_info *p,
 	struct ctr_rates r;
 	uint64_t e;
 
+	if (col == CTRVIEW_PEER_ERR) {
+		const struct delta_port *d = i >= 0 ? &m->peer_dp[i] : NULL;
+		const struct verdict *v = ctrview_peer_verdict(i);
+		char num[24];
+
+		if (i < 0 || !m->peer[i].sampled || !d->have || !m->peer[i].valid) {
+			snprintf(b, len, "%s", i >= 0 && !m->peer[i].sampled &&
+				 strcmp(p->link_layer, "Ethernet") ? "n/a" : "-");
+			return UI_DIM;
+		}
+		e = delta_errors_window(d, m->now, ctrview_thresholds()->window_s);
+		snprintf(b, len, "%s%s", ctrview_num(e, num, sizeof(num)),
+			 eventlog_unacked(&m->log, d->label, NULL) ? "!" : "");
+		return v->level == VERDICT_ACT ? UI_BAD :
+		       v->level == VERDICT_WATCH ? UI_WARN :
+		       e ? UI_WARN : UI_NORMAL;
+	}
 	if (i < 0 || !m->dp[i].have || !m->port[i].valid) {
 		snprintf(b, len, "n/a");
 		return UI_DIM;

@@ -11,7 +11,7 @@
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
-enum ctrview_col { CTRVIEW_TX, CTRVIEW_RX, CTRVIEW_ERR };
+enum ctrview_col { CTRVIEW_TX, CTRVIEW_RX, CTRVIEW_ERR, CTRVIEW_PEER_ERR };
 
 /* Loads thresholds once (defaults + config file); returns a message
  * when the file is bad ("" otherwise). */
@@ -25,6 +25,8 @@ const struct thresholds *ctrview_thresholds(void);
 void ctrview_judge(const struct ctr_model *m);
 /* The verdict of the model's port i, from the last ctrview_judge(). */
 const struct verdict *ctrview_verdict(int i);
+/* The verdict of port i's neighbour (level OK when it is not sampled). */
+const struct verdict *ctrview_peer_verdict(int i);
 /* The sweep's listed ports, worst verdict first: index into m->flag. */
 struct ctrview_sweep_row {
 	int idx;
@@ -35,7 +37,8 @@ int ctrview_sweep_rows(const struct ctrview_sweep_row **rows);
 /* Index of the model's port dev/port, -1 when absent. */
 int ctrview_find(const struct ctr_model *m, const char *dev, int port);
 
-/* Ports-table cells: TX / RX Gb/s, errors in the 10-minute window. */
+/* Ports-table cells: TX / RX Gb/s, errors in the 10-minute window (the
+ * port's own, or its neighbour's: "n/a" when it has none sampled). */
 enum ui_role ctrview_cell(const struct ui_ctx *c, const struct port_info *p,
 			  enum ctrview_col col, char *b, int len);
 

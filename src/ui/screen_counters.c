@@ -264,9 +264,13 @@ static void events_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	snprintf(d, sizeof(d), "%s%llu",
 		 e->state == DELTA_RESET || e->state == DELTA_SATURATED ? ">=" : "+",
 		 (unsigned long long)e->delta);
-	snprintf(buf, sizeof(buf), " %s%s %-22.22s %-30.30s %12s %14llu  %s", when, ms,
-		 e->port, e->counter, d, (unsigned long long)e->value,
-		 delta_state_name((enum delta_state)e->state));
+	if (e->text[0])	/* a link state change or verbs event */
+		snprintf(buf, sizeof(buf), " %s%s %-22.22s %-30.30s %s", when, ms,
+			 e->port, e->counter, e->text);
+	else
+		snprintf(buf, sizeof(buf), " %s%s %-22.22s %-30.30s %12s %14llu  %s", when, ms,
+			 e->port, e->counter, d, (unsigned long long)e->value,
+			 delta_state_name((enum delta_state)e->state));
 	widgets_text(win, y, 0, getmaxx(win), buf,
 		     e->seq > l->acked ? UI_BAD : UI_NORMAL, false, true);
 }
@@ -279,7 +283,7 @@ static void events_draw(WINDOW *win, const struct ui_ctx *c)
 	int unacked = eventlog_unacked(l, NULL, NULL);
 
 	widgets_bar(win, 1, w, UI_TITLE);
-	snprintf(buf, sizeof(buf), " Event log: %d error-counter events, %d unacknowledged (newest first)",
+	snprintf(buf, sizeof(buf), " Event log: %d error-counter and link events, %d unacknowledged (newest first)",
 		 l->n, unacked);
 	widgets_text(win, 1, 0, w, buf, UI_TITLE, false, false);
 	snprintf(buf, sizeof(buf), " %-12s %-22s %-30s %12s %14s  %s", "TIME", "PORT",

@@ -395,6 +395,7 @@ static bool fab_update(const struct ui_ctx *c)
 	(void)c;
 	if (!fs.w)
 		return false;
+	discovery_drain(fs.w);	/* the wake that brought us here */
 	v = discovery_get(fs.w);
 	if (v && fs.v && v->gen == fs.v->gen) {
 		discovery_put(fs.w, v);
@@ -415,6 +416,12 @@ static bool fab_update(const struct ui_ctx *c)
 		}
 	}
 	return changed;
+}
+
+/* New views and live samples wake the console's loop at once. */
+static int fab_wake_fd(void)
+{
+	return fs.w ? discovery_fd(fs.w) : -1;
 }
 
 void screen_fabric_prefetch(void)
@@ -791,6 +798,7 @@ const struct screen screen_fabric = {
 	.enter = fab_enter,
 	.leave = fab_leave,
 	.update = fab_update,
+	.wake_fd = fab_wake_fd,
 	.draw = fab_draw,
 	.on_key = fab_on_key,
 	.on_resize = fab_on_resize,

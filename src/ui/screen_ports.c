@@ -16,7 +16,7 @@
 enum {
 	COL_PORT, COL_STATE, COL_PHYS, COL_LAYER, COL_LINK, COL_RATE,
 	COL_MTU, COL_LID,
-	COL_TX, COL_RX, COL_ERR,	/* counters */
+	COL_TX, COL_RX, COL_ERR, COL_PEER,	/* counters */
 	COL_NETDEV, COL_NUMA, COL_PCIE, COL_FLAGS,
 	COL_N
 };
@@ -40,6 +40,8 @@ static const struct layout_col ports_cols[COL_N] = {
 	[COL_TX] = { "TX Gb/s", 7, 8, 9, true },
 	[COL_RX] = { "RX Gb/s", 7, 8, 9, true },
 	[COL_ERR] = { "ERR/10m", 7, 8, 6, true },
+	/* the neighbour's errors in the same window */
+	[COL_PEER] = { "PEER ERR", 8, 8, 7, true },
 };
 
 #define DETAIL_LABEL_W 17
@@ -120,6 +122,8 @@ static enum ui_role ports_cell(const struct port_info *p, int col, char *b,
 		return ctrview_cell(ports_ctx, p, CTRVIEW_RX, b, len);
 	case COL_ERR:
 		return ctrview_cell(ports_ctx, p, CTRVIEW_ERR, b, len);
+	case COL_PEER:
+		return ctrview_cell(ports_ctx, p, CTRVIEW_PEER_ERR, b, len);
 	case COL_PORT:
 		snprintf(b, len, "%s/%d", p->dev, p->port);
 		return UI_NORMAL;
@@ -262,6 +266,74 @@ static void ports_items_ids(const struct port_info *p)
 			  "n/a (Ethernet link layer: no LIDs)");
 	}
 	ports_add("Capability mask", UI_NORMAL, "0x%08x", p->cap_mask);
+}
+
+/* The other end of the cable: who it is, then both ends' error counters
+ * side by side over the console's window (here | there) — those that
+ * moved at either end, or one line saying none did. */
+static void ports_items_peer(const struct port_info *p)
+{
+	const struct ctr_model *m = ports_ctx ? ports_ctx->ctr : NULL;
+	int i = ctrview_find(m, p->dev, p->port);
+	const struct delta_port *here, *there;
+	struct ports_item *it;
+	double win = ctrview_thresholds()->window_s;
+	bool first = true;
+	int nerr = 0;
+
+	if (!ports_is_ib(p))
+		return;
+	if (!p->peer.v.valid) {
+		ports_add_na("Other end", &p->peer.v);
+		return;
+	}
+	ports_add("Other end", UI_NORMAL, "%s (%s) port %d, LID %u, GUID 0x%016llx",
+		  p->peer.name[0] ? p->peer.name : "?", port_peer_type_name(p->peer.type),
+		  p->peer.port, p->peer.lid, (unsigned long long)p->peer.guid);
+	if (i < 0 || !m->peer[i].sampled) {
+		ports_add("Other end errs", UI_DIM, "n/a (%s)",
+			  p->peer.lid ? "not sampled yet" : "the neighbour has no LID");
+		return;
+	}
+	if (!m->peer[i].valid) {
+		ports_add("Other end errs", UI_WARN, "n/a (%s)", m->peer[i].why);
+		return;
+	}
+	here = &m->dp[i];
+	there = &m->peer_dp[i];
+	for (int k = 0; k < there->n; k++) {
+		const struct delta_ctr *c = &there->c[k], *l;
+		char av[24];
+		uint64_t a, b;
+
+		if (c->cls != CTR_ERROR)
+			continue;
+		l = delta_find(here, c->name);
+		a = l ? delta_window(l, m->now, win) : 0;
+		b = delta_window(c, m->now, win);
+		nerr++;
+		if (!a && !b)
+			continue;
+		if (first) {
+			it = ports_add("Errors here|there", UI_DIM, "%-30s %9s %9s  (last %.0f min)",
+				       "counter", "here", "there", win / 60);
+			if (it)
+				it->wide = true;
+			first = false;
+		}
+		if (l)
+			snprintf(av, sizeof(av), "%llu", (unsigned long long)a);
+		else
+			snprintf(av, sizeof(av), "n/a");
+		it = ports_add("", UI_WARN, "%-30s %9s %9llu",
+			       c->name, av, (unsigned long long)b);
+		if (it)
+			it->wide = true;
+	}
+	if (first)
+		ports_add("Errors here|there", UI_GOOD,
+			  "none at either end in the last %.0f min (%d error counters)",
+			  win / 60, nerr);
 }
 
 /* Only SMP reports enabled/supported sets; sysfs and verbs do not. */
@@ -533,6 +605,7 @@ static int ports_detail_build(const struct port_info *p,
 	/* Link facts first: they answer "is the port right?" at 80x24. */
 	ports_nitems = 0;
 	ports_items_link(p);
+	ports_items_peer(p);
 	ports_items_host(p);
 	ports_items_ids(p);
 	if (s->warning[0]) {

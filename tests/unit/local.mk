@@ -2,12 +2,21 @@
 UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_delta tests/unit/test_counters tests/unit/test_rules \
 	tests/unit/test_linkhealth tests/unit/test_topofile tests/unit/test_proto \
+	tests/unit/test_perftest_proto \
 	tests/unit/test_engine_stats tests/unit/test_testverdict tests/unit/test_layout \
 	tests/unit/test_keymap tests/unit/test_triage tests/unit/test_testjob \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
-	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep
+	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
+	tests/unit/test_accept tests/unit/test_export tests/unit/test_json \
+	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
+tests_unit_test_events_SOURCES = tests/unit/test_events.c
+tests_unit_test_events_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_congestion_SOURCES = tests/unit/test_congestion.c
+tests_unit_test_congestion_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_pfc_SOURCES = tests/unit/test_pfc.c
+tests_unit_test_pfc_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_port_SOURCES = tests/unit/test_port.c
 tests_unit_test_port_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_pcie_SOURCES = tests/unit/test_pcie.c
@@ -57,3 +66,14 @@ tests_unit_test_sweep_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_sweep_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=calloc
 tests_unit_test_testjob_SOURCES = tests/unit/test_testjob.c
 tests_unit_test_testjob_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread -lm
+# The exporter's text writer and metric model; promtool checks a whole
+# synthetic exposition.
+tests_unit_test_export_SOURCES = tests/unit/test_export.c
+tests_unit_test_export_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# Acceptance: card verdict and cause, all-pairs schedule, fleet rules, localisation.
+tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
+tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+tests_unit_test_json_SOURCES = tests/unit/test_json.c
+tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c
+tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm

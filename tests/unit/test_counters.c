@@ -162,13 +162,62 @@ static void test_put_find(void **state)
 	assert_int_equal(cs.n, CTR_MAX);
 }
 
+/* The index names follow the table, and every name (PMA and kernel)
+ * resolves to its row; a set filled from the PMA keeps table order, so
+ * counters_find_near finds each name at its own slot. */
+static void test_index_and_near(void **state)
+{
+	static const struct { int idx; const char *name; } want[] = {
+		{ CTR_IDX_SYMBOL_ERROR, "SymbolErrorCounter" },
+		{ CTR_IDX_LINK_DOWNED, "LinkDownedCounter" },
+		{ CTR_IDX_VL15_DROPPED, "VL15Dropped" },
+		{ CTR_IDX_XMIT_WAIT, "PortXmitWait" },
+		{ CTR_IDX_RCV_DATA, "PortRcvData" },
+		{ CTR_IDX_MULTICAST_RCV_PKTS, "PortMulticastRcvPkts" },
+	};
+	struct counter_set a, b;
+	uint8_t pc[IB_PC_DATA_SZ] = { 0 }, pce[IB_PC_DATA_SZ] = { 0 };
+
+	(void)state;
+	assert_int_equal(ctr_table_count, CTR_IDX_COUNT);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_string_equal(ctr_table[want[i].idx].name, want[i].name);
+		assert_int_equal(ctr_index(want[i].name), want[i].idx);
+	}
+	for (int i = 0; i < ctr_table_count; i++) {
+		assert_int_equal(ctr_index(ctr_table[i].name), i);
+		if (ctr_table[i].sysfs)
+			assert_int_equal(ctr_index(ctr_table[i].sysfs), i);
+	}
+	assert_int_equal(ctr_index("PortRcvErrorsX"), -1);
+	assert_int_equal(ctr_index(""), -1);
+	assert_null(ctr_lookup("np_cnp_sent"));
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	counters_from_pma(&a, pc, pce, PMA_CAP_EXT_WIDTH | PMA_CAP_XMIT_WAIT, 0);
+	counters_from_pma(&b, pc, NULL, 0, 0);
+	for (int i = 0; i < a.n; i++)
+		assert_ptr_equal(counters_find_near(&a, a.c[i].name, i), &a.c[i]);
+	/* b lacks PortXmitWait and the 64-bit-only rows: a wrong hint
+	 * falls back to the full search, an absent name is NULL */
+	assert_ptr_equal(counters_find_near(&b, "PortRcvData", CTR_IDX_RCV_DATA),
+			 counters_find(&b, "PortRcvData"));
+	assert_non_null(counters_find(&b, "PortRcvData"));
+	assert_null(counters_find_near(&b, "PortXmitWait", CTR_IDX_XMIT_WAIT));
+	assert_null(counters_find_near(&b, "PortUnicastXmitPkts", 99));
+}
+
 static void test_remote_targets(void **state)
 {
 	static struct snapshot s;
+	static struct port_info ports[2];
 	struct ctr_target t[4];
 	char err[200];
 
 	memset(&s, 0, sizeof(s));
+	s.ports = ports;
+	s.cap = 2;
 	s.nports = 2;
 	snprintf(s.ports[0].dev, sizeof(s.ports[0].dev), "rxe0");
 	snprintf(s.ports[0].link_layer, sizeof(s.ports[0].link_layer), "Ethernet");
@@ -270,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_cpi_byte_order),
 		cmocka_unit_test(test_classic_vs_extended),
 		cmocka_unit_test(test_put_find),
+		cmocka_unit_test(test_index_and_near),
 		cmocka_unit_test(test_remote_targets),
 		cmocka_unit_test(test_sysfs_widths),
 	};

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -319,6 +320,60 @@ static void test_pair_gbps(void **state)
 	assert_int_equal(st, DELTA_MISSING);
 }
 
+/* The windows kept as running sums equal a plain re-sum of the buckets
+ * they cover, for every window length and "now", over random samples
+ * with gaps (buckets skipped, the whole ring left behind) and a 64-bit
+ * counter whose deltas make the sum wrap. */
+static uint64_t resum(const struct delta_ctr *c, double now, double win)
+{
+	long long first, b;
+	double q = (now - win) / DELTA_BUCKET_S;
+	uint64_t sum = 0;
+
+	if (win <= 0)
+		return c->delta;
+	b = (long long)q;
+	if ((double)b > q)
+		b--;
+	first = b + 1;
+	if (first <= c->bucket_id - DELTA_NBUCKETS)
+		first = c->bucket_id - DELTA_NBUCKETS + 1;
+	for (long long id = first; id <= c->bucket_id; id++)
+		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
+	return sum;
+}
+
+static void test_window_running_sums(void **state)
+{
+	static const double wins[] = { 0, 1, 4.9, 5, 30, 60, 299, 300, 301,
+		599, 600, 601, 900, 1e6 };
+	uint64_t v[2] = { 0, 0 };
+	double t = 1000.0;
+
+	(void)state;
+	delta_init(&dp, "w", 1.0);
+	srand(5);
+	for (int step = 0; step < 3000; step++) {
+		const struct delta_ctr *c;
+
+		t += rand() % 50 == 0 ? (double)(rand() % 900) : 0.5 + rand() % 4;
+		v[0] += (uint64_t)(rand() % 1000);
+		v[1] += UINT64_C(0x4000000000000000) + (uint64_t)rand();
+		memset(&cs, 0, sizeof(cs));
+		cs.valid = true;
+		put("PortRcvErrors", v[0], 64, false);
+		put("PortXmitData", v[1], 64, false);
+		delta_update(&dp, &cs, t);
+		for (int k = 0; k < 2; k++) {
+			c = &dp.c[k];
+			for (size_t w = 0; w < sizeof(wins) / sizeof(wins[0]); w++)
+				for (double later = 0; later < 700; later += 37)
+					assert_true(delta_window(c, t + later, wins[w]) ==
+						    resum(c, t + later, wins[w]));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_windows_and_totals),
 		cmocka_unit_test(test_interval_change),
 		cmocka_unit_test(test_pair_gbps),
+		cmocka_unit_test(test_window_running_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

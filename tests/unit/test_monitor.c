@@ -23,6 +23,7 @@
 
 static char root[64];
 static struct snapshot snap;
+static struct port_info snap_ports[1];
 static struct ctr_model model;
 
 static void put_file(const char *rel, const char *text)
@@ -121,6 +122,8 @@ static int setup(void **state)
 	put_file("sys/class/infiniband/fx0/ports/1/counters/port_xmit_data", "1000");
 	put_file("sys/class/infiniband/fx0/ports/1/hw_counters/out_of_sequence", "0");
 	sysfs_set_root(root);
+	snap.ports = snap_ports;
+	snap.cap = 1;
 	snap.nports = 1;
 	snprintf(snap.ports[0].dev, sizeof(snap.ports[0].dev), "fx0");
 	snap.ports[0].port = 1;
@@ -158,6 +161,7 @@ static void test_collect_keeps_root(void **state)
 		assert_true(model.port[0].valid);
 	}
 	monitor_stop(m);
+	snapshot_release(&s);
 }
 
 int main(void)

@@ -207,6 +207,77 @@ static void test_decode_rejects(void **state)
 	assert_int_equal(proto_encode(&m, buf, sizeof(buf)), -1);
 }
 
+/* BUSY: the agent's answer while another test holds the RDMA side */
+static void test_busy(void **state)
+{
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	struct proto_msg m = { .type = MSG_BUSY }, o;
+	char why[128];
+	uint8_t type;
+	int n;
+
+	m.u.busy.ver_min = m.u.busy.ver_max = PROTO_VERSION;
+	m.u.busy.running_ms = 12345;
+	m.u.busy.planned_ms = 60000;
+	snprintf(m.u.busy.peer, sizeof(m.u.busy.peer), "fe80::1%%eth0");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_int_equal(o.type, MSG_BUSY);
+	assert_int_equal(o.u.busy.ver_min, PROTO_VERSION);
+	assert_int_equal(o.u.busy.running_ms, 12345);
+	assert_int_equal(o.u.busy.planned_ms, 60000);
+	assert_string_equal(o.u.busy.peer, "fe80::1%eth0");
+	assert_string_equal(proto_type_name(MSG_BUSY), "BUSY");
+
+	n = proto_encode(&m, buf, sizeof(buf));
+	assert_true(n > PROTO_HDR);
+	assert_int_equal(proto_header(buf, &type, why, sizeof(why)), n - PROTO_HDR);
+	assert_int_equal(type, MSG_BUSY);
+	/* every truncation fails, a trailing byte fails */
+	for (int k = 0; k < n - PROTO_HDR; k++)
+		assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)k, &o, why, sizeof(why)), -1);
+	buf[n] = 0;
+	assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)(n - PROTO_HDR + 1), &o, why, sizeof(why)), -1);
+	/* version range: 0 and reversed are refused both ways */
+	buf[PROTO_HDR + 1] = 0;
+	assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "version"));
+	m.u.busy.ver_min = 2;
+	assert_int_equal(proto_encode(&m, buf, sizeof(buf)), -1);
+	m.u.busy.ver_min = 1;
+	/* a planned duration past the agent's own limit */
+	m.u.busy.planned_ms = PROTO_MAX_DURATION_MS + 1;
+	n = proto_encode(&m, buf, sizeof(buf));
+	assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	m.u.busy.planned_ms = 0;
+	/* the peer string: control characters and over-long lengths */
+	n = proto_encode(&m, buf, sizeof(buf));
+	buf[PROTO_HDR + 14] = '\x1b';
+	assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	n = proto_encode(&m, buf, sizeof(buf));
+	buf[PROTO_HDR + 12] = 0;
+	buf[PROTO_HDR + 13] = PROTO_PEER;
+	assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "too long"));
+}
+
+/* An ERROR built for the wire: printable ASCII, the em dash as " -- " and
+ * back for display, codes outside 1..5 become 5 (internal). */
+static void test_error_msg(void **state)
+{
+	struct proto_msg m, o;
+	char shown[300];
+
+	proto_error_msg(&m, 3, "authentication failed: wrong secret \u2014 give the same file, caf\u00e9");
+	assert_int_equal(m.type, MSG_ERROR);
+	assert_int_equal(m.u.error.code, 3);
+	assert_string_equal(m.u.error.text, "authentication failed: wrong secret -- give the same file, caf?");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	proto_error_text(o.u.error.text, shown, sizeof(shown));
+	assert_string_equal(shown, "authentication failed: wrong secret \u2014 give the same file, caf?");
+	proto_error_msg(&m, 42, "x");
+	assert_int_equal(m.u.error.code, 5);
+}
+
 static void hex(const uint8_t *d, char *out)
 {
 	for (int i = 0; i < 32; i++)
@@ -278,6 +349,8 @@ int main(void)
 		cmocka_unit_test(test_header_rejects),
 		cmocka_unit_test(test_params_limits),
 		cmocka_unit_test(test_decode_rejects),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_error_msg),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_record_parse),
 	};

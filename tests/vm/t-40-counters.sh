@@ -91,8 +91,9 @@ for r in recs:
     if p["verdict"]["level"] != "ok":
         print("note: record %d verdict %s: %s" % (r["seq"], p["verdict"]["level"], p["verdict"]["text"]))
 act = any(r["ports"][0]["verdict"]["level"] == "act" for r in recs)
-if (wrc == 1) != act or wrc not in (0, 1):
-    print("FAIL: exit status %d but act shown: %s" % (wrc, act)); bad += 1
+# stopped with SIGINT: it dies of it after its clean-up, as a shell expects
+if wrc != 130:
+    print("FAIL: exit status %d after SIGINT, want 130 (act shown: %s)" % (wrc, act)); bad += 1
 print("watch: %d records, sent_pkts deltas sum %d, rcvd_pkts %d, peak %.0f pkt/s; implied %d data packets; sysfs +%d"
       % (len(recs), sent, rcvd, peak, implied, sysfs))
 # watch started before s0 was read... no: s0 first, then watch's baseline

@@ -52,7 +52,7 @@ except OSError:
     pass
 c.close()
 PY
-wait_log agent.log 'session failed' 10
+wait_log agent.log 'bad handshake' 10
 grep -q 'limit' agent.log || { cat agent.log; fail "agent: no size-limit rejection logged"; }
 # the agent still serves a real client afterwards
 expect_ok() { timeout 60 "$IBC" test "$@" --no-record "$ip4" > ok.out 2>&1 || [ $? = 1 ] || { cat ok.out; fail "test $* failed"; }; }

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: MIT
-/* The peer agent (`ibconsole serve`): accepts one test client at a time
- * over TCP, runs its side of the test and streams its counter deltas. */
+/* The peer agent (`ibconsole serve`): greets any number of clients at once
+ * in one poll loop (each handshake under its own deadline, a cap per
+ * address, logging rate-limited), runs one test at a time on the RDMA side
+ * in a worker thread, answers BUSY to the others, and streams the test's
+ * counter deltas. */
 #include "config.h"
 #include "core/agent/agent.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +32,9 @@
 #include "core/agent/tcptest.h"
 #include "core/agent/testctr.h"
 
+/* The one test on the RDMA side, run by the worker thread. The main
+ * thread reads only what is set before the thread starts (peer, started,
+ * setup) and closes fd after joining it. */
 struct sess {
 	const struct agent_opts *o;
 	int fd;
@@ -33,7 +43,13 @@ struct sess {
 	uint64_t next_ctr, t0;
 	uint32_t ctr_ms;
 	struct testctr base;
-	char peer[64];
+	char peer[PROTO_PEER];
+	struct proto_msg setup;
+	long long started;	/* ms, monotonic */
+	int status;
+	char why[ENG_ERR];
+	atomic_bool done;
+	int wake;		/* write end of the main loop's pipe */
 };
 
 static void logf_(const struct agent_opts *o, const char *fmt, ...)
@@ -145,42 +161,15 @@ static int agent_run_phase(struct sess *s, const struct proto_msg *run, char *er
 	return proto_send(s->fd, &m, s->o->timeout_ms, err, errlen) ? ENG_PEER : 0;
 }
 
-static int session(struct sess *s, char *err, size_t errlen)
+/* The rest of a session once its SETUP passed the checks: open the engine,
+ * exchange QPs, serve every phase until BYE. Runs in the worker thread. */
+static int session_run(struct sess *s, char *err, size_t errlen)
 {
 	const struct agent_opts *o = s->o;
-	struct proto_msg m = { .type = MSG_HELLO };
-	uint8_t nonce[PROTO_NONCE], mac[32];
+	struct proto_msg m = s->setup;
 	struct eng_cfg cfg = { 0 };
 	int st;
 
-	if (getrandom(nonce, sizeof(nonce), 0) != sizeof(nonce)) {
-		snprintf(err, errlen, "no random numbers for the challenge");
-		return ENG_INTERNAL;
-	}
-	m.u.hello.ver_min = m.u.hello.ver_max = PROTO_VERSION;
-	m.u.hello.auth_required = o->secret != NULL;
-	memcpy(m.u.hello.nonce, nonce, sizeof(nonce));
-	m.u.hello.facts.numa_node = -1;
-	m.u.hello.facts.gid_index = -1;
-	gethostname(m.u.hello.facts.host, sizeof(m.u.hello.facts.host) - 1);
-	if (proto_send(s->fd, &m, o->timeout_ms, err, errlen) ||
-	    expect(s, &m, MSG_SETUP, err, errlen))
-		return ENG_PEER;
-	if (o->secret) {
-		proto_auth_mac(o->secret, nonce, mac);
-		if (!same_mac(mac, m.u.setup.mac)) {
-			snprintf(err, errlen, "authentication failed: wrong or missing shared secret — give the same --secret-file on both ends");
-			proto_send_error(s->fd, 3, err);
-			return ENG_NODEV;
-		}
-	}
-	if (eng_mem_need(&m.u.setup.p) > o->max_mem) {
-		snprintf(err, errlen, "the test needs %llu MiB of locked memory, this agent allows %llu MiB — lower --size or --qps, or raise serve --max-mem",
-			 (unsigned long long)(eng_mem_need(&m.u.setup.p) >> 20),
-			 (unsigned long long)(o->max_mem >> 20));
-		proto_send_error(s->fd, 2, err);
-		return 2;
-	}
 	cfg.device = o->device;
 	cfg.ib_port = o->ib_port;
 	cfg.gid_index = o->gid_index;
@@ -235,6 +224,345 @@ static int session(struct sess *s, char *err, size_t errlen)
 	}
 }
 
+static void *session_main(void *arg)
+{
+	struct sess *s = arg;
+
+	s->status = session_run(s, s->why, sizeof(s->why));
+	eng_close(s->e);
+	s->e = NULL;
+	if (s->status)
+		logf_(s->o, "%s: session failed: %s", s->peer, s->why);
+	else
+		logf_(s->o, "%s: session done", s->peer);
+	atomic_store(&s->done, true);
+	(void)!write(s->wake, "", 1);
+	return NULL;
+}
+
+/* ---- the handshake loop ---- */
+
+/* A connection between accept and a checked SETUP. */
+struct conn {
+	int fd;			/* -1: free slot */
+	long long since, deadline;	/* ms, monotonic */
+	uint8_t nonce[PROTO_NONCE];
+	size_t have, need;
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	char peer[PROTO_PEER];
+};
+
+enum drop_kind { DROP_TIMEOUT, DROP_LIMIT, DROP_BAD, DROP_BUSY, DROP_KINDS };
+
+struct agent {
+	const struct agent_opts *o;
+	int lfd, wake[2];
+	struct conn *c;		/* AGENT_MAX_PENDING slots */
+	struct pollfd *pfd;	/* listener, wake pipe, then one per slot */
+	struct proto_msg hello;	/* the template: each gets its own nonce */
+	struct sess *s;		/* the running test, or NULL */
+	pthread_t th;
+	int started, served, last;
+	long long accept_pause;	/* out of file descriptors: retry then */
+	/* the TCP baseline (tcptest.c) on port + 1: one stream at a time on
+	 * its own thread, so the loop keeps answering */
+	int tfd;
+	pthread_t tth;
+	bool tstarted;
+	atomic_int tbusy;
+	/* rate-limited logging of dropped connections */
+	long long win_end;
+	unsigned win_logged, win_n[DROP_KINDS];
+	char last_err[ENG_ERR];
+};
+
+static long long ms_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Ends a window of the drop log: one summary line for what it held back. */
+static void drop_log_flush(struct agent *a, long long now, bool force)
+{
+	unsigned total = 0;
+
+	if (!a->win_end || (now < a->win_end && !force))
+		return;
+	for (int k = 0; k < DROP_KINDS; k++)
+		total += a->win_n[k];
+	if (total > a->win_logged)
+		logf_(a->o, "%u connections dropped in the last %d s (%u handshake time-outs, %u over the connection limits, %u closed or bad messages, %u busy); %u logged one by one",
+		      total, AGENT_LOG_WINDOW_MS / 1000, a->win_n[DROP_TIMEOUT], a->win_n[DROP_LIMIT],
+		      a->win_n[DROP_BAD], a->win_n[DROP_BUSY], a->win_logged);
+	memset(a->win_n, 0, sizeof(a->win_n));
+	a->win_logged = 0;
+	a->win_end = 0;
+}
+
+static void drop(struct agent *a, struct conn *c, enum drop_kind k, const char *why)
+{
+	long long now = ms_now();
+
+	drop_log_flush(a, now, false);
+	if (!a->win_end)
+		a->win_end = now + AGENT_LOG_WINDOW_MS;
+	a->win_n[k]++;
+	if (a->win_logged < AGENT_LOG_BURST) {
+		a->win_logged++;
+		logf_(a->o, "%s: %s", c->peer, why);
+	}
+	close(c->fd);
+	c->fd = -1;
+}
+
+/* Sends a small message now or never: a fresh socket's buffer always has
+ * room for one, and the loop must not wait on any single client. */
+static int send_now(int fd, const struct proto_msg *m)
+{
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	int n = proto_encode(m, buf, sizeof(buf));
+
+	if (n < 0)
+		return -1;
+	return send(fd, buf, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) == n ? 0 : -1;
+}
+
+static void refuse(struct agent *a, struct conn *c, int code, const char *why)
+{
+	struct proto_msg m;
+
+	proto_error_msg(&m, code, why);
+	(void)send_now(c->fd, &m);
+	drop(a, c, DROP_BAD, why);
+}
+
+static void answer_busy(struct agent *a, struct conn *c)
+{
+	struct proto_msg m = { .type = MSG_BUSY };
+	char why[160];
+
+	m.u.busy.ver_min = m.u.busy.ver_max = PROTO_VERSION;
+	if (a->s) {
+		long long ran = ms_now() - a->s->started;
+
+		m.u.busy.running_ms = (uint32_t)(ran > 0 ? ran : 0);
+		m.u.busy.planned_ms = a->s->setup.u.setup.p.duration_ms;
+		snprintf(m.u.busy.peer, sizeof(m.u.busy.peer), "%s", a->s->peer);
+	}
+	(void)send_now(c->fd, &m);
+	snprintf(why, sizeof(why), "busy: refused, the test from %s is still running",
+		 m.u.busy.peer[0] ? m.u.busy.peer : "another client");
+	drop(a, c, DROP_BUSY, why);
+}
+
+static void start_session(struct agent *a, struct conn *c, const struct proto_msg *setup)
+{
+	struct sess *s = calloc(1, sizeof(*s));
+	sigset_t all, old;
+	char why[ENG_ERR];
+
+	if (!s) {
+		refuse(a, c, 5, "out of memory");
+		return;
+	}
+	s->o = a->o;
+	s->fd = c->fd;
+	s->setup = *setup;
+	s->started = ms_now();
+	s->wake = a->wake[1];
+	snprintf(s->peer, sizeof(s->peer), "%s", c->peer);
+	atomic_init(&s->done, false);
+	/* signals are the main loop's: the worker never sees EINTR */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&a->th, NULL, session_main, s)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		free(s);
+		snprintf(why, sizeof(why), "cannot start a session thread — the agent is out of resources");
+		refuse(a, c, 5, why);
+		return;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	a->s = s;
+	a->started++;
+	c->fd = -1;	/* the session owns it now */
+}
+
+static void end_session(struct agent *a)
+{
+	struct sess *s = a->s;
+
+	pthread_join(a->th, NULL);
+	close(s->fd);
+	a->served++;
+	a->last = s->status;
+	a->s = NULL;
+	if (s->status && a->o->sessions == 1)
+		snprintf(a->last_err, sizeof(a->last_err), "%s", s->why);
+	free(s);
+}
+
+/* A complete SETUP: authenticate, check the limits, then run the test
+ * or answer BUSY. */
+static void got_setup(struct agent *a, struct conn *c, const struct proto_msg *m)
+{
+	const struct agent_opts *o = a->o;
+	uint8_t mac[32];
+	char why[ENG_ERR];
+
+	if (o->secret) {
+		proto_auth_mac(o->secret, c->nonce, mac);
+		if (!same_mac(mac, m->u.setup.mac)) {
+			refuse(a, c, 3, "authentication failed: wrong or missing shared secret — give the same --secret-file on both ends");
+			return;
+		}
+	}
+	if (eng_mem_need(&m->u.setup.p) > o->max_mem) {
+		snprintf(why, sizeof(why), "the test needs %llu MiB of locked memory, this agent allows %llu MiB — lower --size or --qps, or raise serve --max-mem",
+			 (unsigned long long)(eng_mem_need(&m->u.setup.p) >> 20),
+			 (unsigned long long)(o->max_mem >> 20));
+		refuse(a, c, 2, why);
+		return;
+	}
+	if (a->s || (o->sessions && a->started >= o->sessions)) {
+		answer_busy(a, c);
+		return;
+	}
+	start_session(a, c, m);
+}
+
+/* Reads what a handshaking client sent; acts on a complete message. */
+static void on_readable(struct agent *a, struct conn *c)
+{
+	struct proto_msg m;
+	char why[ENG_ERR], line[ENG_ERR + 32];
+	uint8_t type = 0;
+	ssize_t k;
+	int n;
+
+	k = recv(c->fd, c->buf + c->have, c->need - c->have, MSG_DONTWAIT);
+	if (k < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (k <= 0) {
+		drop(a, c, DROP_BAD, k == 0 ? "closed the connection before its SETUP" :
+						"connection lost before its SETUP");
+		return;
+	}
+	c->have += (size_t)k;
+	if (c->have < c->need)
+		return;
+	if (c->need == PROTO_HDR) {
+		n = proto_header(c->buf, &type, why, sizeof(why));
+		if (n < 0 || (type != MSG_SETUP && type != MSG_ERROR)) {
+			if (n >= 0)
+				snprintf(why, sizeof(why), "sent %s where SETUP was due", proto_type_name(type));
+			snprintf(line, sizeof(line), "bad handshake: %s", why);
+			refuse(a, c, 4, line);
+			return;
+		}
+		c->need = PROTO_HDR + (size_t)n;
+		if (n > 0)
+			return;
+	}
+	(void)proto_header(c->buf, &type, why, sizeof(why));
+	if (proto_decode(type, c->buf + PROTO_HDR, c->need - PROTO_HDR, &m, why, sizeof(why))) {
+		snprintf(line, sizeof(line), "bad handshake: %s", why);
+		refuse(a, c, 4, line);
+		return;
+	}
+	if (m.type == MSG_ERROR) {
+		snprintf(line, sizeof(line), "the client gave up: %s", m.u.error.text);
+		drop(a, c, DROP_BAD, line);
+		return;
+	}
+	got_setup(a, c, &m);
+}
+
+static struct conn *oldest(struct agent *a, const char *peer)
+{
+	struct conn *o = NULL;
+
+	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
+		struct conn *c = &a->c[i];
+
+		if (c->fd >= 0 && (!peer || !strcmp(c->peer, peer)) && (!o || c->since < o->since))
+			o = c;
+	}
+	return o;
+}
+
+/* One new connection: a slot (the oldest handshake of a crowded address,
+ * or the oldest of all, makes room), then HELLO with a fresh nonce. */
+static void admit(struct agent *a, int fd, const struct sockaddr_storage *ss, socklen_t sl)
+{
+	struct conn *c = NULL, *old;
+	char peer[PROTO_PEER], why[160];
+	int from_peer = 0, one = 1;
+
+	if (getnameinfo((const struct sockaddr *)ss, sl, peer, sizeof(peer), NULL, 0, NI_NUMERICHOST))
+		snprintf(peer, sizeof(peer), "?");
+	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
+		if (a->c[i].fd < 0) {
+			if (!c)
+				c = &a->c[i];
+		} else if (!strcmp(a->c[i].peer, peer))
+			from_peer++;
+	}
+	if (from_peer >= AGENT_MAX_PER_ADDR) {
+		old = oldest(a, peer);
+		snprintf(why, sizeof(why), "dropped: over the limit of %d handshakes at once from one address",
+			 AGENT_MAX_PER_ADDR);
+		drop(a, old, DROP_LIMIT, why);
+		c = old;
+	} else if (!c) {
+		c = oldest(a, NULL);
+		snprintf(why, sizeof(why), "dropped: over the limit of %d handshakes at once",
+			 AGENT_MAX_PENDING);
+		drop(a, c, DROP_LIMIT, why);
+	}
+	c->fd = fd;
+	c->since = ms_now();
+	c->deadline = c->since + a->o->timeout_ms;
+	c->have = 0;
+	c->need = PROTO_HDR;
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (getrandom(c->nonce, sizeof(c->nonce), 0) != sizeof(c->nonce)) {
+		refuse(a, c, 5, "no random numbers for the challenge");
+		return;
+	}
+	memcpy(a->hello.u.hello.nonce, c->nonce, sizeof(c->nonce));
+	if (send_now(fd, &a->hello))
+		drop(a, c, DROP_BAD, "cannot send HELLO");
+}
+
+static void accept_all(struct agent *a)
+{
+	for (int i = 0; i < 64; i++) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(a->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+		if (fd >= 0) {
+			admit(a, fd, &ss, sl);
+			continue;
+		}
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+			struct conn *o = oldest(a, NULL);
+
+			/* free a descriptor for the next round, or wait a little */
+			if (o)
+				drop(a, o, DROP_LIMIT, "dropped: the agent ran out of file descriptors");
+			else
+				a->accept_pause = ms_now() + 100;
+		}
+		return;
+	}
+}
+
 static int listen_on(const struct agent_opts *o, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
@@ -250,11 +578,11 @@ static int listen_on(const struct agent_opts *o, char *err, size_t errlen)
 		return -1;
 	}
 	for (a = res; a; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
 		if (fd < 0)
 			continue;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 4))
+		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, AGENT_BACKLOG))
 			break;
 		eno = errno;
 		close(fd);
@@ -267,56 +595,164 @@ static int listen_on(const struct agent_opts *o, char *err, size_t errlen)
 	return fd;
 }
 
+static bool serving(const struct agent *a)
+{
+	const struct agent_opts *o = a->o;
+
+	if (o->stop && *o->stop)
+		return false;
+	return !o->sessions || a->served < o->sessions;
+}
+
+static void *tcp_main(void *arg)
+{
+	struct agent *a = arg;
+	char who[64], why[ENG_ERR];
+	int r = tcptest_serve_one(a->tfd, a->o->secret, a->o->timeout_ms, who, sizeof(who), why, sizeof(why));
+
+	logf_(a->o, "%s: TCP baseline %s: %s", who, r ? "failed" : "done", why);
+	atomic_store(&a->tbusy, 0);
+	if (write(a->wake[1], "t", 1) < 0) {
+		/* the loop looks again within 0.5 s anyway */
+	}
+	return NULL;
+}
+
+static void tcp_start(struct agent *a)
+{
+	sigset_t all, old;
+
+	if (a->tstarted)
+		pthread_join(a->tth, NULL);
+	a->tstarted = false;
+	atomic_store(&a->tbusy, 1);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&a->tth, NULL, tcp_main, a)) {
+		atomic_store(&a->tbusy, 0);
+		logf_(a->o, "cannot start the TCP baseline thread");
+	} else {
+		a->tstarted = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* One round: wait for the listener, the worker's wake-up or a client,
+ * never longer than the next handshake deadline. */
+static void round_(struct agent *a)
+{
+	long long now = ms_now(), wait = 500;
+	int n;
+
+	a->pfd[0] = (struct pollfd){ .fd = now < a->accept_pause ? -1 : a->lfd, .events = POLLIN };
+	a->pfd[1] = (struct pollfd){ .fd = a->wake[0], .events = POLLIN };
+	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
+		a->pfd[i + 2] = (struct pollfd){ .fd = a->c[i].fd, .events = POLLIN };
+		if (a->c[i].fd >= 0 && a->c[i].deadline - now < wait)
+			wait = a->c[i].deadline - now;
+	}
+	a->pfd[AGENT_MAX_PENDING + 2] = (struct pollfd){
+		.fd = atomic_load(&a->tbusy) ? -1 : a->tfd, .events = POLLIN };
+	n = poll(a->pfd, AGENT_MAX_PENDING + 3, (int)(wait > 0 ? wait : 0));
+	if (n < 0 && errno != EINTR)
+		logf_(a->o, "poll: %s", strerror(errno));
+	if (n > 0 && a->pfd[1].revents) {
+		char b[64];
+
+		while (read(a->wake[0], b, sizeof(b)) > 0)
+			;
+	}
+	if (a->s && atomic_load(&a->s->done))
+		end_session(a);
+	for (int i = 0; n > 0 && i < AGENT_MAX_PENDING; i++)
+		if (a->c[i].fd >= 0 && a->pfd[i + 2].fd == a->c[i].fd && a->pfd[i + 2].revents)
+			on_readable(a, &a->c[i]);
+	if (n > 0 && a->pfd[0].revents && serving(a))
+		accept_all(a);
+	if (n > 0 && a->pfd[AGENT_MAX_PENDING + 2].fd >= 0 && a->pfd[AGENT_MAX_PENDING + 2].revents)
+		tcp_start(a);
+	now = ms_now();
+	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
+		if (a->c[i].fd >= 0 && now >= a->c[i].deadline) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "dropped: no complete SETUP within %d ms of connecting (handshake time-out)",
+				 a->o->timeout_ms);
+			drop(a, &a->c[i], DROP_TIMEOUT, why);
+		}
+	}
+	drop_log_flush(a, now, false);
+}
+
 int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 {
-	int lfd = listen_on(o, err, errlen), last = 0, served = 0, tfd;
-	char terr[ENG_ERR];
+	struct agent *a = calloc(1, sizeof(*a));
+	int rc;
 
-	if (lfd < 0)
-		return ENG_PEER;
-	logf_(o, "listening on %s port %d", o->bind ? o->bind : "*", o->port ? o->port : AGENT_DEFAULT_PORT);
-	/* the TCP baseline (tcptest.c) beside it, on port + 1; optional */
-	tfd = tcptest_listen(o->bind, o->port, terr, sizeof(terr));
-	if (tfd < 0)
-		logf_(o, "no TCP baseline: %s", terr);
-	while (!(o->stop && *o->stop) && (!o->sessions || served < o->sessions)) {
-		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = tfd, .events = POLLIN } };
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		struct sess s = { .o = o };
-		char why[ENG_ERR] = "";
-		int one = 1;
-
-		/* bounded waits: a signal or the stop flag is seen within 0.5 s */
-		if (poll(p, tfd < 0 ? 1 : 2, 500) <= 0)
-			continue;
-		if (tfd >= 0 && (p[1].revents & POLLIN)) {
-			char who[64];
-			int r = tcptest_serve_one(tfd, o->secret, o->timeout_ms, who, sizeof(who), terr, sizeof(terr));
-
-			logf_(o, "%s: TCP baseline %s: %s", who, r ? "failed" : "done", terr);
-		}
-		if (!(p[0].revents & POLLIN))
-			continue;
-		s.fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-		if (s.fd < 0)
-			continue;
-		setsockopt(s.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (getnameinfo((struct sockaddr *)&ss, sl, s.peer, sizeof(s.peer), NULL, 0, NI_NUMERICHOST))
-			snprintf(s.peer, sizeof(s.peer), "?");
-		last = session(&s, why, sizeof(why));
-		eng_close(s.e);
-		close(s.fd);
-		served++;
-		if (last)
-			logf_(o, "%s: session failed: %s", s.peer, why);
-		else
-			logf_(o, "%s: session done", s.peer);
-		if (last && o->sessions == 1)
-			snprintf(err, errlen, "%s", why);
+	if (!a || !(a->c = calloc(AGENT_MAX_PENDING, sizeof(*a->c))) ||
+	    !(a->pfd = calloc(AGENT_MAX_PENDING + 3, sizeof(*a->pfd)))) {
+		snprintf(err, errlen, "out of memory");
+		if (a)
+			free(a->c);
+		free(a);
+		return ENG_INTERNAL;
 	}
-	close(lfd);
-	if (tfd >= 0)
-		close(tfd);
-	return o->sessions == 1 ? last : 0;
+	a->o = o;
+	for (int i = 0; i < AGENT_MAX_PENDING; i++)
+		a->c[i].fd = -1;
+	a->hello.type = MSG_HELLO;
+	a->hello.u.hello.ver_min = a->hello.u.hello.ver_max = PROTO_VERSION;
+	a->hello.u.hello.auth_required = o->secret != NULL;
+	a->hello.u.hello.facts.numa_node = -1;
+	a->hello.u.hello.facts.gid_index = -1;
+	gethostname(a->hello.u.hello.facts.host, sizeof(a->hello.u.hello.facts.host) - 1);
+	a->lfd = listen_on(o, err, errlen);
+	if (a->lfd < 0) {
+		free(a->pfd);
+		free(a->c);
+		free(a);
+		return ENG_PEER;
+	}
+	if (pipe2(a->wake, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(a->lfd);
+		free(a->pfd);
+		free(a->c);
+		free(a);
+		return ENG_INTERNAL;
+	}
+	logf_(o, "listening on %s port %d", o->bind ? o->bind : "*", o->port ? o->port : AGENT_DEFAULT_PORT);
+	{	/* the TCP baseline beside it, on port + 1; optional */
+		char terr[ENG_ERR];
+
+		a->tfd = tcptest_listen(o->bind, o->port, terr, sizeof(terr));
+		if (a->tfd < 0)
+			logf_(o, "no TCP baseline: %s", terr);
+	}
+	while (serving(a))
+		round_(a);
+	if (a->tstarted)	/* a stream ends within its own time-outs */
+		pthread_join(a->tth, NULL);
+	if (a->tfd >= 0)
+		close(a->tfd);
+	if (a->s) {
+		/* stopped mid-test: end it now, not at its client's leisure */
+		logf_(o, "%s: stopping the running test", a->s->peer);
+		shutdown(a->s->fd, SHUT_RDWR);
+		end_session(a);
+	}
+	for (int i = 0; i < AGENT_MAX_PENDING; i++)
+		if (a->c[i].fd >= 0)
+			close(a->c[i].fd);
+	drop_log_flush(a, ms_now(), true);
+	close(a->lfd);
+	close(a->wake[0]);
+	close(a->wake[1]);
+	rc = o->sessions == 1 ? a->last : 0;
+	if (rc)
+		snprintf(err, errlen, "%s", a->last_err);
+	free(a->pfd);
+	free(a->c);
+	free(a);
+	return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The peer agent (`ibconsole serve`): accepts one test client at a time
- * over TCP, runs its side of the test and streams its counter deltas. */
+/* The peer agent (`ibconsole serve`): greets many clients at once, runs
+ * one test at a time on the RDMA side (the others are answered BUSY), runs
+ * its side of the test and streams its counter deltas. */
 #ifndef IBC_AGENT_AGENT_H
 #define IBC_AGENT_AGENT_H
 
@@ -10,6 +11,11 @@
 #include <stdint.h>
 
 #define AGENT_DEFAULT_PORT 18516	/* perftest's 18515 + 1: both can run */
+#define AGENT_BACKLOG 1024		/* listen(2); the kernel caps it at somaxconn */
+#define AGENT_MAX_PENDING 512		/* handshakes in progress at once */
+#define AGENT_MAX_PER_ADDR 16		/* of those, from one address */
+#define AGENT_LOG_WINDOW_MS 10000	/* dropped connections: a summary per window */
+#define AGENT_LOG_BURST 5		/* ... after this many logged one by one */
 
 struct agent_opts {
 	const char *bind;	/* NULL: all addresses */
@@ -18,9 +24,12 @@ struct agent_opts {
 	const char *device;
 	int ib_port;
 	int gid_index;		/* -1 automatic */
-	int timeout_ms;		/* every handshake wait (default 10000) */
+	int timeout_ms;		/* the whole greeting (accept to SETUP), then
+				 * every wait of a session (default 10000) */
 	uint64_t max_mem;	/* bytes a client may make us lock (default 1 GiB) */
-	int sessions;		/* serve this many sessions, then return; 0 forever */
+	int sessions;		/* serve this many tests, then return; 0 forever
+				 * (a connection refused before its test starts
+				 * does not count) */
 	volatile sig_atomic_t *stop;	/* set by a signal handler: return */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
@@ -28,7 +37,8 @@ struct agent_opts {
 
 /* Serves until *stop, or after `sessions` sessions. Returns 0, or an exit
  * status with err filled (cannot listen, or the last session failed when
- * sessions == 1). Never prints: lines go to o->log. */
+ * sessions == 1). Never prints: lines go to o->log, from the calling
+ * thread and from the session's worker thread (one call per line). */
 int agent_serve(const struct agent_opts *o, char *err, size_t errlen);
 
 #endif

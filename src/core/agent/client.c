@@ -154,6 +154,16 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 			snprintf(err, errlen, "the agent at %s refused: %s", c->where, text);
 			return m->u.error.code;
 		}
+		if (m->type == MSG_BUSY) {
+			char planned[32] = "";
+
+			if (m->u.busy.planned_ms)
+				snprintf(planned, sizeof(planned), ", planned for %u s", m->u.busy.planned_ms / 1000);
+			snprintf(err, errlen, "the agent at %s is busy: a test from %s started %u s ago%s — try again when it ends (one test at a time per agent)",
+				 c->where, m->u.busy.peer[0] ? m->u.busy.peer : "another client",
+				 m->u.busy.running_ms / 1000, planned);
+			return ENG_PEER;
+		}
 		snprintf(err, errlen, "the agent at %s sent %s where %s was due — is it the same ibconsole version?",
 			 c->where, proto_type_name(m->type), proto_type_name(type));
 		return ENG_PEER;

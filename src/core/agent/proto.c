@@ -402,6 +402,29 @@ static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 				fail(c, "error code out of range");
 		}
 		break;
+	case MSG_BUSY:
+		if (enc) {
+			if (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max) {
+				c->bad = true;
+				return;
+			}
+			put_u(c, m->u.busy.ver_min, 2);
+			put_u(c, m->u.busy.ver_max, 2);
+			put_u(c, m->u.busy.running_ms, 4);
+			put_u(c, m->u.busy.planned_ms, 4);
+			put_str(c, m->u.busy.peer, sizeof(m->u.busy.peer));
+		} else {
+			m->u.busy.ver_min = (uint16_t)get_u(c, 2);
+			m->u.busy.ver_max = (uint16_t)get_u(c, 2);
+			m->u.busy.running_ms = (uint32_t)get_u(c, 4);
+			m->u.busy.planned_ms = (uint32_t)get_u(c, 4);
+			get_str(c, m->u.busy.peer, sizeof(m->u.busy.peer), "peer address");
+			if (!c->bad && (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max))
+				fail(c, "bad version range");
+			if (!c->bad && m->u.busy.planned_ms > PROTO_MAX_DURATION_MS)
+				fail(c, "planned duration out of range");
+		}
+		break;
 	default:
 		fail(c, "unknown message type");
 	}
@@ -486,7 +509,7 @@ const char *proto_type_name(uint8_t type)
 {
 	static const char *const names[] = {
 		"?", "HELLO", "SETUP", "ACCEPT", "QPS", "READY", "RUN", "RUN_OK",
-		"COUNTERS", "PHASE_END", "PHASE_RESULT", "BYE", "ERROR",
+		"COUNTERS", "PHASE_END", "PHASE_RESULT", "BYE", "ERROR", "BUSY",
 	};
 
 	return type <= MSG_TYPE_MAX ? names[type] : "?";
@@ -602,30 +625,38 @@ int proto_recv(int fd, struct proto_msg *m, int timeout_ms, char *why, size_t wh
 	return proto_decode(type, body, (size_t)n, m, why, whylen);
 }
 
-void proto_send_error(int fd, int code, const char *text)
+void proto_error_msg(struct proto_msg *m, int code, const char *text)
 {
-	struct proto_msg m = { .type = MSG_ERROR };
-	char why[128];
 	size_t i;
 
-	m.u.error.code = (uint16_t)(code >= 1 && code <= 5 ? code : 5);
+	memset(m, 0, sizeof(*m));
+	m->type = MSG_ERROR;
+	m->u.error.code = (uint16_t)(code >= 1 && code <= 5 ? code : 5);
 	/* the wire is printable ASCII: our messages' em dash travels as "--"
 	 * (proto_error_text turns it back), anything else non-ASCII as '?' */
-	for (i = 0; *text && i + 3 < sizeof(m.u.error.text); text++) {
+	for (i = 0; *text && i + 3 < sizeof(m->u.error.text); text++) {
 		unsigned char c = (unsigned char)*text;
 
 		if (!strncmp(text, "\u2014", 3)) {
-			m.u.error.text[i++] = '-';
-			m.u.error.text[i++] = '-';
+			m->u.error.text[i++] = '-';
+			m->u.error.text[i++] = '-';
 			text += 2;
 		} else if (c < 0x20 || c > 0x7e) {
 			if (c < 0x80 || c >= 0xc0)	/* one '?' per character */
-				m.u.error.text[i++] = '?';
+				m->u.error.text[i++] = '?';
 		} else {
-			m.u.error.text[i++] = (char)c;
+			m->u.error.text[i++] = (char)c;
 		}
 	}
-	m.u.error.text[i] = '\0';
+	m->u.error.text[i] = '\0';
+}
+
+void proto_send_error(int fd, int code, const char *text)
+{
+	struct proto_msg m;
+	char why[128];
+
+	proto_error_msg(&m, code, text);
 	(void)proto_send(fd, &m, 1000, why, sizeof(why));
 }
 

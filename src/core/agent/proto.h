@@ -32,6 +32,7 @@
 #define PROTO_NAME 32
 #define PROTO_STR 96
 #define PROTO_NONCE 16
+#define PROTO_PEER 64		/* a numeric host address */
 
 enum proto_type {
 	MSG_HELLO = 1,		/* agent → client: versions, nonce, facts */
@@ -46,7 +47,9 @@ enum proto_type {
 	MSG_PHASE_RESULT,	/* agent → client: its side of a bidir phase */
 	MSG_BYE,		/* client → agent: done, free everything */
 	MSG_ERROR,		/* either way: code + one line */
-	MSG_TYPE_MAX = MSG_ERROR,
+	MSG_BUSY,		/* agent → client, instead of ACCEPT: another
+				 * test holds the RDMA side; try again later */
+	MSG_TYPE_MAX = MSG_BUSY,
 };
 
 enum proto_kind { KIND_BW = 0, KIND_LAT, KIND_RATE };
@@ -134,6 +137,12 @@ struct proto_msg {
 			uint16_t code;		/* an exit code, 1..5 */
 			char text[256];
 		} error;
+		struct {
+			uint16_t ver_min, ver_max;	/* the agent's, as in HELLO */
+			uint32_t running_ms;	/* the current test has run this long */
+			uint32_t planned_ms;	/* its --duration, 0 unknown (iterations) */
+			char peer[PROTO_PEER];	/* whose test it is (numeric address) */
+		} busy;
 	} u;
 };
 
@@ -160,6 +169,9 @@ int proto_send(int fd, const struct proto_msg *m, int timeout_ms,
 	       char *why, size_t whylen);
 int proto_recv(int fd, struct proto_msg *m, int timeout_ms,
 	       char *why, size_t whylen);
+/* Fills an ERROR message: code (1..5, else 5) and text in the wire's
+ * printable ASCII (our " \u2014 " travels as " -- "). */
+void proto_error_msg(struct proto_msg *m, int code, const char *text);
 /* Sends MSG_ERROR, best effort, short time-out. */
 void proto_send_error(int fd, int code, const char *text);
 /* An ERROR's text for display: the wire's " -- " back to " \u2014 ". */

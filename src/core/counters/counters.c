@@ -38,6 +38,8 @@ const struct ctr_def ctr_table[] = {
 	{ "PortMulticastRcvPkts", "multicast_rcv_packets", CTR_TRAFFIC, CTR_PACKETS, 0, "multicast packets received" },
 };
 const int ctr_table_count = sizeof(ctr_table) / sizeof(ctr_table[0]);
+_Static_assert(sizeof(ctr_table) / sizeof(ctr_table[0]) == CTR_IDX_COUNT,
+	       "enum ctr_idx names every row of ctr_table");
 
 /* libibmad field ids per row of ctr_table: classic, 64-bit extended. */
 static const struct {
@@ -67,13 +69,23 @@ static const struct {
 	{ 0, IB_PC_EXT_RCV_MPKTS_F, false },
 };
 
+int ctr_index(const char *name)
+{
+	/* the first byte rules out most rows before any strcmp */
+	for (int i = 0; i < ctr_table_count; i++)
+		if ((ctr_table[i].name[0] == name[0] &&
+		     !strcmp(ctr_table[i].name, name)) ||
+		    (ctr_table[i].sysfs && ctr_table[i].sysfs[0] == name[0] &&
+		     !strcmp(ctr_table[i].sysfs, name)))
+			return i;
+	return -1;
+}
+
 const struct ctr_def *ctr_lookup(const char *name)
 {
-	for (int i = 0; i < ctr_table_count; i++)
-		if (!strcmp(ctr_table[i].name, name) ||
-		    (ctr_table[i].sysfs && !strcmp(ctr_table[i].sysfs, name)))
-			return &ctr_table[i];
-	return NULL;
+	int i = ctr_index(name);
+
+	return i < 0 ? NULL : &ctr_table[i];
 }
 
 static bool name_has(const char *name, const char *part)
@@ -179,6 +191,14 @@ const struct ctr_value *counters_find(const struct counter_set *cs,
 	return NULL;
 }
 
+const struct ctr_value *counters_find_near(const struct counter_set *cs,
+					   const char *name, int hint)
+{
+	if (hint >= 0 && hint < cs->n && !strcmp(cs->c[hint].name, name))
+		return &cs->c[hint];
+	return counters_find(cs, name);
+}
+
 double counters_now(void)
 {
 	struct timespec ts;
@@ -209,7 +229,10 @@ void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
 	cs->extended = ext;
 	cs->ext_errors = exterr;
 	cs->source = CTR_SRC_PMA;
-	for (int i = 0; i < ctr_table_count; i++) {
+	/* Each table row lands at the next slot, filled straight from the
+	 * row: the set was emptied above, so no name can be there twice, and
+	 * the row already says class and unit (no lookup per counter). */
+	for (int i = 0; i < ctr_table_count && cs->n < CTR_MAX; i++) {
 		const struct ctr_def *d = &ctr_table[i];
 		bool is_err = pma_fields[i].ext_is_error;
 		bool use_ext = is_err ? exterr : ext;
@@ -219,23 +242,26 @@ void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
 		/* unicast / multicast only with the full extended set */
 		if (!d->classic_bits && !all8 && !exterr)
 			continue;
-		if (!strcmp(d->name, "PortXmitWait") &&
+		if (i == CTR_IDX_XMIT_WAIT &&
 		    !(cap & PMA_CAP_XMIT_WAIT) && !exterr)
 			continue;	/* not supported: absent, never 0 */
 		if (use_ext)
 			val = mad_get_field64((void *)pce, 0, pma_fields[i].ext);
 		else
 			val = mad_get_field((void *)pc, 0, pma_fields[i].classic);
-		v = counters_put(cs, d->name, val);
-		if (!v)
-			break;
+		v = &cs->c[cs->n++];
+		strcpy(v->name, d->name);	/* every table name fits CTR_NAME */
+		v->cls = (uint8_t)d->cls;
+		v->unit = (uint8_t)d->unit;
 		v->bits = use_ext ? 64 : (uint8_t)d->classic_bits;
 		v->saturates = true;	/* IB: counters stop at all-ones */
+		v->valid = true;
+		v->value = val;
 	}
-	snprintf(cs->mode, sizeof(cs->mode), "%s",
-		 exterr ? "PortCountersExtended (64-bit data and errors)" :
-		 ext ? "PortCountersExtended (64-bit data) + PortCounters (classic errors)" :
-		       "PortCounters (classic: 32-bit data, 4-16-bit errors, saturating)");
+	strcpy(cs->mode,
+	       exterr ? "PortCountersExtended (64-bit data and errors)" :
+	       ext ? "PortCountersExtended (64-bit data) + PortCounters (classic errors)" :
+		     "PortCounters (classic: 32-bit data, 4-16-bit errors, saturating)");
 	cs->valid = true;
 	cs->why[0] = '\0';
 }

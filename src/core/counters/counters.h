@@ -33,6 +33,35 @@ struct ctr_def {
 extern const struct ctr_def ctr_table[];
 extern const int ctr_table_count;
 
+/* Rows of ctr_table by index, in table order: code that knows which
+ * counter it wants addresses it so, without comparing names. */
+enum ctr_idx {
+	CTR_IDX_SYMBOL_ERROR = 0,
+	CTR_IDX_LINK_RECOVERY,
+	CTR_IDX_LINK_DOWNED,
+	CTR_IDX_RCV_ERRORS,
+	CTR_IDX_RCV_REMOTE_PHYS,
+	CTR_IDX_RCV_SWITCH_RELAY,
+	CTR_IDX_XMIT_DISCARDS,
+	CTR_IDX_XMIT_CONSTRAINT,
+	CTR_IDX_RCV_CONSTRAINT,
+	CTR_IDX_LOCAL_LINK_INTEGRITY,
+	CTR_IDX_EXCESSIVE_OVERRUN,
+	CTR_IDX_VL15_DROPPED,
+	CTR_IDX_XMIT_WAIT,
+	CTR_IDX_XMIT_DATA,
+	CTR_IDX_RCV_DATA,
+	CTR_IDX_XMIT_PKTS,
+	CTR_IDX_RCV_PKTS,
+	CTR_IDX_UNICAST_XMIT_PKTS,
+	CTR_IDX_UNICAST_RCV_PKTS,
+	CTR_IDX_MULTICAST_XMIT_PKTS,
+	CTR_IDX_MULTICAST_RCV_PKTS,
+	CTR_IDX_COUNT
+};
+
+/* The row index of a PMA or kernel counters/ name, -1 when unknown. */
+int ctr_index(const char *name);
 /* The known row for a PMA or kernel counters/ name, NULL when unknown. */
 const struct ctr_def *ctr_lookup(const char *name);
 /* Class of any counter name, including driver hw_counters (a few exact
@@ -58,7 +87,7 @@ enum ctr_source { CTR_SRC_NONE = 0, CTR_SRC_PMA, CTR_SRC_SYSFS };
 /* Every counter of one port at one instant. */
 struct counter_set {
 	char label[64];		/* "mlx5_0/1", "lid 7 port 3" */
-	char dev[32];		/* local device, "" for a remote port */
+	char dev[64];		/* local device, "" for a remote port */
 	int port;		/* local port, or the PMA port number */
 	unsigned lid;		/* PMA target, 0 for sysfs */
 	uint64_t guid;		/* node GUID when known */
@@ -104,6 +133,11 @@ struct ctr_value *counters_put(struct counter_set *cs, const char *name,
 /* The counter called name, NULL when absent. */
 const struct ctr_value *counters_find(const struct counter_set *cs,
 				      const char *name);
+/* The same, looking at slot hint first: two sets read from the same
+ * kind of port hold their counters in the same order, so walking one
+ * set and finding each name in the other costs one comparison each. */
+const struct ctr_value *counters_find_near(const struct counter_set *cs,
+					   const char *name, int hint);
 
 double counters_now(void);	/* CLOCK_MONOTONIC seconds */
 

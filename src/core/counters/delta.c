@@ -46,13 +46,19 @@ static void bucket_add(struct delta_ctr *c, double t, uint64_t v)
 
 		if (steps >= DELTA_NBUCKETS) {
 			memset(c->bucket, 0, sizeof(c->bucket));
+			c->bucket_total = 0;
 		} else {
-			for (long long k = 1; k <= steps; k++)
-				c->bucket[(c->bucket_id + k) % DELTA_NBUCKETS] = 0;
+			for (long long k = 1; k <= steps; k++) {
+				uint64_t *b = &c->bucket[(c->bucket_id + k) % DELTA_NBUCKETS];
+
+				c->bucket_total -= *b;
+				*b = 0;
+			}
 		}
 		c->bucket_id = id;
 	}
 	c->bucket[((c->bucket_id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS] += v;
+	c->bucket_total += v;
 }
 
 static void hist_push(struct delta_ctr *c, uint64_t v, enum delta_state st)
@@ -221,20 +227,35 @@ void delta_mark(struct delta_port *d, double t)
 		d->c[i].total_mark = 0;
 }
 
+static uint64_t bucket_range(const struct delta_ctr *c, long long from,
+			     long long to)
+{
+	uint64_t sum = 0;
+
+	for (long long id = from; id <= to; id++)
+		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
+	return sum;
+}
+
 uint64_t delta_window(const struct delta_ctr *c, double now, double window_s)
 {
-	long long first, id;
-	uint64_t sum = 0;
+	long long first, oldest = c->bucket_id - DELTA_NBUCKETS + 1;
 
 	if (window_s <= 0)
 		return c->delta;
 	/* buckets after the one holding now - window_s, up to the newest */
 	first = bucket_of(now - window_s) + 1;
-	if (first <= c->bucket_id - DELTA_NBUCKETS)
-		first = c->bucket_id - DELTA_NBUCKETS + 1;
-	for (id = first; id <= c->bucket_id; id++)
-		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
-	return sum;
+	if (first < oldest)
+		first = oldest;
+	if (first > c->bucket_id)
+		return 0;
+	/* The shorter walk: the window itself, or the running sum of the
+	 * whole ring less the buckets older than the window (the same
+	 * value modulo 2^64, so the same even past a wrap). A 10-minute
+	 * window costs nothing, a minute twelve additions. */
+	if (c->bucket_id - first + 1 <= DELTA_NBUCKETS / 2)
+		return bucket_range(c, first, c->bucket_id);
+	return c->bucket_total - bucket_range(c, oldest, first - 1);
 }
 
 uint64_t delta_errors_window(const struct delta_port *d, double now,

@@ -51,6 +51,7 @@ struct delta_ctr {
 	unsigned resets, saturations;
 	long long bucket_id;	/* newest bucket's index */
 	uint64_t bucket[DELTA_NBUCKETS];
+	uint64_t bucket_total;	/* running sum of bucket[] (mod 2^64) */
 	uint64_t hist[DELTA_HIST];	/* newest at hist_pos - 1 */
 	uint8_t hist_state[DELTA_HIST];
 	int hist_n, hist_pos;

@@ -44,6 +44,23 @@ int eventlog_add_from(struct eventlog *l, const struct delta_port *d,
 	return added;
 }
 
+void eventlog_add_text(struct eventlog *l, const char *port, const char *what,
+		       const char *text, const struct timespec *when)
+{
+	struct event *e = &l->ev[l->head];
+
+	memset(e, 0, sizeof(*e));
+	e->seq = l->next_seq++;
+	e->when = *when;
+	snprintf(e->port, sizeof(e->port), "%s", port);
+	snprintf(e->counter, sizeof(e->counter), "%s", what);
+	snprintf(e->text, sizeof(e->text), "%s", text);
+	e->cls = CTR_ERROR;
+	l->head = (l->head + 1) % EVENTLOG_MAX;
+	if (l->n < EVENTLOG_MAX)
+		l->n++;
+}
+
 const struct event *eventlog_get(const struct eventlog *l, int i)
 {
 	if (i < 0 || i >= l->n)

@@ -9,4 +9,6 @@ libibc_core_a_SOURCES += \
 	src/core/counters/reader.c src/core/counters/reader.h \
 	src/core/counters/delta.c src/core/counters/delta.h \
 	src/core/counters/eventlog.c src/core/counters/eventlog.h \
-	src/core/counters/monitor.c src/core/counters/monitor.h
+	src/core/counters/monitor.c src/core/counters/monitor.h \
+	src/core/counters/samples.c src/core/counters/samples.h \
+	src/core/counters/pfc.c src/core/counters/pfc.h

@@ -13,6 +13,8 @@
 #include "core/base/worker.h"
 #include "core/base/umadlock.h"
 #include "core/fabric/sweep.h"
+#include "core/port/events.h"
+#include "core/port/asyncev.h"
 
 #define SWEEP_REPEAT_S 10.0
 
@@ -24,10 +26,11 @@ struct monitor {
 	bool interval_new;
 	bool req_ack, req_mark;
 	bool req_clear;
-	char clear_dev[32];
+	char clear_dev[64];
 	int clear_port;
 	bool targets_new;
 	struct ctr_target targets[CTRW_MAX_PORTS];
+	struct monitor_peer peers[CTRW_MAX_PORTS];
 	int ntargets;
 
 	/* the sweep: its lock guards req_sweep, sweep_on and pub's sweep
@@ -35,13 +38,73 @@ struct monitor {
 	struct worker sweeper;
 	bool req_sweep, sweep_on;
 	monitor_listing_rule listed;
-	char dev[32];
+	char dev[64];
 	int port;
+
+	/* port events (local worker only): each port's polled state, the
+	 * events file, whether its trouble was said */
+	struct port_track track[CTRW_MAX_PORTS];
+	char events_file[512];
+	bool events_warned;
+	bool no_smp;
+	struct asyncev *verbs;		/* NULL: no verbs device */
 
 	struct ctr_model *work;		/* local worker only */
 	struct ctr_model *pub;
 	struct ctr_reader *smp;		/* local worker only */
 };
+
+/* Records a port event: in the events file (said once in the note when
+ * it cannot be written) and in the console's event log. Counter events
+ * need no log entry: the log has the counter's delta already. */
+static void port_event(struct monitor *w, struct ctr_model *m, const struct port_event *e,
+		       bool append)
+{
+	char err[700];
+
+	if (append && w->events_file[0] && events_append(w->events_file, e, err, sizeof(err)) &&
+	    !w->events_warned) {
+		snprintf(m->note, sizeof(m->note), "port events are not kept: %.150s", err);
+		w->events_warned = true;
+	}
+	if (strcmp(e->source, "counter")) {
+		struct timespec ts = { .tv_sec = (time_t)e->t,
+				       .tv_nsec = (long)((e->t - (double)(time_t)e->t) * 1e9) };
+		char text[128];
+
+		if (e->from[0] || e->to[0])
+			snprintf(text, sizeof(text), "%s -> %s (%s)", e->from, e->to, e->source);
+		else
+			snprintf(text, sizeof(text), "(%s)", e->source);
+		eventlog_add_text(&m->log, e->port, !strcmp(e->kind, "state") ? "link state" : e->kind,
+				  text, &ts);
+	}
+}
+
+/* This sample's port events of local port i: its state against the
+ * previous poll, LinkDowned / LinkErrorRecovery increments. */
+static void port_events(struct monitor *w, struct ctr_model *m, int i,
+			const struct timespec *wall)
+{
+	static const char *const ctrs[] = { "LinkDownedCounter", "LinkErrorRecoveryCounter" };
+	const struct ctr_target *t = &m->port[i].t;
+	double now = (double)wall->tv_sec + wall->tv_nsec / 1e9;
+	struct port_event e;
+	int state, phys;
+
+	if (t->remote || !t->dev[0])
+		return;
+	if (!events_poll_state(t->dev, t->port, w->no_smp, &state, &phys) &&
+	    events_track(&w->track[i], t->label, state, phys, now, &e))
+		port_event(w, m, &e, true);
+	for (int k = 0; k < 2; k++) {
+		const struct delta_ctr *c = delta_find(&m->dp[i], ctrs[k]);
+
+		if (c && c->have && c->state == DELTA_OK &&
+		    events_from_counter(t->label, ctrs[k], c->delta, now, &e))
+			port_event(w, m, &e, true);
+	}
+}
 
 /* Copies the local part of src (used ports only) into dst. */
 static void copy_local(struct ctr_model *dst, const struct ctr_model *src)
@@ -52,6 +115,10 @@ static void copy_local(struct ctr_model *dst, const struct ctr_model *src)
 	dst->n = src->n;
 	memcpy(dst->port, src->port, (size_t)src->n * sizeof(src->port[0]));
 	memcpy(dst->dp, src->dp, (size_t)src->n * sizeof(src->dp[0]));
+	memcpy(dst->peer, src->peer, (size_t)src->n * sizeof(src->peer[0]));
+	for (int i = 0; i < src->n; i++)
+		if (src->peer[i].sampled)
+			dst->peer_dp[i] = src->peer_dp[i];
 	dst->log = src->log;
 	memcpy(dst->note, src->note, sizeof(dst->note));
 }
@@ -109,7 +176,7 @@ static void local_main(struct worker *wk, void *arg)
 	worker_lock(wk);
 	while (!worker_stopping(wk)) {
 		bool ack, mark, changed, clear;
-		char clear_dev[32];
+		char clear_dev[64];
 		int clear_port;
 		double t;
 
@@ -126,11 +193,27 @@ static void local_main(struct worker *wk, void *arg)
 		w->req_ack = w->req_mark = w->req_clear = false;
 		changed = w->targets_new;
 		if (changed) {
+			/* a port keeps its last state across a new target
+			 * list (the snapshot's neighbour changes when the
+			 * link goes down): else that change is lost */
+			struct port_track keep[CTRW_MAX_PORTS];
+
+			memcpy(keep, w->track, sizeof(keep));
+			memset(w->track, 0, sizeof(w->track));
+			for (int i = 0; i < w->ntargets; i++)
+				for (int k = 0; k < CTRW_MAX_PORTS; k++)
+					if (keep[k].state &&
+					    !strcmp(keep[k].port, w->targets[i].label)) {
+						w->track[i] = keep[k];
+						break;
+					}
 			m->n = w->ntargets;
 			for (int i = 0; i < m->n; i++) {
 				memset(&m->port[i], 0, sizeof(m->port[i]));
 				m->port[i].t = w->targets[i];
 				delta_init(&m->dp[i], w->targets[i].label, w->interval_s);
+				m->peer[i] = w->peers[i];
+				delta_init(&m->peer_dp[i], w->peers[i].t.label, w->interval_s);
 			}
 			w->targets_new = false;
 		}
@@ -138,8 +221,10 @@ static void local_main(struct worker *wk, void *arg)
 			/* The new interval counts from the last sample: a
 			 * shorter one is due now, and no port calls the
 			 * samples around the change a gap. */
-			for (int i = 0; i < m->n; i++)
+			for (int i = 0; i < m->n; i++) {
 				delta_set_interval(&m->dp[i], w->interval_s);
+				delta_set_interval(&m->peer_dp[i], w->interval_s);
+			}
 			if (last >= 0)
 				next = last + w->interval_s;
 			w->interval_new = false;
@@ -168,7 +253,27 @@ static void local_main(struct worker *wk, void *arg)
 				snprintf(m->port[i].why, sizeof(m->port[i].why), "%s", cs->why);
 				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
 				eventlog_add_from(&m->log, &m->dp[i], &wall);
+				port_events(w, m, i, &wall);
+				if (m->peer[i].sampled) {
+					reader_read(w->smp, &m->peer[i].t, cs);
+					m->peer[i].valid = cs->valid;
+					snprintf(m->peer[i].why, sizeof(m->peer[i].why), "%s", cs->why);
+					delta_update(&m->peer_dp[i], cs,
+						     cs->valid ? cs->t_mono : worker_now());
+					eventlog_add_from(&m->log, &m->peer_dp[i], &wall);
+				}
 				free(cs);
+			}
+			/* verbs events since the last sample: the thread
+			 * wrote them to the file as they came */
+			for (;;) {
+				struct port_event ve[8];
+				int nv = asyncev_take(w->verbs, ve, 8);
+
+				for (int k = 0; k < nv; k++)
+					port_event(w, m, &ve[k], false);
+				if (nv < 8)
+					break;
 			}
 			m->now = worker_now();
 			m->gen++;
@@ -180,8 +285,10 @@ static void local_main(struct worker *wk, void *arg)
 			reader_release(w->smp);
 		umadlock_span_end();
 		if (mark)
-			for (int i = 0; i < m->n; i++)
+			for (int i = 0; i < m->n; i++) {
 				delta_mark(&m->dp[i], worker_now());
+				delta_mark(&m->peer_dp[i], worker_now());
+			}
 		if (ack)
 			eventlog_ack(&m->log);
 
@@ -306,13 +413,26 @@ struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
 	if (o && o->device)
 		snprintf(w->dev, sizeof(w->dev), "%s", o->device);
 	w->port = o ? o->port : 0;
+	w->no_smp = o && o->no_smp;
+	if (!events_path(w->events_file, sizeof(w->events_file)))
+		w->events_file[0] = '\0';
 	if (worker_init(&w->local, NULL, "counter", err, errlen))
 		goto fail;
 	if (worker_init(&w->sweeper, &w->local, "sweep", err, errlen)) {
 		worker_stop(&w->local);
 		goto fail;
 	}
+	{
+		char why[200];
+
+		/* none (ibsim, no rdma-core provider): polling still sees
+		 * state changes, only not those between two polls */
+		w->verbs = asyncev_start(o ? o->device : NULL,
+					 w->events_file[0] ? w->events_file : NULL,
+					 why, sizeof(why));
+	}
 	if (worker_start(&w->local, local_main, w, "counter", err, errlen)) {
+		asyncev_stop(w->verbs);
 		worker_stop(&w->sweeper);
 		worker_stop(&w->local);
 		goto fail;
@@ -335,6 +455,7 @@ void monitor_stop(struct monitor *w)
 	/* the sweeper borrows the local worker's descriptor: stop it first */
 	worker_stop(&w->sweeper);
 	worker_stop(&w->local);
+	asyncev_stop(w->verbs);
 	reader_close(w->smp);
 	free(w->work);
 	free(w->pub);
@@ -354,16 +475,24 @@ void monitor_drain(struct monitor *w)
 void monitor_set_targets(struct monitor *w, const struct snapshot *s)
 {
 	struct ctr_target t[CTRW_MAX_PORTS];
+	struct monitor_peer pe[CTRW_MAX_PORTS];
 	int n = reader_targets_local(s, t, CTRW_MAX_PORTS);
 	bool same;
 
+	memset(pe, 0, sizeof(pe));
+	for (int i = 0; i < n; i++)
+		pe[i].sampled = !reader_target_peer(&s->ports[i], &pe[i].t);
 	worker_lock(&w->local);
 	same = n == w->ntargets;
 	for (int i = 0; same && i < n; i++)
 		same = !strcmp(t[i].label, w->targets[i].label) &&
-		       t[i].lid == w->targets[i].lid;
+		       t[i].lid == w->targets[i].lid &&
+		       pe[i].sampled == w->peers[i].sampled &&
+		       !strcmp(pe[i].t.label, w->peers[i].t.label) &&
+		       pe[i].t.lid == w->peers[i].t.lid;
 	if (!same) {
 		memcpy(w->targets, t, (size_t)n * sizeof(t[0]));
+		memcpy(w->peers, pe, (size_t)n * sizeof(pe[0]));
 		w->ntargets = n;
 		w->targets_new = true;
 		worker_kick(&w->local);

@@ -24,6 +24,15 @@ struct monitor_port {
 	char why[160];
 };
 
+/* The neighbour of a local port (the other end of its cable), sampled
+ * over the PMA through that port with the same delta rules. */
+struct monitor_peer {
+	bool sampled;		/* t is a target (a neighbour with a LID) */
+	struct ctr_target t;
+	bool valid;
+	char why[160];
+};
+
 /* A port the fabric sweep lists: an error or congestion counter is not
  * zero, or moved since the previous sweep. */
 struct monitor_flagged {
@@ -43,6 +52,8 @@ struct ctr_model {
 	int n;
 	struct monitor_port port[CTRW_MAX_PORTS];
 	struct delta_port dp[CTRW_MAX_PORTS];
+	struct monitor_peer peer[CTRW_MAX_PORTS];	/* port[i]'s neighbour */
+	struct delta_port peer_dp[CTRW_MAX_PORTS];
 	struct eventlog log;
 	char note[200];			/* result of the last request */
 
@@ -69,7 +80,8 @@ struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
 			      monitor_listing_rule listed, char *err, size_t errlen);
 void monitor_stop(struct monitor *w);
 
-/* Follows the snapshot's port list (restarts deltas when it changes). */
+/* Follows the snapshot's port list and each IB port's neighbour
+ * (restarts deltas when either changes). */
 void monitor_set_targets(struct monitor *w, const struct snapshot *s);
 /* Takes effect at once: a shorter interval cuts the current wait, and
  * no port's deltas call the samples around the change a gap. */

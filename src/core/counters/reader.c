@@ -15,7 +15,7 @@
 
 struct ctr_reader {
 	struct {
-		char dev[32];
+		char dev[64];
 		int port;
 		struct pma_client *c;
 	} cl[CTRS_CLIENTS];
@@ -56,7 +56,8 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 		struct ctr_target *x = &t[n++];
 
 		memset(x, 0, sizeof(*x));
-		snprintf(x->label, sizeof(x->label), "%s/%d", p->dev, p->port);
+		/* device names are at most 63 bytes; the port number keeps room */
+		snprintf(x->label, sizeof(x->label), "%.50s/%d", p->dev, p->port);
 		snprintf(x->dev, sizeof(x->dev), "%s", p->dev);
 		x->port = p->port;
 		x->pma_port = p->port;
@@ -65,6 +66,22 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 		snprintf(x->netdev, sizeof(x->netdev), "%s", p->netdev);
 	}
 	return n;
+}
+
+int reader_target_peer(const struct port_info *p, struct ctr_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!is_ib(p) || !sysfs_is_real_root() || !p->lid || !p->peer.v.valid ||
+	    !p->peer.lid || p->peer.port <= 0)
+		return -1;
+	snprintf(t->label, sizeof(t->label), "%.40s port %d", p->peer.name[0] ?
+		 p->peer.name : "neighbour", p->peer.port);
+	snprintf(t->dev, sizeof(t->dev), "%.31s", p->dev);
+	t->port = p->port;
+	t->lid = p->peer.lid;
+	t->pma_port = p->peer.port;
+	t->remote = true;
+	return 0;
 }
 
 int reader_targets_remote(const char *spec, const struct snapshot *s,

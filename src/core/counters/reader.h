@@ -13,7 +13,7 @@
 
 struct ctr_target {
 	char label[64];		/* "ibsim0/1", "lid 3 port 1" */
-	char dev[32];		/* local port the queries leave from */
+	char dev[64];		/* local port the queries leave from */
 	int port;
 	unsigned lid;		/* PMA target LID, 0: sysfs */
 	int pma_port;		/* PMA PortSelect */
@@ -29,6 +29,10 @@ void reader_close(struct ctr_reader *s);
 /* Local ports of s as targets: IB ports with a LID on the real system
  * use the PMA, everything else sysfs. Returns the count. */
 int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max);
+/* The neighbour of local port p (its PMA at peer.lid / peer.port,
+ * reached through p) as a remote target. Returns 0, or -1 when p has no
+ * known neighbour with a LID or counters are not read over the PMA. */
+int reader_target_peer(const struct port_info *p, struct ctr_target *t);
 /* Parses "LID[:PORT][,LID[:PORT]…]" into remote targets reached through
  * the first IB port of s. Returns the count, -1 with err on bad input. */
 int reader_targets_remote(const char *spec, const struct snapshot *s,

@@ -143,7 +143,7 @@ static void read_port(struct eng *e)
 {
 	struct snap_opts o = { .device = e->info.device,
 			       .port = e->info.ib_port, .no_smp = true };
-	struct snapshot *s = malloc(sizeof(*s));
+	struct snapshot *s = calloc(1, sizeof(*s));
 	char why[256];
 
 	if (!s)
@@ -152,6 +152,7 @@ static void read_port(struct eng *e)
 		e->port = s->ports[0];
 		e->port_valid = true;
 	}
+	snapshot_release(s);
 	free(s);
 }
 

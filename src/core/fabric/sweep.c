@@ -249,7 +249,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 			pma_req_add(r, &n, bufs, p->lid, p->is_switch ? 0 : p->port,
 				CLASS_PORT_INFO);
 			agg[nn] = -1;
-			if (p->is_switch) {
+			if (p->is_switch && !o->all_counters) {
 				agg[nn] = n;
 				pma_req_add(r, &n, bufs, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
 			}
@@ -277,15 +277,16 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		if (r[cpi[k]].status != 1)
 			continue;
 		if (p->is_switch) {
-			struct pma_req *a = &r[agg[k]];
+			struct pma_req *a = agg[k] >= 0 ? &r[agg[k]] : NULL;
 
-			if (a->status == 1 && (cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
+			if (a && a->status == 1 && (cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
 			    !(cap2[k] & PMA_CAP2_EXT_ERRORS) && !pc_has_errors(a->out))
 				continue;	/* no errors on any of its ports */
 			pc[i] = n;
 			pma_req_add(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
 		}
-		if (cap2[k] & PMA_CAP2_EXT_ERRORS) {
+		if ((cap2[k] & PMA_CAP2_EXT_ERRORS) ||
+		    (o->all_counters && (cap[k] & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)))) {
 			pce[i] = n;
 			pma_req_add(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
 		}

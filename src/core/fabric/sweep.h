@@ -34,6 +34,10 @@ struct sweep_opts {
 	int timeout_ms;		/* per MAD, default 300 */
 	int retries;		/* default 2 */
 	int max_smps;		/* discovery, default 16 */
+	/* Every port's PortCounters, and PortCountersExtended wherever the
+	 * PMA has 64-bit data: no AllPortSelect shortcut, traffic counters
+	 * kept (the exporter's full collection). */
+	bool all_counters;
 };
 
 struct fabric;

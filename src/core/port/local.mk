@@ -8,4 +8,6 @@ libibc_core_a_SOURCES += \
 	src/core/port/verbs_source.c src/core/port/sysfs_source.c \
 	src/core/port/snapshot.c src/core/port/snapshot.h \
 	src/core/port/snapshot_json.c \
-	src/core/port/sampler.c src/core/port/sampler.h
+	src/core/port/sampler.c src/core/port/sampler.h \
+	src/core/port/events.c src/core/port/events.h \
+	src/core/port/asyncev.c src/core/port/asyncev.h

@@ -30,6 +30,16 @@ const char *port_phys_state_name(int phys)
 	return phys_names[phys];
 }
 
+const char *port_peer_type_name(int type)
+{
+	switch (type) {
+	case 1: return "CA";
+	case 2: return "Switch";
+	case 3: return "Router";
+	default: return "?";
+	}
+}
+
 /* Width mask bits, in the order smpquery lists them. */
 static const struct { unsigned bit; int lanes; const char *name; } widths[] = {
 	{ 0x01, 1, "1X" }, { 0x02, 4, "4X" }, { 0x04, 8, "8X" },
@@ -143,6 +153,41 @@ static unsigned speed_mask(const struct port_info *p, int enc, int which)
 }
 
 /* Fastest speed present in the active / enabled / supported masks. */
+static unsigned top_bit(unsigned m)
+{
+	unsigned b = 0;
+
+	for (unsigned i = 0; i < 32; i++)
+		if (m & (1u << i))
+			b = 1u << i;
+	return b;
+}
+
+unsigned port_capable_widths(unsigned supported, unsigned enabled)
+{
+	unsigned sup = supported ? supported : enabled;
+
+	return (sup & (0x01 | 0x02 | 0x10)) | (sup & enabled & (0x04 | 0x08));
+}
+
+double port_lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
+		      bool ext2_valid, char *name, size_t len)
+{
+	struct port_info q;
+
+	memset(&q, 0, sizeof(q));
+	q.width_active = 0x02;	/* 4X */
+	q.speed_active = top_bit(classic);
+	q.ext_valid = ext_valid;
+	q.ext_active = ext_valid ? top_bit(ext) : 0;
+	q.ext2_valid = ext2_valid;
+	q.ext2_active = ext2_valid ? top_bit(ext2) : 0;
+	port_decode_rate(&q);
+	if (name)
+		snprintf(name, len, "%s", q.speed_name[0] ? q.speed_name : "?");
+	return q.rate_gbps / 4;
+}
+
 static const struct speed *best_speed(const struct port_info *p, int which)
 {
 	for (int i = NSPEEDS - 1; i >= 0; i--)

@@ -5,6 +5,7 @@
 #define IBC_PORT_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PORT_STR 64
@@ -46,6 +47,20 @@ struct numa_info {
 	char relation[16];		/* "local", "remote", "mixed", "unknown" */
 	long long node_mem_mb;		/* libnuma / sysfs, -1 unknown */
 };
+
+/* The port at the other end of the cable (IB): NodeInfo, NodeDescription
+ * and PortInfo asked over the directed route out of the local port. */
+struct port_peer {
+	struct port_field_err v;	/* valid, or why not */
+	char name[72];			/* NodeDescription */
+	uint64_t guid;			/* node GUID */
+	int type;			/* NodeInfo NodeType: 1 CA, 2 switch, 3 router */
+	int port;			/* its port number on this cable */
+	unsigned lid;			/* the LID its PMA answers on (switch: port 0's) */
+};
+
+/* "CA", "Switch", "Router", "?" */
+const char *port_peer_type_name(int type);
 
 struct port_info {
 	/* device-level facts, repeated per port for flat tables */
@@ -93,6 +108,8 @@ struct port_info {
 	int mtu_active, mtu_max;	/* bytes */
 	char mtu_source[8];		/* "smp", "verbs" */
 
+	struct port_peer peer;		/* IB only; v.valid false elsewhere */
+
 	char netdev[32];		/* ibdev2netdev mapping, "" none */
 	int netdev_mtu;			/* 0 unknown */
 	int netdev_speed_mbps;		/* 0 unknown */
@@ -128,6 +145,15 @@ int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
 /* Decodes active speed from the three masks; sets lane_gbps, speed_name,
  * rate_gbps and max_rate_gbps / below_capability. */
 void port_decode_rate(struct port_info *p);
+/* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
+ * only when also enabled (simulators claim every width as supported, real
+ * HCAs are 4X devices). supported 0 means unknown: enabled stands in. */
+unsigned port_capable_widths(unsigned supported, unsigned enabled);
+/* The fastest speed in the given masks (classic, extended, XDR), decoded
+ * as port_decode_rate does: its name into name and its per-lane rate in
+ * Gb/s; 0 when the masks hold none. */
+double port_lane_rate(unsigned classic, unsigned ext, bool ext_valid, unsigned ext2,
+		      bool ext2_valid, char *name, size_t len);
 /*
  * Fills the link fields (state, width / speed masks incl. extended and XDR,
  * MTUs) from a raw 64-byte PortInfo — an SMP answer or libibnetdisc's

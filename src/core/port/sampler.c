@@ -80,6 +80,10 @@ static void sampler_main(struct worker *w, void *arg)
 
 static void sampler_free(struct sampler *s)
 {
+	if (s->work)
+		snapshot_release(s->work);
+	if (s->pub)
+		snapshot_release(s->pub);
 	free(s->work);
 	free(s->pub);
 	free(s->device);
@@ -132,14 +136,9 @@ bool sampler_get(struct sampler *s, struct snapshot *dst,
 
 	worker_lock(&s->w);
 	changed = s->state.gen != seen;
-	if (s->state.good_gen && s->state.good_gen != have) {
-		/* Copy only the ports in use: the array is large. */
-		size_t n = offsetof(struct snapshot, ports) +
-			   (size_t)s->pub->nports * sizeof(s->pub->ports[0]);
-
-		memcpy(dst, s->pub, n);
-		memcpy(dst->warning, s->pub->warning, sizeof(dst->warning));
-	}
+	/* out of memory: dst has no ports, and the next call tries again */
+	if (s->state.good_gen && s->state.good_gen != have)
+		(void)snapshot_copy(dst, s->pub);
 	*st = s->state;
 	worker_unlock(&s->w);
 	return changed;

@@ -4,8 +4,11 @@
 #include "config.h"
 #include "core/port/snapshot.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,16 +22,90 @@ static const struct source *const refiners[] = {
 	&source_sysfs, &source_smp, &source_verbs,
 };
 
+static int snapshot_reserve(struct snapshot *s, int n)
+{
+	struct port_info *np;
+	int cap = s->cap ? s->cap : 8;
+
+	if (n <= s->cap)
+		return 0;
+	while (cap < n) {
+		if (cap > INT_MAX / 2)
+			return -1;
+		cap *= 2;
+	}
+	np = realloc(s->ports, (size_t)cap * sizeof(*np));
+	if (!np)
+		return -1;
+	s->ports = np;
+	s->cap = cap;
+	return 0;
+}
+
 struct port_info *snapshot_add_port(struct snapshot *s)
 {
 	struct port_info *p;
 
-	if (s->nports >= SNAP_MAX_PORTS)
+	if (snapshot_reserve(s, s->nports + 1))
 		return NULL;
 	p = &s->ports[s->nports++];
 	memset(p, 0, sizeof(*p));
 	p->roce_v2_ipv4_index = -1;
 	return p;
+}
+
+void snapshot_release(struct snapshot *s)
+{
+	free(s->ports);
+	s->ports = NULL;
+	s->cap = s->nports = 0;
+}
+
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	struct port_info *keep = dst->ports;
+	int cap = dst->cap;
+
+	*dst = *src;
+	dst->ports = keep;
+	dst->cap = cap;
+	if (snapshot_reserve(dst, src->nports)) {
+		dst->nports = 0;
+		return -1;
+	}
+	if (src->nports)
+		memcpy(dst->ports, src->ports, (size_t)src->nports * sizeof(*src->ports));
+	return 0;
+}
+
+int snapshot_name_cmp(const char *a, const char *b)
+{
+	/* mlx5_2 before mlx5_10: runs of digits compare as numbers */
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			if (ea - a != eb - b)
+				return ea - a < eb - b ? -1 : 1;
+			for (; a < ea; a++, b++)
+				if (*a != *b)
+					return *a < *b ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
 }
 
 bool snapshot_wants(const struct snap_opts *o, const char *dev, int port)
@@ -91,8 +168,14 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 	char enum_err[160] = "";
 	int n = -1;
 
-	memset(s, 0, offsetof(struct snapshot, ports));
-	s->nports = 0;
+	{
+		struct port_info *keep = s->ports;
+		int cap = s->cap;
+
+		memset(s, 0, sizeof(*s));
+		s->ports = keep;
+		s->cap = cap;
+	}
 	clock_gettime(CLOCK_REALTIME, &s->taken);
 	gethostname(s->host, sizeof(s->host) - 1);
 	/* the sysfs root is main's, set once before any thread starts */
@@ -126,6 +209,8 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 
 			if (refiners[r]->refine(p, o, why, sizeof(why))) {
 				note(s, why);
+				if (!p->peer.v.valid && !p->peer.v.why[0])
+					snprintf(p->peer.v.why, sizeof(p->peer.v.why), "%s", why);
 				if (!p->link_v.valid && !p->link_v.why[0])
 					snprintf(p->link_v.why, sizeof(p->link_v.why), "%s", why);
 				continue;
@@ -146,6 +231,12 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				 o->no_smp ? "SMP queries disabled" :
 				 !sysfs_is_real_root() ? "fixture tree: no SMP or verbs access" :
 				 "no source reported width and speed");
+		if (!p->peer.v.valid && !p->peer.v.why[0])
+			snprintf(p->peer.v.why, sizeof(p->peer.v.why), "%s",
+				 strcmp(p->link_layer, "InfiniBand") ? "not an InfiniBand port: no SMP to ask" :
+				 o->no_smp ? "SMP queries disabled" :
+				 !sysfs_is_real_root() ? "fixture tree: no SMP access" :
+				 "no SMP answer");
 		if (!p->mtu_v.valid && !p->mtu_v.why[0])
 			snprintf(p->mtu_v.why, sizeof(p->mtu_v.why), "%s",
 				 o->no_smp ? "SMP queries disabled (--no-smp) and no verbs device" :

@@ -8,8 +8,6 @@
 #include <time.h>
 #include "core/port/port.h"
 
-#define SNAP_MAX_PORTS 64
-
 struct snap_opts {
 	const char *device;	/* NULL: all */
 	int port;		/* 0: all */
@@ -17,14 +15,18 @@ struct snap_opts {
 	bool no_verbs;
 };
 
+/* Ports have no fixed limit: ports grows as they are found. Start from a
+ * zeroed struct (calloc, or = { 0 }); snapshot_release frees the ports,
+ * snapshot_copy duplicates one (a plain struct copy would share them). */
 struct snapshot {
 	struct timespec taken;		/* CLOCK_REALTIME */
 	char host[64];
 	char sources[64];		/* which sources answered */
-	int nports;
-	struct port_info ports[SNAP_MAX_PORTS];
 	/* non-fatal trouble, e.g. "SMP query failed on mlx5_0/1: ..." */
 	char warning[PORT_ERR + 64];
+	int nports;
+	int cap;			/* allocated entries in ports */
+	struct port_info *ports;
 };
 
 /* Status codes double as exit codes (see EXIT STATUS in the man page). */
@@ -33,6 +35,12 @@ enum snap_status {
 	SNAP_NODEV = 3,		/* no device / no permission */
 	SNAP_INTERNAL = 5,
 };
+
+/* Frees what *s holds (not s itself); it can be collected into again. */
+void snapshot_release(struct snapshot *s);
+/* *dst becomes a copy of *src (dst's own ports reused or grown);
+ * 0, or -1 when out of memory (dst then has no ports). */
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 
 /* Fills *s. On failure returns a status and a one-line message in err
  * ("<what failed>: <why> — <what to do>"). Never prints, never exits. */
@@ -71,6 +79,8 @@ enum snap_status snapshot_collect(struct snapshot *s,
  *              "current_gbps": 63.0, "max_gbps": 252.0, "degraded": bool} | null (+ "pcie_error"),
  *     "pcie_limits_line_rate": bool|null, "pcie_shortfall_gbps": number|null,
  *     "numa": {"node": 0, "local_cpus": "0-15", "relation": "local"|"remote"|"mixed"|"unknown", "node_mem_mb": int|null} | null (+ "numa_error"),
+ *     "peer": {"name": "Switch1" (NodeDescription), "guid": "0x…" (node GUID), "type": "CA"|"Switch"|"Router",
+ *              "port": 1 (its port on this cable), "lid": int|null (where its PMA answers)} | null (+ "peer_error"),
  *     "sources": "umad+smp+sysfs" ] }
  * Exit status: 0 when at least one port was read; 3 no RDMA device / no permission (one line on stderr:
  * "ibconsole: <what failed>: <why> — <what to do>"); 2 usage; 5 internal.
@@ -83,6 +93,8 @@ void snapshot_write_table(FILE *f, const struct snapshot *s);
  * written by fn just before each port object closes. */
 struct json;
 typedef void (*snapshot_port_extra_fn)(struct json *j, int port_index, void *arg);
+/* name, guid, type, port, lid of a neighbour, into the open object */
+void snapshot_json_peer_members(struct json *j, const struct port_peer *q);
 void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
 			       snapshot_port_extra_fn fn, void *arg);
 

@@ -18,6 +18,17 @@ static const char *guid(uint64_t g, char *buf, size_t len)
 	return buf;
 }
 
+void snapshot_json_peer_members(struct json *j, const struct port_peer *q)
+{
+	char g[24];
+
+	json_str(j, "name", q->name);
+	json_str(j, "guid", guid(q->guid, g, sizeof(g)));
+	json_str(j, "type", port_peer_type_name(q->type));
+	json_int(j, "port", q->port);
+	json_int_or_null(j, "lid", q->lid != 0, q->lid);
+}
+
 /* smpquery's own wording, from libibmad's formatter */
 static const char *mad_words(enum MAD_FIELDS f, unsigned v, char *buf, int len)
 {
@@ -189,6 +200,14 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_null(j, "numa");
 		json_str(j, "numa_error", p->numa.v.why);
 	}
+	if (p->peer.v.valid) {
+		json_obj_begin(j, "peer");
+		snapshot_json_peer_members(j, &p->peer);
+		json_obj_end(j);
+	} else {
+		json_null(j, "peer");
+		json_str(j, "peer_error", p->peer.v.why);
+	}
 	json_str(j, "sources", p->sources);
 	if (extra)
 		extra(j, idx, arg);
@@ -232,7 +251,7 @@ void snapshot_write_table(FILE *f, const struct snapshot *s)
 	for (int i = 0; i < s->nports; i++) {
 		const struct port_info *p = &s->ports[i];
 		char link[24] = "n/a", rate[24] = "n/a", data[24] = "n/a", mtu[24] = "n/a", numa[16] = "n/a";
-		char notes[200] = "";
+		char notes[PORT_ERR + 128] = "";
 
 		if (p->link_v.valid && p->speed_name[0]) {
 			snprintf(link, sizeof(link), "%s %s", port_width_name(p->width_active),

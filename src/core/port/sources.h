@@ -23,8 +23,11 @@ extern const struct source source_sysfs;	/* rooted sysfs: everything else */
 extern const struct source source_smp;		/* libibmad SMP PortInfo */
 extern const struct source source_verbs;	/* libibverbs ibv_query_port */
 
-/* Shared by the enumerators: the next free slot, or NULL when full. */
+/* Shared by the enumerators: a new zeroed port (the array grows; earlier
+ * port pointers are stale after it), or NULL when out of memory. */
 struct port_info *snapshot_add_port(struct snapshot *s);
+/* Device names in the order people expect: mlx5_2 before mlx5_10. */
+int snapshot_name_cmp(const char *a, const char *b);
 bool snapshot_wants(const struct snap_opts *o, const char *dev, int port);
 
 #endif

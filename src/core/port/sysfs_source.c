@@ -28,22 +28,34 @@ static uint64_t parse_guid(const char *s)
 	return strtoull(hex, NULL, 16);
 }
 
+/* Directory entries, however many (no fixed cap: 40 HCAs are 40). */
 struct names {
-	int n;
-	char name[32][64];
+	int n, cap;
+	bool nomem;
+	char (*name)[64];
 };
 
 static void collect_name(const char *name, void *arg)
 {
 	struct names *nm = arg;
 
-	if (nm->n < 32)
-		snprintf(nm->name[nm->n++], sizeof(nm->name[0]), "%s", name);
+	if (nm->n == nm->cap) {
+		int cap = nm->cap ? nm->cap * 2 : 16;
+		char (*nn)[64] = nm->nomem ? NULL : realloc(nm->name, (size_t)cap * sizeof(*nn));
+
+		if (!nn) {
+			nm->nomem = true;
+			return;
+		}
+		nm->name = nn;
+		nm->cap = cap;
+	}
+	snprintf(nm->name[nm->n++], sizeof(nm->name[0]), "%s", name);
 }
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(a, b);
+	return snapshot_name_cmp(a, b);
 }
 
 static void read_port_basics(struct port_info *p)
@@ -94,13 +106,15 @@ static int sysfs_enumerate(struct snapshot *s, const struct snap_opts *o,
 	int rc, added = 0;
 
 	rc = sysfs_list(IBDIR, collect_name, &devs);
-	if (rc < 0) {
+	if (rc < 0 || devs.nomem) {
 		snprintf(err, errlen, "cannot read %s%s: %s", sysfs_is_real_root() ? "" :
-			 sysfs_root(), IBDIR, strerror(-rc));
-		return rc;
+			 sysfs_root(), IBDIR, rc < 0 ? strerror(-rc) : "out of memory");
+		free(devs.name);
+		return rc < 0 ? rc : -ENOMEM;
 	}
-	qsort(devs.name, devs.n, sizeof(devs.name[0]), by_name);
-	for (int i = 0; i < devs.n; i++) {
+	if (devs.n)
+		qsort(devs.name, (size_t)devs.n, sizeof(devs.name[0]), by_name);
+	for (int i = 0; i < devs.n && added >= 0; i++) {
 		const char *d = devs.name[i];
 		struct names ports = { 0 };
 		char path[128], buf[64];
@@ -108,8 +122,11 @@ static int sysfs_enumerate(struct snapshot *s, const struct snap_opts *o,
 		if (o->device && strcmp(o->device, d))
 			continue;
 		snprintf(path, sizeof(path), IBDIR "/%s/ports", d);
-		if (sysfs_list(path, collect_name, &ports) <= 0)
+		if (sysfs_list(path, collect_name, &ports) <= 0) {
+			free(ports.name);
 			continue;
+		}
+		qsort(ports.name, (size_t)ports.n, sizeof(ports.name[0]), by_name);
 		for (int j = 0; j < ports.n; j++) {
 			int pn = atoi(ports.name[j]);
 			struct port_info *p;
@@ -117,8 +134,11 @@ static int sysfs_enumerate(struct snapshot *s, const struct snap_opts *o,
 			if (pn <= 0 || !snapshot_wants(o, d, pn))
 				continue;
 			p = snapshot_add_port(s);
-			if (!p)
-				return added;
+			if (!p) {
+				snprintf(err, errlen, "cannot list ports: out of memory");
+				added = -ENOMEM;
+				break;
+			}
 			snprintf(p->dev, sizeof(p->dev), "%s", d);
 			p->port = pn;
 			if (!sysfs_read(buf, sizeof(buf), IBDIR "/%s/node_guid", d))
@@ -131,7 +151,9 @@ static int sysfs_enumerate(struct snapshot *s, const struct snap_opts *o,
 			read_port_basics(p);
 			added++;
 		}
+		free(ports.name);
 	}
+	free(devs.name);
 	return added;
 }
 

@@ -52,24 +52,71 @@ static bool sim_unreachable(char *err, size_t errlen)
 	return !seen;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return snapshot_name_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every CA, however many: umad_get_cas_names stops at UMAD_MAX_DEVICES
+ * (32) without a word, the device list does not. Sorted by name. */
+static int ca_names(char ***out, char *err, size_t errlen)
+{
+	struct umad_device_node *head, *d;
+	char **names = NULL;
+	int n = 0, cap = 0;
+
+	errno = 0;
+	head = umad_get_ca_device_list();
+	if (!head) {
+		*out = NULL;
+		if (errno && errno != ENOENT && errno != ENODEV) {
+			snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	for (d = head; d; d = d->next) {
+		if (n == cap) {
+			char **nn = realloc(names, (size_t)(cap ? cap * 2 : 16) * sizeof(*nn));
+
+			if (!nn)
+				goto nomem;
+			names = nn;
+			cap = cap ? cap * 2 : 16;
+		}
+		if (!(names[n] = strdup(d->ca_name)))
+			goto nomem;
+		n++;
+	}
+	umad_free_ca_device_list(head);
+	qsort(names, (size_t)n, sizeof(*names), by_name);
+	*out = names;
+	return n;
+nomem:
+	umad_free_ca_device_list(head);
+	while (n > 0)
+		free(names[--n]);
+	free(names);
+	snprintf(err, errlen, "cannot list devices: out of memory");
+	return -ENOMEM;
+}
+
 static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 			  char *err, size_t errlen)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	char **names;
 	int n, added = 0;
 
 	if (sim_unreachable(err, errlen))
 		return -EHOSTUNREACH;
 
-	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-	if (n < 0) {
-		snprintf(err, errlen, "libibumad cannot list devices: %s", strerror(-n));
+	n = ca_names(&names, err, errlen);
+	if (n < 0)
 		return n;
-	}
 	for (int i = 0; i < n; i++) {
 		umad_ca_t ca;
 
-		if (o->device && strcmp(o->device, names[i]))
+		if (added < 0 || (o->device && strcmp(o->device, names[i])))
 			continue;
 		if (umad_get_ca(names[i], &ca) < 0)
 			continue;
@@ -80,8 +127,11 @@ static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 			if (!up || !snapshot_wants(o, ca.ca_name, pn))
 				continue;
 			p = snapshot_add_port(s);
-			if (!p)
+			if (!p) {
+				snprintf(err, errlen, "cannot list ports: out of memory");
+				added = -ENOMEM;
 				break;
+			}
 			snprintf(p->dev, sizeof(p->dev), "%s", ca.ca_name);
 			snprintf(p->ca_type, sizeof(p->ca_type), "%s", ca.ca_type);
 			snprintf(p->fw_ver, sizeof(p->fw_ver), "%s", ca.fw_ver);
@@ -107,6 +157,9 @@ static int umad_enumerate(struct snapshot *s, const struct snap_opts *o,
 		}
 		umad_release_ca(&ca);
 	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	return added;
 }
 
@@ -118,6 +171,48 @@ const struct source source_umad = {
 /* --- SMP PortInfo through libibmad --- */
 
 #define SMP_TIMEOUT_MS 300
+
+/* The node at the other end of p's cable: NodeInfo and NodeDescription
+ * over the directed route out of p (as `smpquery -D nodeinfo 0,PORT`),
+ * then its PortInfo for the LID its PMA answers on — port 0's on a
+ * switch, the cabled port's on a CA. Fills p->peer or its reason. */
+static void smp_peer(struct port_info *p, struct ibmad_port *mp)
+{
+	struct port_peer *q = &p->peer;
+	uint8_t ni[IB_SMP_DATA_SIZE] = { 0 }, nd[IB_SMP_DATA_SIZE] = { 0 };
+	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
+	char path[16];
+	ib_portid_t dr;
+
+	memset(q, 0, sizeof(*q));
+	if (p->phys_state != 5) {	/* LinkUp: nothing answers otherwise */
+		snprintf(q->v.why, sizeof(q->v.why), "the link is %s: no neighbour to ask",
+			 port_phys_state_name(p->phys_state));
+		return;
+	}
+	memset(&dr, 0, sizeof(dr));
+	snprintf(path, sizeof(path), "0,%d", p->port);
+	if (str2drpath(&dr.drpath, path, 0, 0) < 0) {
+		snprintf(q->v.why, sizeof(q->v.why), "bad directed route %s", path);
+		return;
+	}
+	if (!smp_query_via(ni, &dr, IB_ATTR_NODE_INFO, 0, 0, mp)) {
+		snprintf(q->v.why, sizeof(q->v.why),
+			 "SMP NodeInfo over the directed route %s timed out", path);
+		return;
+	}
+	q->type = (int)mad_get_field(ni, 0, IB_NODE_TYPE_F);
+	q->guid = mad_get_field64(ni, 0, IB_NODE_GUID_F);
+	q->port = (int)mad_get_field(ni, 0, IB_NODE_LOCAL_PORT_F);
+	if (smp_query_via(nd, &dr, IB_ATTR_NODE_DESC, 0, 0, mp)) {
+		nd[IB_SMP_DATA_SIZE - 1] = '\0';
+		snprintf(q->name, sizeof(q->name), "%.64s", (const char *)nd);
+	}
+	if (smp_query_via(pi, &dr, IB_ATTR_PORT_INFO, q->type == 2 ? 0 : (unsigned)q->port,
+			  0, mp))
+		q->lid = mad_get_field(pi, 0, IB_PORT_LID_F);
+	q->v.valid = true;
+}
 
 static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		      char *why, size_t whylen)
@@ -155,9 +250,10 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		mad_rpc_close_port(mp);
 		return -1;
 	}
+	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
+	smp_peer(p, mp);
 	mad_rpc_close_port(mp);
 
-	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
 	return 0;
 }

@@ -284,6 +284,7 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	all.port = 0;
 	st = snapshot_collect(s, &all, err, errlen);
 	if (st != SNAP_OK) {
+		snapshot_release(s);
 		free(s);
 		return st;
 	}
@@ -302,6 +303,7 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 		else
 			snprintf(err, errlen, "no device has a port %d — list ports with `ibconsole snapshot` or pick another with -i",
 				 o->snap->port);
+		snapshot_release(s);
 		free(s);
 		return 3;
 	}
@@ -319,6 +321,7 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	}
 	ev->local = *pick;
 	ev->local_valid = true;
+	snapshot_release(s);
 	free(s);
 
 	memlock_read(&ev->memlock);

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: MIT
+# benchlib.sh — the bench method shared by the bench/ scripts (sourced
+# after tests/sim/simlib.sh and sim_start):
+#   bench_madcount_build          build madcount.so (MADs per process)
+#   bench_mads NAME CMD...        one run under madcount; prints "sent received"
+#   bench_sim_cpu                 ibsim's CPU time so far, seconds
+#   bench_pairs N A B             N alternating pairs of commands $A / $B
+#                                 (strings, run with sim_run) after one
+#                                 warm-up each; each run's wall time, peak
+#                                 RSS and ibsim CPU time go to
+#                                 $SIM_DIR/{A,B}.runs as "wall_s rss_kb
+#                                 sim_cpu_s cpu_s rc" (cpu_s: the
+#                                 command's own user + system time)
+#   bench_ratio FILE_A FILE_B COL prints "median min max" of A/B by pair
+#   bench_median FILE COL          median of a column
+bench_madcount_build()
+{
+	MADCOUNT_SO=$SIM_DIR/madcount.so
+	cc -shared -fPIC -O2 -o "$MADCOUNT_SO" "$(dirname "${BASH_SOURCE[0]}")/madcount.c" -ldl ||
+		sim_die "cannot build madcount.so — install gcc"
+}
+
+bench_mads()
+{
+	local name=$1
+	shift
+	rm -f "$SIM_DIR/$name.mads"
+	(cd "$SIM_DIR" && MADCOUNT_OUT="$SIM_DIR/$name.mads" \
+		LD_PRELOAD="$SIM_UMAD2SIM $MADCOUNT_SO" "$@") >/dev/null 2>&1
+	[ -s "$SIM_DIR/$name.mads" ] || sim_die "no MAD count for $name"
+	awk '{ s += $1; r += $2 } END { print s, r }' "$SIM_DIR/$name.mads"
+}
+
+bench_sim_cpu()
+{
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$SIM_PID/stat"
+}
+
+bench_now() { date +%s.%N; }
+
+# bench_one FILE CMD: appends "wall_s rss_kb sim_cpu_s cpu_s rc" of one run
+bench_one()
+{
+	local file=$1 cmd=$2 t0 t1 c0 c1
+	c0=$(bench_sim_cpu)
+	t0=$(bench_now)
+	# shellcheck disable=SC2086 # the command line is split on purpose
+	sim_run /usr/bin/time -f '%M %U %S' -o "$SIM_DIR/rss" $cmd >"$file.out" 2>"$file.err"
+	echo $? >"$file.rc"
+	t1=$(bench_now)
+	c1=$(bench_sim_cpu)
+	awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" -v rc="$(cat "$file.rc")" \
+		-v m="$(tail -1 "$SIM_DIR/rss")" \
+		'BEGIN { split(m, x, " "); printf "%.6f %d %.3f %.2f %d\n", b - a, x[1], d - c, x[2] + x[3], rc }' >>"$file.runs"
+}
+
+bench_pairs()
+{
+	local n=$1 a=$2 b=$3 i
+	: >"$SIM_DIR/A.runs"
+	: >"$SIM_DIR/B.runs"
+	sim_run $a >/dev/null 2>&1	# warm-up, untimed
+	sim_run $b >/dev/null 2>&1
+	for i in $(seq 1 "$n"); do
+		if [ $((i % 2)) = 1 ]; then
+			bench_one "$SIM_DIR/A" "$a"
+			bench_one "$SIM_DIR/B" "$b"
+		else
+			bench_one "$SIM_DIR/B" "$b"
+			bench_one "$SIM_DIR/A" "$a"
+		fi
+	done
+}
+
+bench_ratio()
+{
+	paste -d' ' "$1" "$2" | awk -v col="$3" -v w="$(head -1 "$1" | wc -w)" '
+		$(w + col) > 0 { r[++n] = $col / $(w + col) }
+		END { if (!n) { print "n/a n/a n/a"; exit } for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+		      printf "%.3f %.3f %.3f\n", r[int((n + 1) / 2)], r[1], r[n] }'
+}
+
+bench_median()
+{
+	awk -v col="$2" '{ print $col }' "$1" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}

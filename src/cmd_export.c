@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: MIT
+/* `ibconsole export`: collects the local ports on --interval and, with
+ * --fabric, sweeps the fabric on its own thread every --sweep-interval;
+ * each collection is rendered once and published, and a scrape streams
+ * the newest complete ones, so a slow fabric never delays a scrape.
+ * Never resets a counter. */
+#include "config.h"
+#include "cmd_export.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/base/umadlock.h"
+#include "core/counters/delta.h"
+#include "core/counters/reader.h"
+#include "core/export/metrics.h"
+#include "core/export/server.h"
+#include "core/fabric/fabric.h"
+#include "core/fabric/sweep.h"
+#include "core/port/snapshot.h"
+#include "diag/rules.h"
+#include "diag/thresholds.h"
+
+#define SLOT_LOCAL 0
+#define SLOT_FABRIC 1
+#define DEFAULT_INTERVAL_S 10.0
+#define DEFAULT_SWEEP_S 60.0
+
+static volatile sig_atomic_t export_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	export_stop = 1;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the head of every scrape says about the collections. */
+struct exp_state {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	const struct cli *cli;
+	const struct snap_opts *so;
+	struct thresholds th;
+	struct export_store *store;
+	/* local */
+	double local_done;		/* wall clock, 0: none yet */
+	double local_s;
+	bool local_ok;
+	char local_err[400];
+	int worst;			/* verdict_level over the last collections */
+	/* fabric */
+	bool fabric;
+	double fabric_done;		/* last complete sweep, wall clock */
+	double discover_s, query_s;
+	int fabric_nodes, fabric_ports;
+	unsigned long sweeps, sweep_failures, mads;
+	bool fabric_ok;			/* the last attempt completed */
+	int fabric_status;		/* its exit-status-style code */
+	char fabric_err[400];
+};
+
+static void head(struct expo_buf *b, void *arg)
+{
+	struct exp_state *x = arg;
+	double now = wall_now();
+
+	pthread_mutex_lock(&x->lock);
+	expo_family(b, "ibconsole_exporter_build_info", "gauge",
+		    "The exporter's version (value always 1).");
+	expo_sample(b, "ibconsole_exporter_build_info", "", "version", PACKAGE_VERSION, 1);
+	expo_family(b, "ibconsole_local_up", "gauge",
+		    "1 when the last collection of the local ports succeeded, 0 when it did not (see ibconsole_local_error_info).");
+	expo_sample(b, "ibconsole_local_up", "", NULL, NULL, x->local_ok);
+	expo_family(b, "ibconsole_local_error_info", "gauge",
+		    "Why the last collection of the local ports failed (value always 1).");
+	if (!x->local_ok && x->local_err[0])
+		expo_sample(b, "ibconsole_local_error_info", "", "error", x->local_err, 1);
+	if (x->local_done > 0) {
+		expo_family(b, "ibconsole_local_collection_timestamp_seconds", "gauge",
+			    "When the last collection of the local ports ended (Unix time).");
+		expo_sample(b, "ibconsole_local_collection_timestamp_seconds", "", NULL, NULL, x->local_done);
+		expo_family(b, "ibconsole_local_collection_duration_seconds", "gauge",
+			    "How long the last collection of the local ports took.");
+		expo_sample(b, "ibconsole_local_collection_duration_seconds", "", NULL, NULL, x->local_s);
+	}
+	if (x->fabric) {
+		expo_family(b, "ibconsole_fabric_sweep_up", "gauge",
+			    "1 when the last fabric sweep completed, 0 when it failed (the previous complete sweep is still served; see ibconsole_fabric_sweep_error_info).");
+		expo_sample(b, "ibconsole_fabric_sweep_up", "", NULL, NULL, x->fabric_ok);
+		expo_family(b, "ibconsole_fabric_sweep_error_info", "gauge",
+			    "Why the last fabric sweep failed (value always 1).");
+		if (!x->fabric_ok && x->fabric_err[0])
+			expo_sample(b, "ibconsole_fabric_sweep_error_info", "", "error", x->fabric_err, 1);
+		expo_family(b, "ibconsole_fabric_sweeps_total", "counter",
+			    "Fabric sweeps attempted since the exporter started.");
+		expo_sample(b, "ibconsole_fabric_sweeps_total", "", NULL, NULL, (double)x->sweeps);
+		expo_family(b, "ibconsole_fabric_sweep_failures_total", "counter",
+			    "Fabric sweeps that failed since the exporter started.");
+		expo_sample(b, "ibconsole_fabric_sweep_failures_total", "", NULL, NULL, (double)x->sweep_failures);
+		if (x->fabric_done > 0) {
+			expo_family(b, "ibconsole_fabric_sweep_timestamp_seconds", "gauge",
+				    "When the served fabric sweep ended (Unix time).");
+			expo_sample(b, "ibconsole_fabric_sweep_timestamp_seconds", "", NULL, NULL, x->fabric_done);
+			expo_family(b, "ibconsole_fabric_sweep_age_seconds", "gauge",
+				    "Age of the served fabric sweep at this scrape.");
+			expo_sample(b, "ibconsole_fabric_sweep_age_seconds", "", NULL, NULL, now - x->fabric_done);
+			expo_family(b, "ibconsole_fabric_sweep_duration_seconds", "gauge",
+				    "How long the served sweep's phases took: discovery (libibnetdisc) and counters (pipelined PMA queries).");
+			expo_sample(b, "ibconsole_fabric_sweep_duration_seconds", "", "phase", "discovery", x->discover_s);
+			expo_sample(b, "ibconsole_fabric_sweep_duration_seconds", "", "phase", "counters", x->query_s);
+			expo_family(b, "ibconsole_fabric_sweep_nodes", "gauge", "Nodes in the served sweep.");
+			expo_sample(b, "ibconsole_fabric_sweep_nodes", "", NULL, NULL, x->fabric_nodes);
+			expo_family(b, "ibconsole_fabric_sweep_ports", "gauge", "Ports in the served sweep.");
+			expo_sample(b, "ibconsole_fabric_sweep_ports", "", NULL, NULL, x->fabric_ports);
+			expo_family(b, "ibconsole_fabric_sweep_mads_total", "counter",
+				    "PMA queries sent by all sweeps since the exporter started.");
+			expo_sample(b, "ibconsole_fabric_sweep_mads_total", "", NULL, NULL, (double)x->mads);
+		}
+	}
+	pthread_mutex_unlock(&x->lock);
+}
+
+/* --- local ports --- */
+
+struct local {
+	struct snapshot *s;
+	struct ctr_reader *rd;
+	struct ctr_target t[CTRS_MAX_TARGETS];
+	struct counter_set cs[CTRS_MAX_TARGETS];
+	struct delta_port *dp;		/* CTRS_MAX_TARGETS, by label */
+	struct export_target et[CTRS_MAX_TARGETS];
+};
+
+/* Reads one local port; an IB port whose PMA cannot be reached (no umad
+ * permission, say) falls back to the kernel's counters/ in sysfs, which
+ * any user may read, and keeps the PMA's reason when that fails too. */
+static void read_local(struct local *l, int i)
+{
+	char why[sizeof(l->cs[i].why)];
+
+	if (!reader_read(l->rd, &l->t[i], &l->cs[i]) || !l->t[i].lid)
+		return;
+	snprintf(why, sizeof(why), "%s", l->cs[i].why);
+	memset(&l->cs[i], 0, sizeof(l->cs[i]));
+	snprintf(l->cs[i].label, sizeof(l->cs[i].label), "%s", l->t[i].label);
+	if (counters_sysfs_sample(l->t[i].dev, l->t[i].port, l->t[i].netdev, &l->cs[i])) {
+		snprintf(l->cs[i].why, sizeof(l->cs[i].why), "%s", why);
+		l->cs[i].valid = false;
+	}
+}
+
+/* One collection of every local port, rendered and published. Returns
+ * 0, or the snapshot's status (3: no device) with x->local_err. */
+static int collect_local(struct exp_state *x, struct local *l, bool windowed)
+{
+	double t0 = wall_now();
+	struct expo_buf b;
+	char err[400] = "";
+	int n, rc, worst = VERDICT_OK;
+
+	rc = snapshot_collect(l->s, x->so, err, sizeof(err));
+	if (rc) {
+		pthread_mutex_lock(&x->lock);
+		x->local_ok = false;
+		snprintf(x->local_err, sizeof(x->local_err), "%s", err);
+		pthread_mutex_unlock(&x->lock);
+		export_store_publish(x->store, SLOT_LOCAL, NULL);
+		return rc;
+	}
+	n = reader_targets_local(l->s, l->t, CTRS_MAX_TARGETS);
+	umadlock_span_begin();
+	for (int i = 0; i < n; i++) {
+		struct delta_port *d = &l->dp[i];
+		struct verdict v;
+
+		read_local(l, i);
+		if (strcmp(d->label, l->t[i].label))
+			delta_init(d, l->t[i].label, x->cli->interval_set ? x->cli->interval : DEFAULT_INTERVAL_S);
+		delta_update(d, &l->cs[i], l->cs[i].valid ? l->cs[i].t_mono : counters_now());
+		export_labels_local(&l->et[i], l->t[i].dev, l->t[i].port);
+		l->et[i].cs = &l->cs[i];
+		for (int r = 0; r < EXPORT_NRULES; r++)
+			l->et[i].verdict[r] = -1;
+		if (!l->cs[i].valid)
+			continue;
+		if (windowed) {
+			rules_eval_delta(d, &x->th, counters_now(), &v);
+			l->et[i].verdict[EXPORT_RULE_WINDOW] = (int)v.level;
+		}
+		rules_eval_values(&l->cs[i], &x->th, &v);
+		l->et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
+		for (int r = 0; r < EXPORT_NRULES; r++)
+			if (l->et[i].verdict[r] > worst)
+				worst = l->et[i].verdict[r];
+	}
+	/* under umad2sim a kept-open PMA client breaks the sweep's */
+	reader_release(l->rd);
+	umadlock_span_end();
+
+	expo_init(&b);
+	export_write_local(&b, l->s, l->et);
+	export_write_counters(&b, "ibconsole_port", l->et, n);
+	export_store_publish(x->store, SLOT_LOCAL, export_blob_take(&b));
+	pthread_mutex_lock(&x->lock);
+	x->local_ok = true;
+	x->local_err[0] = '\0';
+	x->local_done = wall_now();
+	x->local_s = x->local_done - t0;
+	if (worst > x->worst)
+		x->worst = worst;
+	pthread_mutex_unlock(&x->lock);
+	return 0;
+}
+
+/* --- fabric --- */
+
+/* The previous sweep's error counters of one port, compact: the interval
+ * rule needs them, and a whole counter set per port would double the
+ * memory of a large fabric. */
+#define PREV_MAX 16
+struct prev_port {
+	uint64_t guid;
+	int port;
+	int n;
+	struct { uint8_t row, bits; bool sat; uint64_t v; } c[PREV_MAX];
+};
+
+struct prev_sweep {
+	struct prev_port *p;
+	int n;
+	double t;		/* monotonic time of that sweep */
+};
+
+static int prev_cmp(const void *a, const void *b)
+{
+	const struct prev_port *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->port - y->port;
+}
+
+/* Keeps the error counters of sw's valid ports; the old ones are freed. */
+static void prev_keep(struct prev_sweep *ps, const struct sweep *sw, double t)
+{
+	struct prev_port *p = calloc((size_t)sw->n + 1, sizeof(*p));
+	int n = 0;
+
+	free(ps->p);
+	ps->p = p;
+	ps->n = 0;
+	ps->t = t;
+	if (!p)
+		return;		/* the next sweep judges no interval */
+	for (int i = 0; i < sw->n; i++) {
+		const struct counter_set *cs = &sw->p[i].cs;
+		struct prev_port *q = &p[n];
+
+		if (!cs->valid)
+			continue;
+		q->guid = sw->p[i].guid;
+		q->port = sw->p[i].port;
+		for (int r = 0; r < ctr_table_count && q->n < PREV_MAX; r++) {
+			const struct ctr_value *v;
+
+			if (ctr_table[r].cls != CTR_ERROR ||
+			    !(v = counters_find(cs, ctr_table[r].name)) || !v->valid)
+				continue;
+			q->c[q->n].row = (uint8_t)r;
+			q->c[q->n].bits = v->bits;
+			q->c[q->n].sat = v->saturates;
+			q->c[q->n].v = v->value;
+			q->n++;
+		}
+		n++;
+	}
+	ps->n = n;
+	qsort(p, (size_t)n, sizeof(*p), prev_cmp);
+}
+
+/* The previous sample of guid/port as a counter set; false when none. */
+static bool prev_find(const struct prev_sweep *ps, uint64_t guid, int port,
+		      struct counter_set *out)
+{
+	struct prev_port key = { .guid = guid, .port = port };
+	const struct prev_port *q;
+
+	if (!ps->n)
+		return false;
+	q = bsearch(&key, ps->p, (size_t)ps->n, sizeof(*ps->p), prev_cmp);
+	if (!q)
+		return false;
+	memset(out, 0, offsetof(struct counter_set, c));
+	for (int k = 0; k < q->n; k++) {
+		struct ctr_value *v = counters_put(out, ctr_table[q->c[k].row].name, q->c[k].v);
+
+		if (v) {
+			v->bits = q->c[k].bits;
+			v->saturates = q->c[k].sat;
+		}
+	}
+	out->valid = true;
+	return true;
+}
+
+/* One sweep: discovery (names, links) and every port's counters, judged,
+ * rendered and published. 0, or a status with err. */
+static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
+		      size_t errlen)
+{
+	const struct cli *c = x->cli;
+	struct fab_opts fo = { 0 };
+	struct sweep_opts so = { 0 };
+	struct export_target *et = NULL;
+	struct fabric *f;
+	struct sweep sw;
+	struct expo_buf b;
+	int *fport = NULL, rc, worst = VERDICT_OK;
+
+	fo.ca = x->so->device;
+	fo.ca_port = x->so->port;
+	fo.max_smps = c->inflight > 0 ? c->inflight : 64;
+	fo.timeout_ms = c->mad_timeout_ms > 0 ? c->mad_timeout_ms : 300;
+	fo.retries = 2;
+	fo.node_name_map = c->node_name_map;
+	so.dev = x->so->device;
+	so.port = x->so->port;
+	so.window = c->inflight;
+	so.timeout_ms = c->mad_timeout_ms;
+	so.all_counters = true;
+	umadlock_span_begin();
+	f = fabric_discover(&fo, err, errlen);
+	umadlock_span_end();
+	if (!f)
+		return 4;
+	rc = sweep_from_fabric(&sw, f, err, errlen);
+	if (rc) {
+		fabric_free(f);
+		return rc;
+	}
+	rc = sweep_query(&sw, &so, err, errlen);
+	if (rc)
+		goto out;
+	et = calloc((size_t)sw.n + 1, sizeof(*et));
+	fport = calloc((size_t)sw.n + 1, sizeof(*fport));
+	if (!et || !fport) {
+		snprintf(err, errlen, "out of memory for %d fabric ports", sw.n);
+		rc = 5;
+		goto out;
+	}
+	for (int i = 0, k = 0; i < sw.n; i++) {
+		struct counter_set *pcs = NULL;
+		struct verdict v;
+
+		/* the sweep lists the model's ports in order, port 0 left out */
+		while (k < f->nports && f->ports[k].portnum < 1)
+			k++;
+		if (k < f->nports && f->nodes[f->ports[k].node].guid == sw.p[i].guid &&
+		    f->ports[k].portnum == sw.p[i].port)
+			fport[i] = k++;
+		else
+			fport[i] = fabric_find_port(f, sw.p[i].guid, sw.p[i].port);
+		if (fport[i] < 0) {
+			snprintf(err, errlen, "sweep port %s/%d not in the fabric model", sw.p[i].node_desc, sw.p[i].port);
+			rc = 5;
+			goto out;
+		}
+		export_labels_fabric(&et[i], f, fport[i]);
+		et[i].cs = &sw.p[i].cs;
+		for (int r = 0; r < EXPORT_NRULES; r++)
+			et[i].verdict[r] = -1;
+		if (!sw.p[i].cs.valid)
+			continue;
+		rules_eval_values(&sw.p[i].cs, &x->th, &v);
+		et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
+		if ((int)v.level > worst)
+			worst = (int)v.level;
+		pcs = malloc(sizeof(*pcs));
+		if (pcs && prev_find(ps, sw.p[i].guid, sw.p[i].port, pcs)) {
+			rules_eval_interval(pcs, &sw.p[i].cs, &x->th,
+					    sw.p[i].cs.t_mono - ps->t, &v);
+			et[i].verdict[EXPORT_RULE_INTERVAL] = (int)v.level;
+			if ((int)v.level > worst)
+				worst = (int)v.level;
+		}
+		free(pcs);
+	}
+	expo_init(&b);
+	export_write_fabric(&b, f, et, fport, sw.n);
+	export_write_counters(&b, "ibconsole_fabric_port", et, sw.n);
+	if (b.oom) {
+		expo_free(&b);
+		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw.n);
+		rc = 5;
+		goto out;
+	}
+	export_store_publish(x->store, SLOT_FABRIC, export_blob_take(&b));
+	prev_keep(ps, &sw, sw.n ? sw.p[0].cs.t_mono : counters_now());
+	pthread_mutex_lock(&x->lock);
+	x->fabric_done = wall_now();
+	x->discover_s = f->discover_s;
+	x->query_s = sw.query_s;
+	x->fabric_nodes = f->nnodes;
+	x->fabric_ports = sw.n;
+	x->mads += sw.mads_sent;
+	if (worst > x->worst)
+		x->worst = worst;
+	pthread_mutex_unlock(&x->lock);
+out:
+	free(et);
+	free(fport);
+	sweep_free(&sw);
+	fabric_free(f);
+	return rc;
+}
+
+static int sweep_and_note(struct exp_state *x, struct prev_sweep *ps)
+{
+	char err[400] = "";
+	int rc = sweep_once(x, ps, err, sizeof(err));
+
+	pthread_mutex_lock(&x->lock);
+	x->sweeps++;
+	x->fabric_ok = !rc;
+	x->fabric_status = rc;
+	if (rc) {
+		x->sweep_failures++;
+		snprintf(x->fabric_err, sizeof(x->fabric_err), "%s", err);
+	} else {
+		x->fabric_err[0] = '\0';
+	}
+	pthread_mutex_unlock(&x->lock);
+	return rc;
+}
+
+static void *fabric_loop(void *arg)
+{
+	struct exp_state *x = arg;
+	double every = x->cli->sweep_interval > 0 ? x->cli->sweep_interval : DEFAULT_SWEEP_S;
+	struct prev_sweep ps = { 0 };
+
+	while (!export_stop) {
+		struct timespec until;
+		double t = wall_now() + every;
+
+		sweep_and_note(x, &ps);
+		until.tv_sec = (time_t)t;
+		until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
+		pthread_mutex_lock(&x->lock);
+		while (!export_stop &&
+		       pthread_cond_timedwait(&x->wake, &x->lock, &until) != ETIMEDOUT)
+			;
+		pthread_mutex_unlock(&x->lock);
+	}
+	free(ps.p);
+	return NULL;
+}
+
+/* --- the command --- */
+
+static int load_thresholds(const struct cli *c, struct thresholds *th,
+			   char *err, size_t errlen)
+{
+	char buf[512];
+	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
+
+	thresholds_defaults(th);
+	if (thresholds_load(th, path, err, errlen) < 0)
+		return 2;
+	if (c->config && !th->file[0]) {
+		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
+		return 2;
+	}
+	return 0;
+}
+
+/* Sleeps until wall time t, waking early when asked to stop. */
+static void sleep_until(double t)
+{
+	while (!export_stop) {
+		double left = t - wall_now();
+		struct timespec ts;
+
+		if (left <= 0)
+			return;
+		if (left > 0.2)
+			left = 0.2;	/* notice the stop flag soon */
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
+		      size_t errlen)
+{
+	struct exp_state *x;
+	struct local *l;
+	struct export_server *srv = NULL;
+	struct sigaction sa, old_int, old_term;
+	pthread_t th;
+	bool thread = false;
+	double iv = c->interval_set ? c->interval : DEFAULT_INTERVAL_S;
+	char listen_buf[32];
+	int rc, status = 0;
+
+	x = calloc(1, sizeof(*x));
+	l = calloc(1, sizeof(*l));
+	if (!x || !l) {
+		free(x);
+		free(l);
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	pthread_mutex_init(&x->lock, NULL);
+	pthread_cond_init(&x->wake, NULL);
+	x->cli = c;
+	x->so = o;
+	x->fabric = c->fabric;
+	rc = load_thresholds(c, &x->th, err, errlen);
+	if (rc)
+		goto out;
+	l->s = calloc(1, sizeof(*l->s));
+	l->rd = reader_open();
+	l->dp = calloc(CTRS_MAX_TARGETS, sizeof(*l->dp));
+	x->store = export_store_new(head, x);
+	if (!l->s || !l->rd || !l->dp || !x->store) {
+		snprintf(err, errlen, "out of memory");
+		rc = 5;
+		goto out;
+	}
+	/* The first collection before anything is served: a host without
+	 * any RDMA device is told so at once, unless the fabric is wanted
+	 * (a host with no device cannot sweep either, so that fails too). */
+	rc = collect_local(x, l, false);
+	if (rc) {
+		snprintf(err, errlen, "%s", x->local_err);
+		goto out;
+	}
+	if (c->once) {
+		struct prev_sweep ps = { 0 };
+
+		if (c->fabric)
+			rc = sweep_and_note(x, &ps);
+		free(ps.p);
+		if (rc) {
+			snprintf(err, errlen, "%s", x->fabric_err);
+			goto out;
+		}
+		if (c->textfile) {
+			if (export_textfile_write(x->store, c->textfile, err, errlen)) {
+				rc = 5;
+				goto out;
+			}
+		} else if (export_store_print(x->store, stdout)) {
+			snprintf(err, errlen, "cannot write the output");
+			rc = 5;
+			goto out;
+		}
+		rc = x->worst == VERDICT_ACT ? 1 : 0;
+		goto out;
+	}
+	if (c->listen || !c->textfile) {
+		const char *spec = c->listen;
+
+		if (!spec) {
+			snprintf(listen_buf, sizeof(listen_buf), ":%d", EXPORT_DEFAULT_PORT);
+			spec = listen_buf;
+		}
+		srv = export_server_start(x->store, spec, &status, err, errlen);
+		if (!srv) {
+			rc = status;
+			goto out;
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	export_stop = 0;
+	if (c->fabric) {
+		if (pthread_create(&th, NULL, fabric_loop, x)) {
+			snprintf(err, errlen, "cannot start the sweep thread — check the system's thread limits");
+			rc = 5;
+			goto stop;
+		}
+		thread = true;
+	}
+	for (double t = wall_now();; ) {
+		if (c->textfile && export_textfile_write(x->store, c->textfile, err, errlen)) {
+			rc = 5;
+			break;
+		}
+		t += iv;
+		sleep_until(t);
+		if (export_stop) {
+			rc = 0;
+			break;
+		}
+		/* a device that went away is an error series, not an exit */
+		collect_local(x, l, true);
+	}
+stop:
+	export_stop = 1;
+	if (thread) {
+		pthread_mutex_lock(&x->lock);
+		pthread_cond_broadcast(&x->wake);
+		pthread_mutex_unlock(&x->lock);
+		pthread_join(th, NULL);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+out:
+	export_server_stop(srv);
+	export_store_free(x->store);
+	reader_close(l->rd);
+	free(l->dp);
+	if (l->s)
+		snapshot_release(l->s);
+	free(l->s);
+	free(l);
+	pthread_cond_destroy(&x->wake);
+	pthread_mutex_destroy(&x->lock);
+	free(x);
+	return rc;
+}
+
+int cmd_export(const struct cli *c, const struct snap_opts *o)
+{
+	char err[480] = "";
+	int rc = export_run(c, o, err, sizeof(err));
+
+	if (rc > 1)
+		fprintf(stderr, "ibconsole: %s\n", err);
+	return rc;
+}

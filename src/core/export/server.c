@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/* The exporter's HTTP endpoint on libmicrohttpd (one internal polling
+ * thread, bounded connections and time-outs) and its textfile writer.
+ * A scrape holds references to the pieces it streams, so a sweep that
+ * publishes meanwhile never changes or frees text being sent. */
+#include "config.h"
+#include "core/export/server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <microhttpd.h>
+
+struct export_blob {
+	int refs;		/* under blob_lock */
+	size_t len;
+	char *p;
+};
+
+static pthread_mutex_t blob_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct export_blob *export_blob_take(struct expo_buf *b)
+{
+	struct export_blob *x;
+
+	if (b->oom) {
+		expo_free(b);
+		return NULL;
+	}
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		expo_free(b);
+		return NULL;
+	}
+	x->refs = 1;
+	x->len = b->len;
+	x->p = b->p;
+	memset(b, 0, sizeof(*b));
+	return x;
+}
+
+static struct export_blob *blob_get(struct export_blob *x)
+{
+	if (x) {
+		pthread_mutex_lock(&blob_lock);
+		x->refs++;
+		pthread_mutex_unlock(&blob_lock);
+	}
+	return x;
+}
+
+void export_blob_put(struct export_blob *x)
+{
+	int left;
+
+	if (!x)
+		return;
+	pthread_mutex_lock(&blob_lock);
+	left = --x->refs;
+	pthread_mutex_unlock(&blob_lock);
+	if (!left) {
+		free(x->p);
+		free(x);
+	}
+}
+
+struct export_store {
+	pthread_mutex_t lock;
+	struct export_blob *slot[EXPORT_SLOTS];
+	export_head_fn head;
+	void *arg;
+};
+
+struct export_store *export_store_new(export_head_fn head, void *arg)
+{
+	struct export_store *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	pthread_mutex_init(&st->lock, NULL);
+	st->head = head;
+	st->arg = arg;
+	return st;
+}
+
+void export_store_free(struct export_store *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < EXPORT_SLOTS; i++)
+		export_blob_put(st->slot[i]);
+	pthread_mutex_destroy(&st->lock);
+	free(st);
+}
+
+void export_store_publish(struct export_store *st, int slot, struct export_blob *x)
+{
+	struct export_blob *old;
+
+	pthread_mutex_lock(&st->lock);
+	old = st->slot[slot];
+	st->slot[slot] = x;
+	pthread_mutex_unlock(&st->lock);
+	export_blob_put(old);
+}
+
+/* One scrape's text: the head and a reference to each slot. */
+struct scrape {
+	struct export_blob *part[EXPORT_SLOTS + 1];
+	size_t total;
+};
+
+static struct scrape *scrape_new(struct export_store *st)
+{
+	struct scrape *s = calloc(1, sizeof(*s));
+	struct expo_buf h;
+
+	if (!s)
+		return NULL;
+	expo_init(&h);
+	if (st->head)
+		st->head(&h, st->arg);
+	s->part[0] = export_blob_take(&h);
+	pthread_mutex_lock(&st->lock);
+	for (int i = 0; i < EXPORT_SLOTS; i++)
+		s->part[i + 1] = blob_get(st->slot[i]);
+	pthread_mutex_unlock(&st->lock);
+	for (int i = 0; i <= EXPORT_SLOTS; i++)
+		s->total += s->part[i] ? s->part[i]->len : 0;
+	return s;
+}
+
+static void scrape_free(void *cls)
+{
+	struct scrape *s = cls;
+
+	for (int i = 0; i <= EXPORT_SLOTS; i++)
+		export_blob_put(s->part[i]);
+	free(s);
+}
+
+/* Copies up to max bytes of the scrape text from offset pos. */
+static size_t scrape_read(const struct scrape *s, uint64_t pos, char *buf, size_t max)
+{
+	size_t done = 0;
+
+	for (int i = 0; i <= EXPORT_SLOTS && done < max; i++) {
+		const struct export_blob *x = s->part[i];
+		size_t n;
+
+		if (!x)
+			continue;
+		if (pos >= x->len) {
+			pos -= x->len;
+			continue;
+		}
+		n = x->len - (size_t)pos;
+		if (n > max - done)
+			n = max - done;
+		memcpy(buf + done, x->p + pos, n);
+		done += n;
+		pos = 0;
+	}
+	return done;
+}
+
+static int scrape_write(const struct scrape *s, FILE *f)
+{
+	for (int i = 0; i <= EXPORT_SLOTS; i++)
+		if (s->part[i] && fwrite(s->part[i]->p, 1, s->part[i]->len, f) != s->part[i]->len)
+			return -1;
+	return 0;
+}
+
+int export_store_print(struct export_store *st, FILE *f)
+{
+	struct scrape *s = scrape_new(st);
+	int rc;
+
+	if (!s)
+		return -1;
+	rc = scrape_write(s, f);
+	scrape_free(s);
+	return rc || fflush(f) ? -1 : 0;
+}
+
+int export_textfile_write(struct export_store *st, const char *dir, char *err,
+			  size_t errlen)
+{
+	char tmp[4096], final[4096];
+	struct scrape *s;
+	FILE *f;
+	int fd, rc;
+
+	/* the collector reads *.prom only: the temporary name is not one */
+	snprintf(tmp, sizeof(tmp), "%s/.ibconsole.prom.%ld.tmp", dir, (long)getpid());
+	snprintf(final, sizeof(final), "%s/ibconsole.prom", dir);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write the textfile in %s: %s — check that the directory exists and is writable",
+			 dir, strerror(errno));
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	s = f ? scrape_new(st) : NULL;
+	if (!f || !s) {
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(tmp);
+		if (s)
+			scrape_free(s);
+		snprintf(err, errlen, "out of memory writing the textfile");
+		return -1;
+	}
+	rc = scrape_write(s, f);
+	scrape_free(s);
+	if (fflush(f) || fsync(fileno(f)))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	if (rc || rename(tmp, final)) {
+		snprintf(err, errlen, "cannot write %s: %s — check the free space and permissions of %s",
+			 final, strerror(errno), dir);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- HTTP --- */
+
+struct export_server {
+	struct MHD_Daemon *d;
+	struct export_store *st;
+	int fd;
+};
+
+static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	const struct scrape *s = cls;
+	size_t n;
+
+	if (pos >= s->total)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = scrape_read(s, pos, buf, max);
+	return n ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned code,
+				   const char *text)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct export_server *srv = cls;
+	struct MHD_Response *r;
+	struct scrape *s;
+	enum MHD_Result ret;
+
+	(void)version;
+	(void)upload;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+	if (*upload_size)
+		return MHD_NO;
+	(void)con_cls;
+	if (!strcmp(url, "/"))
+		return answer_text(c, MHD_HTTP_OK,
+				   "ibconsole exporter: the metrics are at /metrics\n");
+	if (strcmp(url, "/metrics"))
+		return answer_text(c, MHD_HTTP_NOT_FOUND, "not found: the metrics are at /metrics\n");
+	s = scrape_new(srv->st);
+	if (!s)
+		return answer_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	r = MHD_create_response_from_callback(s->total, 64 * 1024, reader, s, scrape_free);
+	if (!r) {
+		scrape_free(s);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, EXPO_CONTENT_TYPE);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Splits "ADDR:PORT" / "[V6]:PORT" / ":PORT" / "PORT". */
+static int split_listen(const char *spec, char *host, size_t hlen, char *port,
+			size_t plen)
+{
+	const char *colon;
+
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
+
+		if (!end || end[1] != ':')
+			return -1;
+		snprintf(host, hlen, "%.*s", (int)(end - spec - 1), spec + 1);
+		snprintf(port, plen, "%s", end + 2);
+	} else if ((colon = strrchr(spec, ':'))) {
+		if (strchr(spec, ':') != colon)
+			return -1;	/* a bare IPv6 address needs brackets */
+		snprintf(host, hlen, "%.*s", (int)(colon - spec), spec);
+		snprintf(port, plen, "%s", colon + 1);
+	} else {
+		host[0] = '\0';
+		snprintf(port, plen, "%s", spec);
+	}
+	for (const char *p = port; *p; p++)
+		if (*p < '0' || *p > '9')
+			return -1;
+	return *port && atol(port) >= 1 && atol(port) <= 65535 ? 0 : -1;
+}
+
+struct export_server *export_server_start(struct export_store *st, const char *listen_spec,
+					  int *status, char *err, size_t errlen)
+{
+	struct addrinfo hints, *ai = NULL;
+	struct export_server *srv;
+	char host[256], port[16];
+	int fd, one = 1, rc;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD;
+
+	if (split_listen(listen_spec, host, sizeof(host), port, sizeof(port))) {
+		*status = 2;
+		snprintf(err, errlen, "bad --listen '%s' — give ADDR:PORT, [IPV6]:PORT or :PORT (port 1-65535)",
+			 listen_spec);
+		return NULL;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &ai);
+	if (rc) {
+		*status = 2;
+		snprintf(err, errlen, "bad --listen '%s': %s — give a local address and a port",
+			 listen_spec, gai_strerror(rc));
+		return NULL;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+		int e = errno;
+
+		*status = 3;
+		snprintf(err, errlen, "cannot listen on %s: %s — %s", listen_spec, strerror(e),
+			 e == EADDRINUSE ? "another program has the port: pick another with --listen" :
+			 e == EACCES ? "ports below 1024 need privileges: pick a port above 1024" :
+				       "check the address is one of this host's");
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return NULL;
+	}
+	if (ai->ai_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	freeaddrinfo(ai);
+	srv = calloc(1, sizeof(*srv));
+	if (!srv) {
+		close(fd);
+		*status = 5;
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	srv->st = st;
+	srv->fd = fd;
+	srv->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, srv,
+				  MHD_OPTION_LISTEN_SOCKET, fd,
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+				  MHD_OPTION_END);
+	if (!srv->d) {
+		close(fd);
+		free(srv);
+		*status = 5;
+		snprintf(err, errlen, "libmicrohttpd could not start serving %s — check the system's thread limits",
+			 listen_spec);
+		return NULL;
+	}
+	return srv;
+}
+
+void export_server_stop(struct export_server *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->d);	/* closes the listening socket too */
+	free(s);
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/* Acceptance judgements, pure: the card verdict against the acceptance
+ * line with its local cause, the all-pairs schedule, the fleet-relative
+ * pair rules (NVIDIA ClusterKit's 93 % of the best bandwidth and 2.1x the
+ * best latency) and localisation of a bad host or a bad path. */
+#include "config.h"
+#include "accept.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define EPS 1e-9
+
+void acc_limits_defaults(struct acc_limits *l)
+{
+	l->accept = 0.90;
+	l->fleet_bw = 0.93;
+	l->fleet_lat = 2.1;
+}
+
+/* Appends "; text" (or text when out is empty). */
+static void add(char *out, size_t len, const char *text)
+{
+	size_t n = strlen(out);
+
+	if (n + 3 >= len)
+		return;
+	snprintf(out + n, len - n, "%s%s", n ? "; " : "", text);
+}
+
+void acc_local_cause(const struct acc_evidence *ev, char *out, size_t len)
+{
+	char t[400];
+
+	out[0] = '\0';
+	if (!ev)
+		return;
+	if (ev->below_capability) {
+		snprintf(t, sizeof(t), "link trained below capability: %s",
+			 ev->below_why[0] ? ev->below_why : "width or speed");
+		add(out, len, t);
+	}
+	if (ev->pcie_limits) {
+		snprintf(t, sizeof(t), "PCIe short: %s", ev->pcie_why[0] ? ev->pcie_why :
+			 "the PCIe link cannot carry the data rate");
+		add(out, len, t);
+	}
+	if (!strcmp(ev->numa_relation, "remote") || !strcmp(ev->numa_relation, "mixed")) {
+		if (ev->numa_node >= 0)
+			snprintf(t, sizeof(t), "NUMA: this process runs %s to the card (node %d) — pin with numactl -N %d",
+				 !strcmp(ev->numa_relation, "remote") ? "remote" : "partly remote",
+				 ev->numa_node, ev->numa_node);
+		else
+			snprintf(t, sizeof(t), "NUMA: this process runs %s to the card",
+				 !strcmp(ev->numa_relation, "remote") ? "remote" : "partly remote");
+		add(out, len, t);
+	}
+	if (ev->roce && ev->gid_type[0] && strcmp(ev->gid_type, "RoCE v2")) {
+		snprintf(t, sizeof(t), "GID type %s, not RoCE v2 — give -x with the RoCE v2 entry",
+			 ev->gid_type);
+		add(out, len, t);
+	}
+	if (ev->mtu_active > 0 && ev->peer_mtu > 0 && ev->mtu_active != ev->peer_mtu) {
+		snprintf(t, sizeof(t), "MTU mismatch: active MTU %d here, %d at the other end%s", ev->mtu_active,
+			 ev->peer_mtu, ev->roce ? " — set the same netdev MTU on both" :
+			 " — check the subnet manager's MTU for both ports");
+		add(out, len, t);
+	}
+}
+
+void acc_card_judge(const struct acc_card_in *in, const struct acc_limits *l,
+		    struct acc_card *out)
+{
+	struct acc_limits def;
+	char local[600];
+
+	if (!l) {
+		acc_limits_defaults(&def);
+		l = &def;
+	}
+	memset(out, 0, sizeof(*out));
+	out->pct = -1;
+	out->line_gbps = in->data_gbps > 0 ? in->data_gbps * l->accept : 0;
+	if (!in->have_result) {
+		snprintf(out->cause, sizeof(out->cause), "no result: %s",
+			 in->err && in->err[0] ? in->err : "the test did not run");
+		return;
+	}
+	if (in->data_gbps <= 0) {
+		snprintf(out->cause, sizeof(out->cause),
+			 "the port's data rate is unknown — give --line-rate GBPS");
+		return;
+	}
+	out->pct = 100.0 * in->gbps / in->data_gbps;
+	out->pass = in->gbps >= out->line_gbps - EPS;
+	if (out->pass)
+		return;
+	acc_local_cause(in->ev, local, sizeof(local));
+	if (local[0])
+		snprintf(out->cause, sizeof(out->cause), "%s", local);
+	else
+		snprintf(out->cause, sizeof(out->cause),
+			 "the card looks healthy: check the switch port and cable");
+}
+
+int acc_schedule(int n, int (*pairs)[2], int maxpairs, int *per_round)
+{
+	int m = n + (n & 1), rounds = m - 1, k = 0;
+
+	if (n < 2 || n > ACC_MAX_HOSTS || (long)rounds * (m / 2) > maxpairs)
+		return -1;
+	/* circle method: seat m-1 stays, the others rotate; a seat >= n (odd
+	 * n) is the idle one */
+	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < m / 2; i++) {
+			int s1 = i == 0 ? m - 1 : (r + i) % (m - 1);
+			int s2 = (r - i + m - 1) % (m - 1);
+			int a = s1 < s2 ? s1 : s2, b = s1 < s2 ? s2 : s1;
+
+			if (b >= n)
+				continue;
+			pairs[k][0] = a;
+			pairs[k][1] = b;
+			k++;
+		}
+	}
+	if (per_round)
+		*per_round = n / 2;
+	return rounds;
+}
+
+int acc_pairs_judge(struct acc_pair *p, int np, const struct acc_limits *l)
+{
+	struct acc_limits def;
+	double best_bw = 0, best_lat = 0;
+	int bad = 0;
+
+	if (!l) {
+		acc_limits_defaults(&def);
+		l = &def;
+	}
+	for (int i = 0; i < np; i++) {
+		if (!p[i].ok)
+			continue;
+		if (p[i].bw_gbps > best_bw)
+			best_bw = p[i].bw_gbps;
+		if (p[i].lat_us > 0 && (best_lat == 0 || p[i].lat_us < best_lat))
+			best_lat = p[i].lat_us;
+	}
+	for (int i = 0; i < np; i++) {
+		struct acc_pair *x = &p[i];
+
+		x->bad = false;
+		x->why[0] = '\0';
+		if (!x->ok) {
+			x->bad = true;
+			snprintf(x->why, sizeof(x->why), "no result");
+		} else if (x->data_gbps > 0 && x->bw_gbps < x->data_gbps * l->accept - EPS) {
+			x->bad = true;
+			snprintf(x->why, sizeof(x->why), "%.2f Gb/s is %.1f %% of the %.2f Gb/s data rate (line %.0f %%)",
+				 x->bw_gbps, 100 * x->bw_gbps / x->data_gbps, x->data_gbps, 100 * l->accept);
+		} else if (x->bw_gbps < best_bw * l->fleet_bw - EPS) {
+			x->bad = true;
+			snprintf(x->why, sizeof(x->why), "%.2f Gb/s is %.1f %% of the best pair's %.2f Gb/s (line %.0f %%)",
+				 x->bw_gbps, 100 * x->bw_gbps / best_bw, best_bw, 100 * l->fleet_bw);
+		} else if (x->lat_us > 0 && best_lat > 0 && x->lat_us > best_lat * l->fleet_lat + EPS) {
+			x->bad = true;
+			snprintf(x->why, sizeof(x->why), "latency %.2f us is %.2fx the best pair's %.2f us (line %.1fx)",
+				 x->lat_us, x->lat_us / best_lat, best_lat, l->fleet_lat);
+		}
+		bad += x->bad;
+	}
+	return bad;
+}
+
+int acc_localise(int n, const struct acc_pair *p, int np, bool *host_bad,
+		 int *paths, int *npaths)
+{
+	int nbad = 0;
+
+	*npaths = 0;
+	for (int h = 0; h < n; h++) {
+		int partners = 0, badp = 0;
+
+		for (int i = 0; i < np; i++) {
+			if (p[i].a != h && p[i].b != h)
+				continue;
+			partners++;
+			badp += p[i].bad;
+		}
+		/* most partners: more than half, and at least two (with two
+		 * hosts one bad pair cannot say which end) */
+		host_bad[h] = badp >= 2 && 2 * badp > partners;
+		nbad += host_bad[h];
+	}
+	for (int i = 0; i < np; i++)
+		if (p[i].bad && !host_bad[p[i].a] && !host_bad[p[i].b])
+			paths[(*npaths)++] = i;
+	return nbad;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* Acceptance judgements, pure: one card against a reference (pass at the
+ * acceptance line, cause from the local evidence), the all-pairs schedule
+ * (n-1 rounds of n/2 disjoint pairs), pairs bad against the absolute line
+ * or the fleet, and localisation (a bad host, or a bad path). */
+#ifndef IBC_DIAG_ACCEPT_H
+#define IBC_DIAG_ACCEPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Site-settable numbers (config keys in testverdict's table). */
+struct acc_limits {
+	double accept;		/* fraction of the data rate: absolute line (0.90) */
+	double fleet_bw;	/* fraction of the best pair's bandwidth (0.93) */
+	double fleet_lat;	/* multiple of the best pair's latency (2.1) */
+};
+void acc_limits_defaults(struct acc_limits *l);
+
+/* ---- one card against the reference ---- */
+
+/* What the console knows about the local port, before any traffic. */
+struct acc_evidence {
+	bool below_capability;		/* width / speed trained below capability */
+	char below_why[200];
+	bool pcie_limits;		/* PCIe below the acceptance line */
+	char pcie_why[320];
+	char numa_relation[16];		/* "local", "remote", "mixed", "unknown", "" */
+	int numa_node;			/* -1 unknown */
+	char gid_type[16];		/* the GID used: "RoCE v2", "IB/RoCE v1", "" (IB) */
+	bool roce;			/* Ethernet link layer */
+	int mtu_active;			/* bytes, 0 unknown */
+	int peer_mtu;			/* the other end's active MTU, 0 unknown */
+};
+
+struct acc_card_in {
+	bool have_result;		/* false: no measurement (err says why) */
+	const char *err;		/* why there is no result */
+	double gbps;			/* measured average */
+	double data_gbps;		/* the line it is judged against, 0 unknown */
+	const struct acc_evidence *ev;	/* NULL: none read */
+};
+
+struct acc_card {
+	bool pass;
+	double pct;			/* of the data rate, -1 unknown */
+	double line_gbps;		/* data_gbps * accept */
+	char cause[600];		/* "" when passed */
+};
+
+void acc_card_judge(const struct acc_card_in *in, const struct acc_limits *l,
+		    struct acc_card *out);
+/* The local causes alone ("" when the card looks healthy); used by the
+ * card verdict and by a bad host of the all-pairs run. */
+void acc_local_cause(const struct acc_evidence *ev, char *out, size_t len);
+
+/* ---- all pairs ---- */
+
+#define ACC_MAX_HOSTS 256
+
+/* Round-robin (circle method): n hosts, n-1 rounds (n even) or n rounds
+ * (n odd, one host idle per round); pairs[r * (n/2) + k] = {a, b}, a < b.
+ * Returns the number of rounds, -1 when n < 2 or too many. Every pair
+ * appears exactly once, no host twice in a round. */
+int acc_schedule(int n, int (*pairs)[2], int maxpairs, int *per_round);
+
+/* One pair's measurement. */
+struct acc_pair {
+	int a, b;
+	bool ok;		/* measured (else err) */
+	double bw_gbps, lat_us;	/* lat_us 0: not measured */
+	double data_gbps;	/* the lower of both ends, 0 unknown */
+	bool bad;		/* after judge (and re-test) */
+	char why[200];
+};
+
+/* Marks each pair bad: no result, below the absolute line, below
+ * fleet_bw of the best pair's bandwidth, or above fleet_lat times the best
+ * latency. Returns how many are bad. */
+int acc_pairs_judge(struct acc_pair *p, int np, const struct acc_limits *l);
+
+/* Localisation: a host bad with more than half of its measured partners
+ * (and with at least two bad partners) is a bad host; a bad pair with
+ * neither end a bad host is a bad path. host_bad has n entries. Returns
+ * the number of bad hosts; *npaths the number of bad paths, whose indexes
+ * into p go to paths. */
+int acc_localise(int n, const struct acc_pair *p, int np, bool *host_bad,
+		 int *paths, int *npaths);
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/* Congestion units and the RoCE counter table. */
+#include "config.h"
+#include "diag/congestion.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define PSC_TICK_BYTE 2		/* OpCode 0, PortSelect 1, Tick 2 */
+
+int congestion_psc_tick(const uint8_t *psc)
+{
+	return psc ? psc[PSC_TICK_BYTE] : -1;
+}
+
+double congestion_tick_ns(int tick, double lane_gbps)
+{
+	if (tick < 0 || tick > 255 || !(lane_gbps > 0))
+		return 0;
+	/* a symbol time: 8 bits on one lane at its data rate */
+	return (tick + 1) * (8.0 / lane_gbps);
+}
+
+double congestion_wait_share(uint64_t xmit_wait_delta, int tick, double lane_gbps,
+			     double interval_s, bool *clamped)
+{
+	double ns = congestion_tick_ns(tick, lane_gbps), share;
+
+	if (clamped)
+		*clamped = false;
+	if (!(ns > 0) || !(interval_s > 0))
+		return -1;
+	share = (double)xmit_wait_delta * ns / (interval_s * 1e9);
+	if (share > 1) {
+		share = 1;
+		if (clamped)
+			*clamped = true;
+	}
+	return share;
+}
+
+/* mlx5 and rxe names (both spellings of rxe's across kernels). */
+static const struct {
+	const char *name;
+	enum roce_class cls;
+	const char *meaning;
+} roce_table[] = {
+	{ "np_cnp_sent", ROCE_CLASS_CONGESTION, "CNPs this host sent: ECN-marked packets arrived, the fabric is congested towards us" },
+	{ "np_ecn_marked_roce_packets", ROCE_CLASS_CONGESTION, "RoCE packets that arrived ECN-marked by a congested switch" },
+	{ "rp_cnp_handled", ROCE_CLASS_CONGESTION, "CNPs received and acted on: our sending was slowed by congestion control" },
+	{ "rp_cnp_ignored", ROCE_CLASS_CONGESTION, "CNPs received and ignored" },
+	{ "out_of_sequence", ROCE_CLASS_LOSS, "packets that arrived out of sequence: one before them was lost" },
+	{ "out_of_seq_request", ROCE_CLASS_LOSS, "requests that arrived out of sequence: one before them was lost" },
+	{ "packet_seq_err", ROCE_CLASS_LOSS, "NAKs for a sequence error received: the peer saw a packet missing" },
+	{ "implied_nak_seq_err", ROCE_CLASS_LOSS, "responses implying a lost request (implied NAK)" },
+	{ "rcvd_seq_err", ROCE_CLASS_LOSS, "NAKs for a sequence error received: the peer saw a packet missing" },
+	{ "local_ack_timeout_err", ROCE_CLASS_LOSS, "ACK time-outs: a packet or its ACK was lost, the request was resent" },
+	{ "duplicate_request", ROCE_CLASS_LOSS, "requests received twice: our ACK was lost or late, the peer resent" },
+	{ "retry_exceeded_err", ROCE_CLASS_LOSS, "transport retries exhausted: loss the retransmissions did not recover" },
+	{ "completer_retry_err", ROCE_CLASS_LOSS, "requests retried by the completer after loss" },
+	{ "roce_adp_retrans", ROCE_CLASS_LOSS, "adaptive retransmissions: packets resent after loss" },
+	{ "roce_adp_retrans_to", ROCE_CLASS_LOSS, "adaptive retransmission time-outs" },
+	{ "roce_slow_restart", ROCE_CLASS_LOSS, "slow restarts after repeated loss" },
+};
+#define NROCE (sizeof(roce_table) / sizeof(*roce_table))
+
+enum roce_class congestion_roce_class(const char *hw_counter)
+{
+	for (size_t i = 0; hw_counter && i < NROCE; i++)
+		if (!strcmp(roce_table[i].name, hw_counter))
+			return roce_table[i].cls;
+	return ROCE_CLASS_NONE;
+}
+
+const char *congestion_roce_meaning(const char *hw_counter)
+{
+	for (size_t i = 0; hw_counter && i < NROCE; i++)
+		if (!strcmp(roce_table[i].name, hw_counter))
+			return roce_table[i].meaning;
+	return NULL;
+}
+
+const char *congestion_roce_class_name(enum roce_class c)
+{
+	switch (c) {
+	case ROCE_CLASS_CONGESTION: return "congestion";
+	case ROCE_CLASS_LOSS: return "loss";
+	default: return NULL;
+	}
+}

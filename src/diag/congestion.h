@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Congestion in units people understand: PortXmitWait as the share of
+ * the interval the port waited, from the port's own PortSamplesControl
+ * Tick; and the RoCE drivers' hw_counters sorted into congestion (CNP /
+ * ECN) and loss (sequence errors, retransmissions, time-outs). */
+#ifndef IBC_DIAG_CONGESTION_H
+#define IBC_DIAG_CONGESTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The Tick field of a PortSamplesControl attribute (IBA vol. 1,
+ * PerformanceManagement PortSamplesControl: byte 2 of the attribute
+ * data); -1 when psc is NULL. */
+int congestion_psc_tick(const uint8_t *psc);
+
+/* One PortXmitWait tick in ns: (Tick + 1) symbol times, a symbol time
+ * being one byte on one lane (IBA: Tick 0x00 = 1 symbol time, 4 ns at
+ * SDR; 0xFF = 256). lane_gbps is the lane's data rate after encoding
+ * (SDR 2, QDR 8, EDR 25 …). 0 when either is unknown. */
+double congestion_tick_ns(int tick, double lane_gbps);
+
+/* The share (0..1) of interval_s the port spent waiting with data to
+ * send, from a PortXmitWait delta; *clamped when the arithmetic passed 1
+ * (a tick the port misreports). -1 when the tick or lane rate is
+ * unknown or interval_s is not positive. */
+double congestion_wait_share(uint64_t xmit_wait_delta, int tick, double lane_gbps,
+			     double interval_s, bool *clamped);
+
+enum roce_class {
+	ROCE_CLASS_NONE,	/* not a congestion / loss counter */
+	ROCE_CLASS_CONGESTION,	/* the fabric asked to slow down (CNP, ECN) */
+	ROCE_CLASS_LOSS,	/* packets were lost and retransmitted */
+};
+
+/* A RoCE hw_counters name (mlx5, rxe, …) in the table, else NONE. */
+enum roce_class congestion_roce_class(const char *hw_counter);
+const char *congestion_roce_class_name(enum roce_class c);	/* "congestion", "loss", NULL */
+/* What a rise of this counter means, one line; NULL when not in the table. */
+const char *congestion_roce_meaning(const char *hw_counter);
+
+#endif

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests for the acceptance judgements: the card verdict and its
+ * cause, the round-robin schedule's property (every pair once, disjoint
+ * within a round), the fleet-relative pair rules and localisation. Every
+ * number is written out here. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diag/accept.h"
+
+static struct acc_evidence healthy(void)
+{
+	struct acc_evidence e;
+
+	memset(&e, 0, sizeof(e));
+	strcpy(e.numa_relation, "local");
+	e.numa_node = 0;
+	strcpy(e.gid_type, "RoCE v2");
+	e.roce = true;
+	e.mtu_active = e.peer_mtu = 4096;
+	return e;
+}
+
+static void test_card_line(void **state)
+{
+	struct acc_evidence e = healthy();
+	struct acc_card c;
+	/* HDR 4X: 200 Gb/s data rate; the line is 180 */
+	struct acc_card_in in = { .have_result = true, .gbps = 180.0, .data_gbps = 200, .ev = &e };
+
+	(void)state;
+	acc_card_judge(&in, NULL, &c);
+	assert_true(c.pass);
+	assert_true(c.pct > 89.99 && c.pct < 90.01);
+	assert_true(c.line_gbps > 179.99 && c.line_gbps < 180.01);
+	assert_string_equal(c.cause, "");
+	in.gbps = 179.5;
+	acc_card_judge(&in, NULL, &c);
+	assert_false(c.pass);
+	assert_string_equal(c.cause, "the card looks healthy: check the switch port and cable");
+	/* a site line of 80 % passes it */
+	{
+		struct acc_limits l = { .accept = 0.80, .fleet_bw = 0.93, .fleet_lat = 2.1 };
+
+		acc_card_judge(&in, &l, &c);
+		assert_true(c.pass);
+	}
+}
+
+static void test_card_missing(void **state)
+{
+	struct acc_card c;
+	struct acc_card_in in = { .have_result = false, .err = "cannot reach the agent at ref port 18516",
+				  .data_gbps = 100 };
+
+	(void)state;
+	acc_card_judge(&in, NULL, &c);
+	assert_false(c.pass);
+	assert_true(c.pct < 0);
+	assert_string_equal(c.cause, "no result: cannot reach the agent at ref port 18516");
+	/* an unknown data rate is not a silent pass either */
+	in.have_result = true;
+	in.gbps = 50;
+	in.data_gbps = 0;
+	acc_card_judge(&in, NULL, &c);
+	assert_false(c.pass);
+	assert_non_null(strstr(c.cause, "--line-rate"));
+}
+
+static void test_card_causes(void **state)
+{
+	struct acc_evidence e = healthy();
+	struct acc_card c;
+	struct acc_card_in in = { .have_result = true, .gbps = 90, .data_gbps = 200, .ev = &e };
+
+	(void)state;
+	e.below_capability = true;
+	strcpy(e.below_why, "width 2X of 4X");
+	acc_card_judge(&in, NULL, &c);
+	assert_false(c.pass);
+	assert_string_equal(c.cause, "link trained below capability: width 2X of 4X");
+
+	e = healthy();
+	e.pcie_limits = true;
+	strcpy(e.pcie_why, "PCIe 8 GT/s x8 carries 50.1 Gb/s, 200 needed");
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "PCIe short: PCIe 8 GT/s x8 carries 50.1 Gb/s, 200 needed");
+
+	e = healthy();
+	strcpy(e.numa_relation, "remote");
+	e.numa_node = 1;
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "NUMA: this process runs remote to the card (node 1) — pin with numactl -N 1");
+
+	e = healthy();
+	strcpy(e.gid_type, "IB/RoCE v1");
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "GID type IB/RoCE v1, not RoCE v2 — give -x with the RoCE v2 entry");
+
+	e = healthy();
+	e.mtu_active = 1024;
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "MTU mismatch: active MTU 1024 here, 4096 at the other end — set the same netdev MTU on both");
+	/* an unknown end is no mismatch */
+	e.peer_mtu = 0;
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "the card looks healthy: check the switch port and cable");
+	e.peer_mtu = 4096;
+
+	/* two causes at once, in order */
+	e.below_capability = true;
+	strcpy(e.below_why, "speed HDR of NDR");
+	acc_card_judge(&in, NULL, &c);
+	assert_string_equal(c.cause, "link trained below capability: speed HDR of NDR; MTU mismatch: active MTU 1024 here, 4096 at the other end — set the same netdev MTU on both");
+
+	/* evidence is not a verdict: a passing card names no cause */
+	in.gbps = 190;
+	acc_card_judge(&in, NULL, &c);
+	assert_true(c.pass);
+	assert_string_equal(c.cause, "");
+}
+
+/* every pair exactly once, no host twice in a round, n-1 rounds (n even) */
+static void check_schedule(int n)
+{
+	static int pairs[ACC_MAX_HOSTS * ACC_MAX_HOSTS / 2][2];
+	int per_round;
+	static int seen[ACC_MAX_HOSTS][ACC_MAX_HOSTS];
+	int rounds = acc_schedule(n, pairs, (int)(sizeof(pairs) / sizeof(pairs[0])), &per_round);
+
+	assert_int_equal(rounds, n % 2 ? n : n - 1);
+	assert_int_equal(per_round, n / 2);
+	memset(seen, 0, sizeof(seen));
+	for (int r = 0; r < rounds; r++) {
+		int used[ACC_MAX_HOSTS] = { 0 };
+
+		for (int k = 0; k < per_round; k++) {
+			int a = pairs[r * per_round + k][0], b = pairs[r * per_round + k][1];
+
+			assert_true(a >= 0 && a < b && b < n);
+			assert_int_equal(used[a]++, 0);
+			assert_int_equal(used[b]++, 0);
+			seen[a][b]++;
+		}
+	}
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			assert_int_equal(seen[a][b], 1);
+}
+
+static void test_schedule(void **state)
+{
+	int pairs[8][2], per_round;
+
+	(void)state;
+	for (int n = 2; n <= 17; n++)
+		check_schedule(n);
+	check_schedule(64);
+	check_schedule(255);
+	assert_int_equal(acc_schedule(1, pairs, 8, &per_round), -1);
+	/* 6 hosts: 15 pairs do not fit in 8 */
+	assert_int_equal(acc_schedule(6, pairs, 8, &per_round), -1);
+	/* 4 hosts: 3 rounds of 2 */
+	assert_int_equal(acc_schedule(4, pairs, 8, &per_round), 3);
+}
+
+/* 4 hosts, six pairs; bandwidth per pair given, latency 2 us */
+static void fill4(struct acc_pair *p, const double bw[6])
+{
+	static const int ab[6][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 }, { 2, 3 } };
+
+	for (int i = 0; i < 6; i++)
+		p[i] = (struct acc_pair){ .a = ab[i][0], .b = ab[i][1], .ok = true, .bw_gbps = bw[i],
+					  .lat_us = 2.0, .data_gbps = 100 };
+}
+
+static void test_pairs_and_host(void **state)
+{
+	/* host 2 slow with everyone: 0-2, 1-2, 2-3 at 60 */
+	const double bw[6] = { 97, 60, 96, 60, 97, 60 };
+	struct acc_pair p[6];
+	bool host_bad[4];
+	int paths[6], np;
+
+	(void)state;
+	fill4(p, bw);
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 3);
+	assert_true(p[1].bad && p[3].bad && p[5].bad);
+	assert_false(p[0].bad || p[2].bad || p[4].bad);
+	assert_int_equal(acc_localise(4, p, 6, host_bad, paths, &np), 1);
+	assert_true(host_bad[2]);
+	assert_false(host_bad[0] || host_bad[1] || host_bad[3]);
+	assert_int_equal(np, 0);
+}
+
+static void test_pairs_and_path(void **state)
+{
+	/* only 1-3 slow, and only relative to the fleet: 90.1 is above the
+	 * absolute line (90 % of 100) and below 93 % of the best, 97 (90.21) */
+	const double bw[6] = { 97, 96, 96.5, 97, 90.1, 96 };
+	struct acc_pair p[6];
+	bool host_bad[4];
+	int paths[6], np;
+
+	(void)state;
+	fill4(p, bw);
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 1);
+	assert_true(p[4].bad);
+	assert_non_null(strstr(p[4].why, "best pair's 97.00 Gb/s"));
+	assert_int_equal(acc_localise(4, p, 6, host_bad, paths, &np), 0);
+	assert_int_equal(np, 1);
+	assert_int_equal(paths[0], 4);
+	/* 90.3 is above 0.93 x 97 = 90.21: nothing bad */
+	p[4].bw_gbps = 90.3;
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 0);
+}
+
+static void test_pairs_latency_and_missing(void **state)
+{
+	const double bw[6] = { 97, 97, 97, 97, 97, 97 };
+	struct acc_pair p[6];
+	bool host_bad[4];
+	int paths[6], np;
+
+	(void)state;
+	fill4(p, bw);
+	p[0].lat_us = 4.2;	/* exactly 2.1 x 2.0: not above */
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 0);
+	p[0].lat_us = 4.3;
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 1);
+	assert_non_null(strstr(p[0].why, "2.15x"));
+	/* a pair with no result is bad, never a silent 0 */
+	p[0].lat_us = 2;
+	p[5].ok = false;
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 1);
+	assert_string_equal(p[5].why, "no result");
+	assert_int_equal(acc_localise(4, p, 6, host_bad, paths, &np), 0);
+	assert_int_equal(np, 1);
+	/* two hosts: one bad pair is a path, not a host */
+	p[0].bad = true;
+	assert_int_equal(acc_localise(2, p, 1, host_bad, paths, &np), 0);
+	assert_int_equal(np, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_card_line),
+		cmocka_unit_test(test_card_missing),
+		cmocka_unit_test(test_card_causes),
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_pairs_and_host),
+		cmocka_unit_test(test_pairs_and_path),
+		cmocka_unit_test(test_pairs_latency_and_missing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
