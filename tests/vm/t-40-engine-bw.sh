@@ -17,6 +17,6 @@ check bw-bidir bw -n 100 --bidir
 check bw-send-bidir bw --op send -n 100 --bidir -s 4096
 check bw-duration bw -D 1
 check bw-sweep bw --sweep -s 64K -n 20
-check bw-ud bw --op send -c UD -s 1024 -n 100
+check bw-ud bw --op send -c UD -s 1024 -n 2000
 stop_agent
 validate

@@ -20,10 +20,10 @@ start_agent
 pt() {	# pt TOOL ARGS...: server then client, prints the client's result line
 	tool=$1
 	shift
-	timeout 60 "$tool" -d rxe0 -x "$gid" -p $((PORT + 1)) "$@" > pt-server.log 2>&1 &
+	timeout 60 "$tool" -d rxe0 -x "$gid" -p $((PORT + 2)) "$@" > pt-server.log 2>&1 &
 	s=$!
 	sleep 0.5
-	timeout 60 "$tool" -d rxe0 -x "$gid" -p $((PORT + 1)) "$@" 127.0.0.1 > pt-client.log 2>&1 ||
+	timeout 60 "$tool" -d rxe0 -x "$gid" -p $((PORT + 2)) "$@" 127.0.0.1 > pt-client.log 2>&1 ||
 		{ cat pt-client.log; fail "$tool failed"; }
 	wait $s || true
 	awk '/^ *#bytes/ {getline; print; exit}' pt-client.log

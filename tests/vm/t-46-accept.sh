@@ -95,7 +95,7 @@ echo "ok: nodev"
 # 5. no agent at the reference: FAIL with the reason, exit 4, within the time-out
 t0=$(date +%s)
 rc=0
-timeout 60 "$IBC" accept --ref "$ip4" --port 18647 -d rxe0 --timeout 2 > noref.out 2> noref.err || rc=$?
+timeout 60 "$IBC" accept --ref "$ip4" --port 18649 -d rxe0 --timeout 2 > noref.out 2> noref.err || rc=$?
 dt=$(($(date +%s) - t0))
 [ "$rc" = 4 ] || { cat noref.out noref.err; fail "noref: exit $rc, want 4"; }
 [ "$dt" -le 20 ] || fail "noref: took $dt s"

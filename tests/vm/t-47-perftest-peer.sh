@@ -13,7 +13,7 @@ set -eu
 PORT=18660
 . "$VM_TESTS_DIR/enginelib.sh"
 TOL=${IBCONSOLE_ORACLE_TOL:-3}
-PP=$((PORT + 1))
+PP=$((PORT + 2))	# the agent at PORT also listens on PORT + 1 (TCP baseline)
 
 server() {	# server TOOL ARGS...: a perftest server in the background
 	timeout 60 "$@" -d rxe0 -x "$gid" -p $PP > srv.log 2>&1 &
