@@ -102,7 +102,7 @@ static const struct cli_option {
 	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
 	/* triage */
-	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage: the peer's agent (ibconsole serve) for the traffic steps" },
+	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps" },
 	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
 	/* export */
 	{ "listen", NULL, OPT_LISTEN, required_argument, "ADDR:PORT", "export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)" },
@@ -126,7 +126,7 @@ static const int common_opts[] = {
 
 static const int console_opts[] = {
 	OPT_INTERVAL, OPT_NO_SMP, OPT_REDISCOVER, OPT_HOPS, OPT_MAD_TIMEOUT,
-	OPT_NODE_NAME_MAP, 0
+	OPT_NODE_NAME_MAP, OPT_PEER, 0
 };
 static const int snapshot_opts[] = { OPT_JSON, OPT_NO_SMP, 0 };
 static const int fabric_opts[] = {
@@ -166,7 +166,7 @@ static const int accept_opts[] = {
 static const int events_opts[] = { OPT_JSON, OPT_SINCE, 0 };
 
 static const struct cli_command commands[] = {
-	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S]",
+	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S] [--peer HOST]",
 	  "interactive console (the default)", console_opts, cmd_console },
 	{ "snapshot", CMD_SNAPSHOT, "[--json]",
 	  "print every local port once (table, or --json)", snapshot_opts,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd_fabric.h"
+#include "core/agent/peer.h"
 #include "core/port/snapshot.h"
 #include "ui/ui.h"
 
@@ -20,5 +21,7 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 	u.fabric = &fo;
 	u.rediscover_s = c->rediscover_s;
 	u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
+	if (c->t.peer)
+		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */
 	return ui_run(o, &u);
 }

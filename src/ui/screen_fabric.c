@@ -15,6 +15,7 @@
 #include "core/counters/delta.h"
 #include "core/fabric/discovery.h"
 #include "core/agent/peer.h"
+#include "core/agent/testjob.h"
 #include "diag/linkhealth.h"
 #include "widgets.h"
 
@@ -721,6 +722,7 @@ static void mark_peer(void)
 	tp.port_guid = f->ports[p].guid;
 	tp.port = f->ports[p].portnum;
 	tp.lid = f->ports[p].lid;
+	testjob_peer_host(tp.node, tp.host, sizeof(tp.host));
 	peer_set(&tp);
 	snprintf(fs.note, sizeof(fs.note), " test peer: \"%s\"[%d] lid %u", tp.node, tp.port, tp.lid);
 }

@@ -831,8 +831,7 @@ static bool ports_update(const struct ui_ctx *c)
 
 static void ports_draw_status(WINDOW *win, int y, int w)
 {
-	struct test_peer p;
-	char fab[64], buf[512];
+	char fab[64], peer[128], buf[512];
 	const char *last = screen_triage_last();
 
 	if (pstat.fabric_known)
@@ -841,9 +840,10 @@ static void ports_draw_status(WINDOW *win, int y, int w)
 			 pstat.errors + pstat.warns ? " (f)" : "");
 	else
 		snprintf(fab, sizeof(fab), "fabric: discovering (f)");
+	peer_host(peer, sizeof(peer));
 	snprintf(buf, sizeof(buf), " %s | triage: %s | peer: %s", fab,
 		 last[0] ? last : "not run (T)",
-		 peer_get(&p) ? p.node : "none (p on the fabric screen)");
+		 peer[0] ? peer : "none (p on the fabric screen, or --peer HOST)");
 	widgets_text(win, y, 0, w, buf,
 		     pstat.errors || strstr(last, "(step") ? UI_WARN : UI_NORMAL, false, true);
 }

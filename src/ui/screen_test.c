@@ -84,20 +84,20 @@ static void note(enum ui_role r, const char *fmt, ...)
 	ts.msg_role = r;
 }
 
-/* The peer the fabric screen marked, as a host name. */
+/* The console's peer (fabric screen's mark, --peer, or the last typed),
+ * as a host name. */
 static void fabric_peer(void)
 {
 	struct test_peer tp;
-	char host[128];
 
-	if (!peer_get(&tp))
+	if (!peer_get(&tp) || !tp.host[0] || !strcmp(tp.host, ts.peer))
 		return;
-	testjob_peer_host(tp.node, host, sizeof(host));
-	if (host[0] && strcmp(host, ts.peer)) {
-		snprintf(ts.peer, sizeof(ts.peer), "%s", host);
+	snprintf(ts.peer, sizeof(ts.peer), "%s", tp.host);
+	if (tp.node[0])
 		note(UI_NORMAL, "peer \"%s\" from the fabric screen's mark (node \"%s\" port %d) — edit it if the agent's address differs",
-		     host, tp.node, tp.port);
-	}
+		     tp.host, tp.node, tp.port);
+	else
+		note(UI_NORMAL, "peer \"%s\" — edit it if the agent's address differs", tp.host);
 }
 
 static void form_init(void)
@@ -206,6 +206,7 @@ static void start(void)
 	struct tj_choice ch;
 	struct tj_opts o;
 	char err[ENG_ERR], secret[256];
+	struct test_peer tp;
 	long long gid, port;
 
 	ts.msg[0] = '\0';
@@ -265,6 +266,8 @@ static void start(void)
 		note(UI_BAD, "%s", err);
 		return;
 	}
+	if (!peer_get(&tp) || strcmp(tp.host, ts.peer))
+		peer_set_host(ts.peer);	/* the triage walks to the same peer */
 	if (testjob_peers_remember(ts.peer) == 0)
 		ts.nrecent = testjob_peers_load(ts.recent, TJ_MAX_PEERS);
 	memset(ts.v, 0, sizeof(*ts.v));

@@ -50,17 +50,6 @@ void screen_triage_configure(const struct snap_opts *o, const char *config)
 	ts.configured = true;
 }
 
-/* The marked peer's agent host: the node description's first word,
- * which is the host name by the usual naming ("node12 HCA-1"). */
-static void peer_host(char *out, size_t len)
-{
-	struct test_peer p;
-
-	out[0] = '\0';
-	if (peer_get(&p) && p.node[0])
-		snprintf(out, len, "%.*s", (int)strcspn(p.node, " "), p.node);
-}
-
 /* Traffic runs a step needs when it is re-run alone. */
 static unsigned step_runs(int s)
 {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The chosen test peer, shared between the fabric screen (writer) and
- * the test engine (reader) under one lock. */
+/* The chosen test peer, shared between the screens that set it (fabric
+ * mark, test form, --peer) and those that use it, under one lock. */
 #include "config.h"
 #include "core/agent/peer.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -32,4 +33,27 @@ bool peer_get(struct test_peer *p)
 		*p = peer_cur;
 	pthread_mutex_unlock(&peer_lock);
 	return set;
+}
+
+void peer_set_host(const char *host)
+{
+	struct test_peer p = { 0 };
+
+	if (!host || !host[0]) {
+		peer_set(NULL);
+		return;
+	}
+	snprintf(p.host, sizeof(p.host), "%s", host);
+	peer_set(&p);
+}
+
+void peer_host(char *out, size_t len)
+{
+	struct test_peer p;
+
+	if (!len)
+		return;
+	out[0] = '\0';
+	if (peer_get(&p))
+		snprintf(out, len, "%s", p.host);
 }
