@@ -170,6 +170,26 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 	}
 }
 
+/* Waits for the agent's HELLO and checks its version and whether it
+ * wants a secret we have. */
+static int greeted(struct client *c, struct proto_msg *m, char *err, size_t errlen)
+{
+	int st = expect(c, m, MSG_HELLO, err, errlen);
+
+	if (st)
+		return st;
+	if (m->u.hello.ver_min > PROTO_VERSION || m->u.hello.ver_max < PROTO_VERSION) {
+		snprintf(err, errlen, "the agent at %s speaks protocol %u..%u, this ibconsole %u — run the same version on both ends",
+			 c->where, m->u.hello.ver_min, m->u.hello.ver_max, PROTO_VERSION);
+		return ENG_PEER;
+	}
+	if (m->u.hello.auth_required && !c->o->secret) {
+		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", c->where);
+		return ENG_NODEV;
+	}
+	return 0;
+}
+
 static int client_tick(void *arg, char *err, size_t errlen)
 {
 	struct client *c = arg;
@@ -292,20 +312,9 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 	st = dial(&c, err, errlen);
 	if (st)
 		goto out;
-	st = expect(&c, &m, MSG_HELLO, err, errlen);
+	st = greeted(&c, &m, err, errlen);
 	if (st)
 		goto out;
-	if (m.u.hello.ver_min > PROTO_VERSION || m.u.hello.ver_max < PROTO_VERSION) {
-		snprintf(err, errlen, "the agent at %s speaks protocol %u..%u, this ibconsole %u — run the same version on both ends",
-			 c.where, m.u.hello.ver_min, m.u.hello.ver_max, PROTO_VERSION);
-		st = ENG_PEER;
-		goto out;
-	}
-	if (m.u.hello.auth_required && !o->secret) {
-		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", c.where);
-		st = ENG_NODEV;
-		goto out;
-	}
 	{
 		struct proto_msg s = { .type = MSG_SETUP };
 
@@ -349,5 +358,61 @@ out:
 	if (c.fd >= 0)
 		close(c.fd);
 	eng_close(e);
+	return st;
+}
+
+int client_order(const struct client_order_opts *o, struct proto_order_result *r,
+		 bool *refused, char *err, size_t errlen)
+{
+	struct client_opts co = { .peer = o->agent, .tcp_port = o->tcp_port, .secret = o->secret,
+				  .timeout_ms = o->timeout_ms };
+	struct client_opts wait = co;
+	struct client c = { .o = &co, .fd = -1 };
+	struct proto_msg m, ord = { .type = MSG_ORDER };
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	*refused = false;
+	r->local.numa_node = r->peer.numa_node = -1;
+	r->local.gid_index = r->peer.gid_index = -1;
+	ord.u.order.p = o->p;
+	ord.u.order.port = (uint16_t)o->target_port;
+	snprintf(ord.u.order.target, sizeof(ord.u.order.target), "%s", o->target);
+	if (proto_check_order(&ord, err, errlen)) {
+		st = 2;
+		goto out;
+	}
+	st = dial(&c, err, errlen);
+	if (st)
+		goto out;
+	st = greeted(&c, &m, err, errlen);
+	if (st)
+		goto out;
+	if (!o->secret || proto_order_mac(o->secret, m.u.hello.nonce, &ord, ord.u.order.mac)) {
+		snprintf(err, errlen, "a test order needs the shared secret — give --secret-file (the agents' file)");
+		st = 2;
+		goto out;
+	}
+	if (proto_send(c.fd, &ord, o->timeout_ms, err, errlen)) {
+		st = ENG_PEER;
+		goto out;
+	}
+	/* the agent answers when its test ended: wait for the run itself,
+	 * then the usual time-out */
+	wait.timeout_ms = o->timeout_ms + o->run_ms;
+	c.o = &wait;
+	st = expect(&c, &m, MSG_ORDER_RESULT, err, errlen);
+	if (st) {
+		/* an ERROR instead of the result: the agent would not run it */
+		*refused = m.type == MSG_ERROR;
+		goto out;
+	}
+	*r = m.u.oresult;
+	st = r->status;
+	if (st)
+		proto_error_text(r->text, err, errlen);
+out:
+	if (c.fd >= 0)
+		close(c.fd);
 	return st;
 }

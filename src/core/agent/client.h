@@ -54,4 +54,22 @@ int client_sizes(const struct proto_params *p, uint32_t mtu_cap, uint64_t *sizes
 /* Runs the whole test; 0 or an exit status with err filled. */
 int client_run(const struct client_opts *o, struct client_result *r, char *err, size_t errlen);
 
+/* A test order (accept --hosts): tells the agent at agent:tcp_port to run
+ * p against the agent at target:target_port and waits for the result
+ * (run_ms plus the time-out). 0, or an exit status with err filled: the
+ * ordered agent's refusal (*refused set: wrong secret, target not in its
+ * list, over its limits), or its test's failure, or ours. */
+struct client_order_opts {
+	const char *agent;
+	int tcp_port;
+	const char *secret;	/* required: it authenticates the order */
+	const char *target;
+	int target_port;
+	struct proto_params p;
+	int timeout_ms;
+	int run_ms;		/* how long the test may take */
+};
+int client_order(const struct client_order_opts *o, struct proto_order_result *r,
+		 bool *refused, char *err, size_t errlen);
+
 #endif
