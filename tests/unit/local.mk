@@ -8,7 +8,8 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
 	tests/unit/test_accept tests/unit/test_export tests/unit/test_json \
-	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc
+	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc \
+	tests/unit/test_hostlist
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_events_SOURCES = tests/unit/test_events.c
@@ -77,3 +78,6 @@ tests_unit_test_json_SOURCES = tests/unit/test_json.c
 tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c
 tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# The hosts file of accept --hosts / serve --hosts.
+tests_unit_test_hostlist_SOURCES = tests/unit/test_hostlist.c
+tests_unit_test_hostlist_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)

@@ -30,3 +30,13 @@ PY
 netdev_ipv4() {
 	ip -4 -o addr show dev "$1" | awk '{sub(/\/.*/, "", $4); print $4; exit}'
 }
+
+# wait_listening LOG: until the agent writing LOG says it listens (10 s).
+wait_listening() {
+	i=0
+	until grep -qs listening "$1"; do
+		i=$((i + 1))
+		[ $i -le 100 ] || fail "the agent did not start: $(cat "$1")"
+		sleep 0.1
+	done
+}

@@ -170,11 +170,14 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 	}
 }
 
-/* Waits for the agent's HELLO and checks its version and whether it
- * wants a secret we have. */
+/* Connects, waits for the agent's HELLO and checks its version and
+ * whether it wants a secret we have. */
 static int greeted(struct client *c, struct proto_msg *m, char *err, size_t errlen)
 {
-	int st = expect(c, m, MSG_HELLO, err, errlen);
+	int st = dial(c, err, errlen);
+
+	if (!st)
+		st = expect(c, m, MSG_HELLO, err, errlen);
 
 	if (st)
 		return st;
@@ -309,9 +312,6 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 		goto out;
 	r->info = *eng_info(e);
 	facts_collect(&r->local, e);
-	st = dial(&c, err, errlen);
-	if (st)
-		goto out;
 	st = greeted(&c, &m, err, errlen);
 	if (st)
 		goto out;
@@ -382,9 +382,6 @@ int client_order(const struct client_order_opts *o, struct proto_order_result *r
 		st = 2;
 		goto out;
 	}
-	st = dial(&c, err, errlen);
-	if (st)
-		goto out;
 	st = greeted(&c, &m, err, errlen);
 	if (st)
 		goto out;
