@@ -544,9 +544,8 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 	}
 	testjob_params(&lc, &lat);
 	ao.lat = lat;
-	/* an order runs at most 60 s; iterations are bounded by the order's limits */
-	ao.bw_run_ms = bw->duration_ms ? (int)bw->duration_ms + 5000 : (int)PROTO_ORDER_MAX_DURATION_MS;
-	ao.lat_run_ms = lat.duration_ms ? (int)lat.duration_ms + 5000 : (int)PROTO_ORDER_MAX_DURATION_MS;
+	/* the agent stops an order at 60 s from its start, then answers */
+	ao.run_ms = (int)PROTO_ORDER_MAX_DURATION_MS + 5000;
 	if (!secret) {
 		fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
 		goto out;

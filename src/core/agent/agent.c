@@ -51,6 +51,8 @@ struct sess {
 	int status;
 	char why[ENG_ERR];
 	atomic_bool done;
+	atomic_int cancel;	/* an order: stop its test (over time, or stopping) */
+	atomic_bool finishing;	/* said its last word (BYE came, result sent) */
 	int wake;		/* write end of the main loop's pipe */
 };
 
@@ -207,8 +209,10 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	for (;;) {
 		if (proto_recv(s->fd, &m, o->timeout_ms, err, errlen))
 			return ENG_PEER;
-		if (m.type == MSG_BYE)
+		if (m.type == MSG_BYE) {
+			atomic_store(&s->finishing, true);
 			return 0;
+		}
 		if (m.type == MSG_ERROR) {
 			snprintf(err, errlen, "the client gave up: %s", m.u.error.text);
 			return ENG_PEER;
@@ -236,7 +240,8 @@ static int order_run(struct sess *s, char *err, size_t errlen)
 	struct client_opts co = { .peer = ord->u.order.target, .tcp_port = ord->u.order.port,
 				  .secret = o->secret, .device = o->device, .ib_port = o->ib_port,
 				  .gid_index = o->gid_index, .p = ord->u.order.p,
-				  .timeout_ms = o->timeout_ms, .stall_ms = 5000 };
+				  .timeout_ms = o->timeout_ms, .busy_wait_ms = o->timeout_ms,
+				  .stall_ms = 5000, .cancel = &s->cancel };
 	struct client_result *cr = calloc(1, sizeof(*cr));
 	struct proto_msg m = { .type = MSG_ORDER_RESULT }, e;
 	struct proto_order_result *r = &m.u.oresult;
@@ -250,6 +255,11 @@ static int order_run(struct sess *s, char *err, size_t errlen)
 		return ENG_INTERNAL;
 	}
 	st = client_run(&co, cr, err, errlen);
+	if (st && atomic_load(&s->cancel)) {
+		snprintf(err, errlen, "the ordered test ran past an order's %u s limit and was stopped — order fewer iterations or a --duration",
+			 PROTO_ORDER_MAX_DURATION_MS / 1000);
+		st = ENG_PEER;
+	}
 	if (!st && cr->nphases < 1) {
 		snprintf(err, errlen, "the test ran no phase");
 		st = ENG_INTERNAL;
@@ -281,6 +291,7 @@ static int order_run(struct sess *s, char *err, size_t errlen)
 		if (proto_send(s->fd, &m, o->timeout_ms, err, errlen))
 			return ENG_PEER;
 	}
+	atomic_store(&s->finishing, true);
 	return st;
 }
 
@@ -439,6 +450,8 @@ static void start_session(struct agent *a, struct conn *c, const struct proto_ms
 	s->wake = a->wake[1];
 	snprintf(s->peer, sizeof(s->peer), "%s", c->peer);
 	atomic_init(&s->done, false);
+	atomic_init(&s->cancel, 0);
+	atomic_init(&s->finishing, false);
 	/* signals are the main loop's: the worker never sees EINTR */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -520,6 +533,11 @@ static void got_setup(struct agent *a, struct conn *c, const struct proto_msg *m
 		refuse(a, c, 2, why);
 		return;
 	}
+	/* a test that said its last word ends in moments: its client may
+	 * already be back for the next one (accept --hosts), so wait for it
+	 * rather than answer BUSY */
+	if (a->s && atomic_load(&a->s->finishing))
+		end_session(a);
 	if (a->s || (o->sessions && a->started >= o->sessions)) {
 		answer_busy(a, c);
 		return;
@@ -757,6 +775,10 @@ static void round_(struct agent *a)
 	}
 	if (a->s && atomic_load(&a->s->done))
 		end_session(a);
+	/* an order runs unattended: past its limit it is stopped */
+	if (a->s && a->s->setup.type == MSG_ORDER &&
+	    ms_now() - a->s->started > (long long)PROTO_ORDER_MAX_DURATION_MS)
+		atomic_store(&a->s->cancel, 1);
 	for (int i = 0; n > 0 && i < AGENT_MAX_PENDING; i++)
 		if (a->c[i].fd >= 0 && a->pfd[i + 2].fd == a->c[i].fd && a->pfd[i + 2].revents)
 			on_readable(a, &a->c[i]);
@@ -831,6 +853,7 @@ int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 	if (a->s) {
 		/* stopped mid-test: end it now, not at its client's leisure */
 		logf_(o, "%s: stopping the running test", a->s->peer);
+		atomic_store(&a->s->cancel, 1);
 		shutdown(a->s->fd, SHUT_RDWR);
 		end_session(a);
 	}

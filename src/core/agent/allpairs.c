@@ -19,13 +19,14 @@ struct job {
 };
 
 static int order(const struct allpairs_opts *o, const struct allpairs_pair *p,
-		 const struct proto_params *par, int run_ms, const char *what,
+		 const struct proto_params *par, const char *what,
 		 struct proto_order_result *r, bool *refused, char *err, size_t errlen)
 {
 	const struct hostlist_entry *a = &o->hosts->h[p->a], *b = &o->hosts->h[p->b];
 	struct client_order_opts co = { .agent = a->host, .tcp_port = a->port, .secret = o->secret,
 					.target = b->host, .target_port = b->port, .p = *par,
-					.timeout_ms = o->timeout_ms, .run_ms = run_ms };
+					.timeout_ms = o->timeout_ms, .busy_wait_ms = o->timeout_ms,
+					.run_ms = o->run_ms };
 	char why[ENG_ERR - 16];	/* room for "bandwidth: " */
 	int st = client_order(&co, r, refused, why, sizeof(why));
 
@@ -40,10 +41,10 @@ static void pair_main(struct worker *w, void *arg)
 	struct allpairs_pair *p = j->p;
 
 	(void)w;
-	p->status = order(j->o, p, &j->o->bw, j->o->bw_run_ms, "bandwidth", &p->bw, &p->refused,
+	p->status = order(j->o, p, &j->o->bw, "bandwidth", &p->bw, &p->refused,
 			  p->err, sizeof(p->err));
 	if (!p->status)
-		p->status = order(j->o, p, &j->o->lat, j->o->lat_run_ms, "latency", &p->lat,
+		p->status = order(j->o, p, &j->o->lat, "latency", &p->lat,
 				  &p->refused, p->err, sizeof(p->err));
 }
 

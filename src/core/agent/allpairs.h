@@ -13,7 +13,7 @@ struct allpairs_opts {
 	const char *secret;
 	struct proto_params bw, lat;
 	int timeout_ms;		/* connect and handshake */
-	int bw_run_ms, lat_run_ms;	/* how long each test may take */
+	int run_ms;		/* how long one ordered test may take */
 };
 
 struct allpairs_pair {

@@ -23,6 +23,8 @@ struct client_opts {
 	int gid_index;		/* -1 automatic */
 	struct proto_params p;	/* p.size: the size, or the largest of a sweep */
 	int timeout_ms;		/* connect (with retries) and every handshake wait */
+	int busy_wait_ms;	/* an agent busy with another test: try again
+				 * this long (0: fail at once) */
 	int stall_ms;
 	eng_progress_fn progress;
 	void *progress_arg;
@@ -67,6 +69,7 @@ struct client_order_opts {
 	int target_port;
 	struct proto_params p;
 	int timeout_ms;
+	int busy_wait_ms;	/* as in client_opts */
 	int run_ms;		/* how long the test may take */
 };
 int client_order(const struct client_order_opts *o, struct proto_order_result *r,
