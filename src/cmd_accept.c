@@ -433,7 +433,7 @@ static void hosts_text(const struct hrun *r)
 	       (unsigned long long)r->lat->size);
 	printf("bad below %.0f %% of the data rate, below %.0f %% of the best pair's bandwidth, or above %.1fx the best p99 latency\n",
 	       100 * r->l->accept, 100 * r->l->fleet_bw, r->l->fleet_lat);
-	printf("\nbandwidth Gb/s (row orders, column serves; - no result)\n%4s", "");
+	printf("\nbandwidth Gb/s between hosts by number (! bad, - no result)\n%4s", "");
 	for (int b = 0; b < n; b++)
 		printf(" %9d", b + 1);
 	putchar('\n');

@@ -69,7 +69,8 @@ for rnd in (1, 2, 3):
     assert len(hs) == 4 and len(set(hs)) == 4, ("a host twice in a round", rnd, hs)
 for p in pairs:
     assert p["verdict"] == "good" and p["error"] is None and not p["retested"], p
-    assert 0 < p["bw_gbps"] < 100 and 0 < p["lat_median_us"] <= p["lat_p99_us"] < 1e5, p
+    # p99 under emulation is the scheduler's (up to 0.3 s seen), the median ~20 us
+    assert 0 < p["bw_gbps"] < 100 and 0 < p["lat_median_us"] <= p["lat_p99_us"] < 1e7, p
 rows = list(csv.DictReader(open("all.d/pairs.csv")))
 assert len(rows) == 6, rows
 for row, p in zip(rows, pairs):
