@@ -687,6 +687,10 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
 		goto out;
 	}
+	if (c->hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
+		fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
+		goto out;
+	}
 	if (c->t.iters && c->t.duration_s > 0) {
 		fail("accept runs by --iters or by --duration, not both — drop one");
 		goto out;

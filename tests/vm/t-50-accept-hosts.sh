@@ -8,8 +8,8 @@
 # running at once on one emulated rxe device share its CPU (the rules
 # themselves are unit-tested); the absolute line is set with --line-rate
 # below every measurement.
-# Then: a fifth host with no agent fails each of its pairs with the reason
-# and is named the bad host (exit 1); a wrong secret is refused with one
+# Then: a host with no agent fails each of its pairs with the reason and
+# is named the bad host (exit 1); a wrong secret is refused with one
 # line (exit 3); an agent whose --hosts list lacks the target refuses the
 # order with one line (exit 3).
 set -eu
@@ -26,7 +26,7 @@ trap 'for p in $pids; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null |
 : > hosts4
 for k in 0 1 2 3; do
 	port=$((18700 + 2 * k))
-	"$IBC" serve -d rxe0 --port "$port" --secret-file secret --timeout 5 2> "agent$k.log" &
+	"$IBC" serve -d rxe0 --port "$port" --secret-file secret 2> "agent$k.log" &
 	pids="$pids $!"
 	echo "$ip4:$port" >> hosts4
 done
@@ -39,7 +39,7 @@ accept_hosts() {
 	shift 3
 	rc=0
 	timeout 170 "$IBC" accept --hosts "$hosts" --secret-file secret --config loose.conf \
-		--line-rate 0.001 -n 200 --timeout 3 --results "$name.d" "$@" \
+		--line-rate 0.001 -s 16K -n 100 --results "$name.d" "$@" \
 		> "$name.out" 2> "$name.err" || rc=$?
 	[ "$rc" = "$want" ] || { cat "$name.out" "$name.err"; fail "$name: exit $rc, want $want"; }
 	echo "ran: $name: exit $rc"
@@ -57,6 +57,7 @@ f = json.load(open("all.d/accept.json"))
 assert r == f, "stdout and accept.json differ"
 assert r["schema"] == "ibconsole/accept/1" and r["mode"] == "hosts", r
 assert r["rounds"] == 3 and r["pairs_per_round"] == 2 and r["passed"] and r["bad_pairs"] == 0, r
+assert r["bw_op"] == "send" and r["bw_size_bytes"] == 16384 and r["lat_op"] == "write" and r["lat_size_bytes"] == 2, r
 assert r["fleet_bw_pct"] == 1 and r["fleet_lat_ratio"] == 100 and r["line_rate_gbps"] == 0.001, r
 names = ["%s:%d" % (ip, 18700 + 2 * k) for k in range(4)]
 assert [h["host"] for h in r["hosts"]] == names, r["hosts"]
@@ -68,7 +69,9 @@ for rnd in (1, 2, 3):
     hs = [x for p in pairs if p["round"] == rnd for x in (p["a"], p["b"])]
     assert len(hs) == 4 and len(set(hs)) == 4, ("a host twice in a round", rnd, hs)
 for p in pairs:
-    assert p["verdict"] == "good" and p["error"] is None and not p["retested"], p
+    # a pair may need its re-test on a loaded machine (an agent too slow
+    # to answer once); what counts is the confirmed verdict
+    assert p["verdict"] == "good" and p["error"] is None, p
     # p99 under emulation is the scheduler's (up to 0.3 s seen), the median ~20 us
     assert 0 < p["bw_gbps"] < 100 and 0 < p["lat_median_us"] <= p["lat_p99_us"] < 1e7, p
 rows = list(csv.DictReader(open("all.d/pairs.csv")))
@@ -80,26 +83,30 @@ for row, p in zip(rows, pairs):
 print("ok: all: 6 pairs, 3 rounds, bw %.4f..%.4f Gb/s" % (min(p["bw_gbps"] for p in pairs), max(p["bw_gbps"] for p in pairs)))
 PY
 
-# 2. a fifth host with no agent: its pairs fail with the reason, it is the
-#    bad host, the other pairs stay good; the text names it
-cp hosts4 hosts5
-echo "$ip4:18708   # no agent here" >> hosts5
-accept_hosts missing 1 hosts5
+# 2. a third host with no agent: its two pairs fail with the reason, it is
+#    the bad host, the pair of the other two stays good; the text names it.
+#    Listed first, it is the one ordered, so accept's own --timeout bounds
+#    each try.
+echo "$ip4:18708   # no agent here" > hosts3
+head -2 hosts4 >> hosts3
+accept_hosts missing 1 hosts3 --timeout 4
+cat missing.out
 /usr/bin/python3 - "$ip4:18708" <<'PY' || { cat missing.out missing.err; fail "missing: wrong result"; }
 import json, sys
 gone = sys.argv[1]
 r = json.load(open("missing.d/accept.json"))
-assert r["rounds"] == 5 and r["bad_pairs"] == 4 and not r["passed"], r
+assert r["rounds"] == 3 and r["pairs_per_round"] == 1 and r["bad_pairs"] == 2 and not r["passed"], r
 assert r["bad_hosts"] == [gone] and r["bad_paths"] == [], r
 for p in r["pairs"]:
     if gone in (p["a"], p["b"]):
         assert p["verdict"] == "bad" and p["bw_gbps"] is None and p["retested"], p
-        assert "agent" in p["error"] and p["why"] == "no result", p
+        assert "cannot reach the agent" in p["error"] and p["why"] == "no result", p
     else:
         assert p["verdict"] == "good" and p["bw_gbps"] > 0, p
 PY
 grep -q "^BAD HOST $ip4:18708: " missing.out || { cat missing.out; fail "missing: no BAD HOST line"; }
 grep -q "cannot reach the agent at $ip4 port 18708" missing.out || { cat missing.out; fail "missing: no reason"; }
+grep -q ',bad,,,,0.001,yes,"bandwidth: cannot reach the agent at '"$ip4"' port 18708' missing.d/pairs.csv || { cat missing.d/pairs.csv; fail "missing: CSV row"; }
 echo "ok: missing: the host without an agent is named, with the reason"
 
 # 3. a wrong secret: one line, exit 3, no table
@@ -115,7 +122,7 @@ echo "ok: wrong secret: $(grep -v 'accept: round' wrong.err)"
 # 4. an agent that takes orders only towards its --hosts list: a target
 #    outside it is refused, one line, exit 3
 printf '%s\n' "$ip4:18710" "$ip4:18700" > allow
-"$IBC" serve -d rxe0 --port 18710 --secret-file secret --hosts allow --timeout 5 2> agent5.log &
+"$IBC" serve -d rxe0 --port 18710 --secret-file secret --hosts allow 2> agent5.log &
 pids="$pids $!"
 wait_listening agent5.log
 printf '%s\n' "$ip4:18710" "$ip4:18702" > hosts-out
