@@ -1,12 +1,14 @@
 # tests/vm: the Soft-RoCE VM tests. verbs.test boots one VM (rxe-vm.sh) and
 # runs every t-*.sh inside it through suite.sh; wire.test and
 # wire-screen.test (the console's test screen on a lossy wire) join two VMs.
-# agent-hammer.test starves `serve` with hammer.py on this machine (no VM).
+# agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
+# agent-orders.test checks an agent's refusals of test orders (no VM).
 TESTS += tests/vm/verbs.test tests/vm/wire.test tests/vm/wire-screen.test \
-	tests/vm/agent-hammer.test
+	tests/vm/agent-hammer.test tests/vm/agent-orders.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test \
+	tests/vm/agent-orders.test \
 	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-snapshot.sh \
 	tests/vm/t-perftest.sh tests/vm/t-40-counters.sh tests/vm/t-40-engine-bw.sh \
 	tests/vm/t-41-fabric.sh tests/vm/t-41-faults-net.sh \
