@@ -9,8 +9,9 @@
 #        roce-fault.sh on NAME | off NAME | off all
 #
 # Faults (each shows where a real one would):
-#   load  loss only under load: a token-bucket queue (tbf, 40 Mbit/s,
-#         16 KiB) on this end's wire overflows under a bandwidth test
+#   load  loss only under load: a 16-packet queue drained at 40 Mbit/s
+#         (netem rate, limit) on this end's wire overflows under a
+#         bandwidth test while small messages pass
 #   loss  a steady 2 % loss on this end's wire (netem)
 #   mtu   MTU mismatch: this end's eth1 at 1100 bytes (RoCE MTU 512 B),
 #         the peer's at 1500 (1024 B)
@@ -25,7 +26,7 @@ state=$dir/fault
 faults="load loss mtu gid"
 text() {
 	case $1 in
-	load) echo "loss only under load: tbf queue (40 Mbit/s, 16 KiB) on $dev overflows" ;;
+	load) echo "loss only under load: a 16-packet queue at 40 Mbit/s on $dev overflows" ;;
 	loss) echo "steady 2 % loss on $dev (netem)" ;;
 	mtu) echo "MTU mismatch: $dev 1100 B here (RoCE 512 B), 1500 B at the peer" ;;
 	gid) echo "wrong GID index: the peer's agent on its IPv6 link-local entry" ;;
@@ -59,7 +60,7 @@ fault_off() {
 
 fault_on() {
 	case $1 in
-	load) tc qdisc replace dev "$dev" root tbf rate 40mbit burst 8kb limit 16kb ;;
+	load) tc qdisc replace dev "$dev" root netem rate 40mbit limit 16 ;;
 	loss) tc qdisc replace dev "$dev" root netem loss 2% ;;
 	mtu) ip link set "$dev" mtu 1100 ;;
 	gid) echo gid=link-local > "$dir/serve.args" && agent_restarted ;;
@@ -75,14 +76,9 @@ known() {
 active=$(cat "$state" 2>/dev/null) || active=
 case ${1:-} in
 list)
-	# what the queue threw away: the evidence that the fault bites
-	drops=$(tc -s qdisc show dev "$dev" root 2>/dev/null | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -1)
 	for f in $faults; do
 		[ "$f" = "$active" ] && on=on || on=off
-		case $on:$f in
-		on:load | on:loss) echo "$f $on $(text "$f"); dropped ${drops:-?} packets" ;;
-		*) echo "$f $on $(text "$f")" ;;
-		esac
+		echo "$f $on $(text "$f")"
 	done
 	;;
 on)

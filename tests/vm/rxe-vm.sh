@@ -343,9 +343,10 @@ fi
 start=$(date +%s)
 : > "$work/console"
 # shellcheck disable=SC2086 # accel_args and wire_args are word lists
-# shellcheck disable=SC2086 # tflag and serial_args too
+# shellcheck disable=SC2086 # tflag and serial_args too; exec: qpid is
+# timeout itself, which hands a TERM on to qemu
 run_qemu() {
-	timeout $tflag -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
+	exec timeout $tflag -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
 		-display none -monitor none $serial_args -no-reboot \
 		-kernel "$kdir/vmlinuz" -initrd "$work/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1" \
