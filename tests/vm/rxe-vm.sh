@@ -342,9 +342,8 @@ else
 fi
 start=$(date +%s)
 : > "$work/console"
-# shellcheck disable=SC2086 # accel_args and wire_args are word lists
-# shellcheck disable=SC2086 # tflag and serial_args too; exec: qpid is
-# timeout itself, which hands a TERM on to qemu
+# exec: qpid is timeout itself, which hands a TERM on to qemu
+# shellcheck disable=SC2086 # accel_args, wire_args, tflag, serial_args are word lists
 run_qemu() {
 	exec timeout $tflag -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
 		-display none -monitor none $serial_args -no-reboot \
