@@ -78,7 +78,9 @@ role_console() {
 	done
 	XDG_STATE_HOME=$dir/state
 	export XDG_STATE_HOME
-	"$IBCONSOLE" -d rxe0 --peer "$server_ip"
+	# exec: on Ctrl-C the VM's wrapper waits for the console itself,
+	# which restores the terminal before the VM powers off
+	exec "$IBCONSOLE" -d rxe0 --peer "$server_ip"
 }
 
 case ${1:-} in
