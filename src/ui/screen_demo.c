@@ -72,6 +72,8 @@ static void demo_done(int rc)
 
 	if (dm.listing && rc == 0) {
 		demo_parse(dm.job.out);
+		if (dm.note_role == UI_WARN)	/* "still reading": over */
+			dm.note[0] = '\0';
 		return;
 	}
 	if (nl)

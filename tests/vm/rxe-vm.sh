@@ -329,7 +329,9 @@ if [ -n "$wire" ]; then
 fi
 
 serial_args="-serial file:$work/console"
+kargs=
 if [ "$tty_mode" = 1 ]; then
+	kargs=" loglevel=1"	# the user's terminal: no boot messages
 	# signal=off: Ctrl-C goes to the guest; the second serial line
 	# (ttyS1) carries "ROWS COLS" lines, written through a FIFO that is
 	# held open here so a write never blocks
@@ -348,7 +350,7 @@ run_qemu() {
 	exec timeout $tflag -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
 		-display none -monitor none $serial_args -no-reboot \
 		-kernel "$kdir/vmlinuz" -initrd "$work/initrd.gz" \
-		-append "console=ttyS0 quiet panic=-1" \
+		-append "console=ttyS0 quiet panic=-1$kargs" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap \
 		-nic user,model=virtio-net-pci \
 		$wire_args
