@@ -160,6 +160,14 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		       (unsigned long long)c->value, dl, c->state == DELTA_OK ? "" : "  ",
 		       c->state == DELTA_OK ? "" : delta_state_name(c->state));
 	}
+	for (int g = 0; g < DET_GROUPS; g++) {
+		char line[400];
+
+		if (!cs->det.g[g].asked)
+			continue;	/* nothing to detail */
+		details_text(&cs->det.g[g], g, line, sizeof(line));
+		printf("  %-30s %s\n", details_attr_name(g), line);
+	}
 	if (v->level != VERDICT_OK)
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
@@ -678,6 +686,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
 			json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
+			counters_json_details(&j, &cs[i]);
 			cong_json(&j, &dp[i], &pc[i], iv);
 			pfc_json(&j, &pf[i], &t[i]);
 			if (i < nlocal)

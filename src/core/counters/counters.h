@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/counters/details.h"
+
 #define CTR_MAX 64		/* counters per port */
 #define CTR_NAME 40
 
@@ -105,6 +107,8 @@ struct counter_set {
 	bool valid;
 	char why[160];		/* when !valid */
 	double t_mono;		/* CLOCK_MONOTONIC seconds at the read */
+	/* PMA ports with errors: what the error counters are made of */
+	struct ctr_details det;
 
 	int n;
 	struct ctr_value c[CTR_MAX];
@@ -149,8 +153,13 @@ struct pma_client;
 struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 			    char *err, size_t errlen);
 void pma_close(struct pma_client *c);
-/* ClassPortInfo then PortCounters (+ PortCountersExtended) of LID/port.
- * Returns 0, or -1 with cs->why filled (cs->valid false). */
+/* ClassPortInfo then PortCounters (+ PortCountersExtended) of LID/port,
+ * then, where a total is not 0, its details (cs->det): PortRcvErrors →
+ * PortRcvErrorDetails, PortXmitDiscards → PortXmitDiscardDetails,
+ * PortXmitWait → PortVLXmitWaitCounters when ClassPortInfo says the port
+ * counts PortXmitWait. An attribute the port refuses or leaves
+ * unanswered is not asked again. Returns 0, or -1 with cs->why filled
+ * (cs->valid false). */
 int pma_sample(struct pma_client *c, unsigned lid, int port,
 	       struct counter_set *cs);
 /* PortCounters (+Extended) reset of every counter on LID/port. */

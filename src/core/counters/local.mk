@@ -4,6 +4,7 @@
 libibc_core_a_SOURCES += \
 	src/core/counters/counters.c src/core/counters/counters.h \
 	src/core/counters/pma.c src/core/counters/pma.h \
+	src/core/counters/details.c src/core/counters/details.h \
 	src/core/counters/sysfs_counters.c \
 	src/core/counters/counters_json.c src/core/counters/counters_json.h \
 	src/core/counters/reader.c src/core/counters/reader.h \
