@@ -137,6 +137,27 @@ static void counters_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	widgets_text(win, y, 0, getmaxx(win), buf, role, false, true);
 }
 
+/* Below the counter rows, bottom up from row end: the error details
+ * the port was asked for (those whose total is not 0). At most max
+ * lines; returns how many were drawn. */
+static int cv_below(WINDOW *win, const struct monitor_port *p, int end, int w, int max)
+{
+	char text[400], buf[480];
+	int n = 0;
+
+	for (int g = DET_GROUPS - 1; g >= 0 && n < max; g--) {
+		const struct det_values *dv = &p->det.g[g];
+
+		if (!dv->asked)
+			continue;
+		details_text(dv, g, text, sizeof(text));
+		snprintf(buf, sizeof(buf), " %-28s %s", details_attr_name(g), text);
+		n++;
+		widgets_text(win, end - n, 0, w, buf, dv->valid ? UI_WARN : UI_DIM, false, true);
+	}
+	return n;
+}
+
 static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	int w = getmaxx(win), h = getmaxy(win), i;
@@ -147,7 +168,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	const struct verdict *vd;
 	bool utf8 = ctrview_utf8();
 	bool wide;
-	int sparkw;
+	int sparkw, nb;
 
 	i = cv_selected(c, label, sizeof(label));
 	widgets_bar(win, 1, w, UI_TITLE);
@@ -195,7 +216,8 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	rc.wide = wide;
 	rc.sparkw = sparkw;
 	rc.utf8 = utf8;
-	widgets_list_draw(win, &cv.list, 5, h - 6, d->n, counters_row, &rc);
+	nb = cv_below(win, &m->port[i], h - 1, w, h - 6 - 4);
+	widgets_list_draw(win, &cv.list, 5, h - 6 - nb, d->n, counters_row, &rc);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
 		     " a ack  m mark  C clear  e events  x sweep  Up/Down scroll  c/Esc back  q quit   ! = unacknowledged error increment",

@@ -251,6 +251,7 @@ static void local_main(struct worker *wk, void *arg)
 				m->port[i].source = cs->source;
 				snprintf(m->port[i].mode, sizeof(m->port[i].mode), "%s", cs->mode);
 				snprintf(m->port[i].why, sizeof(m->port[i].why), "%s", cs->why);
+				m->port[i].det = cs->det;
 				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
 				eventlog_add_from(&m->log, &m->dp[i], &wall);
 				port_events(w, m, i, &wall);

@@ -22,6 +22,7 @@ struct monitor_port {
 	bool valid;
 	char mode[96];
 	char why[160];
+	struct ctr_details det;		/* the last sample's error details */
 };
 
 /* The neighbour of a local port (the other end of its cable), sampled
