@@ -137,25 +137,61 @@ static void counters_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	widgets_text(win, y, 0, getmaxx(win), buf, role, false, true);
 }
 
-/* Below the counter rows, bottom up from row end: the error details
- * the port was asked for (those whose total is not 0). At most max
- * lines; returns how many were drawn. */
+/* Below the counter rows, ending at row end: the error details the port
+ * was asked for (those whose total is not 0) and, for a port read from
+ * sysfs for want of MAD access, what needs MADs and what would help.
+ * Long texts wrap under their label. At most max rows; returns how many
+ * were drawn. */
 static int cv_below(WINDOW *win, const struct monitor_port *p, int end, int w, int max)
 {
-	char text[400], buf[480];
-	int n = 0;
+	struct { const char *label; char text[480]; enum ui_role role; } item[DET_GROUPS + 1];
+	struct { int item, off, len; } row[16];
+	int ni = 0, nr = 0, tw = w - 31;
 
-	for (int g = DET_GROUPS - 1; g >= 0 && n < max; g--) {
+	if (p->t.no_mad[0]) {
+		item[ni].label = "needs MADs";
+		snprintf(item[ni].text, sizeof(item[0].text),
+			 "error details, the other end's counters, the fabric: %s", p->t.no_mad);
+		item[ni++].role = UI_WARN;
+	}
+	for (int g = 0; g < DET_GROUPS; g++) {
 		const struct det_values *dv = &p->det.g[g];
 
 		if (!dv->asked)
 			continue;
-		details_text(dv, g, text, sizeof(text));
-		snprintf(buf, sizeof(buf), " %-28s %s", details_attr_name(g), text);
-		n++;
-		widgets_text(win, end - n, 0, w, buf, dv->valid ? UI_WARN : UI_DIM, false, true);
+		item[ni].label = details_attr_name(g);
+		details_text(dv, g, item[ni].text, sizeof(item[0].text));
+		item[ni++].role = dv->valid ? UI_WARN : UI_DIM;
 	}
-	return n;
+	if (tw < 20)
+		tw = 20;
+	for (int i = 0; i < ni; i++) {
+		int off = 0, total = (int)strlen(item[i].text);
+
+		do {
+			int next, len = layout_wrap(item[i].text + off, tw, &next);
+
+			if (nr < (int)(sizeof(row) / sizeof(row[0]))) {
+				row[nr].item = i;
+				row[nr].off = off;
+				row[nr++].len = len;
+			}
+			if (next <= 0)
+				break;
+			off += next;
+		} while (off < total);
+	}
+	if (nr > max)
+		nr = max;
+	for (int r = 0; r < nr; r++) {
+		char buf[520];
+		int i = row[r].item;
+
+		snprintf(buf, sizeof(buf), " %-28s %.*s", row[r].off ? "" : item[i].label,
+			 row[r].len, item[i].text + row[r].off);
+		widgets_text(win, end - nr + r, 0, w, buf, item[i].role, false, true);
+	}
+	return nr;
 }
 
 static void counters_draw(WINDOW *win, const struct ui_ctx *c)

@@ -12,6 +12,7 @@
 
 #define CTR_MAX 64		/* counters per port */
 #define CTR_NAME 40
+#define CTR_WHY_LONG 256	/* a reason with what to do about it */
 
 enum ctr_class { CTR_TRAFFIC = 0, CTR_CONGESTION, CTR_ERROR };
 
@@ -109,6 +110,8 @@ struct counter_set {
 	double t_mono;		/* CLOCK_MONOTONIC seconds at the read */
 	/* PMA ports with errors: what the error counters are made of */
 	struct ctr_details det;
+	/* read from sysfs because MADs cannot be sent: why ("" else) */
+	char no_mad[CTR_WHY_LONG];
 
 	int n;
 	struct ctr_value c[CTR_MAX];

@@ -141,9 +141,14 @@ void counters_json_delta(struct json *j, const struct delta_port *d,
 void counters_json_details(struct json *j, const struct counter_set *cs)
 {
 	if (!cs->valid || cs->source != CTR_SRC_PMA) {
+		char why[CTR_WHY_LONG + 128];
+
+		snprintf(why, sizeof(why), "%s%s", cs->no_mad[0] ? "the error details need MADs: " :
+			 !cs->valid ? "no counter sample" :
+			 "counters come from sysfs: the error details need the PMA (InfiniBand)",
+			 cs->no_mad);
 		json_null(j, "error_details");
-		json_str(j, "error_details_error", !cs->valid ? "no counter sample" :
-			 "counters come from sysfs: the error details need the PMA (InfiniBand)");
+		json_str(j, "error_details_error", why);
 		return;
 	}
 	json_arr_begin(j, "error_details");

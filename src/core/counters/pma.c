@@ -5,6 +5,7 @@
 #include "config.h"
 #include "core/counters/pma.h"
 #include "core/counters/counters.h"
+#include "core/port/madaccess.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -215,19 +216,9 @@ struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 {
 	int classes[] = { IB_PERFORMANCE_CLASS };
 	struct pma_client *c;
-	int fd;
 
-	/* libibmad prints when its open fails: probe quietly first. */
-	fd = umad_open_port((char *)dev, port);
-	if (fd < 0) {
-		int e = errno ? errno : -fd;
-
-		snprintf(err, errlen,
-			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
-			 dev, port, strerror(e));
+	if (madaccess_probe(dev, port, err, errlen))
 		return NULL;
-	}
-	umad_close_port(fd);
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		snprintf(err, errlen, "out of memory");

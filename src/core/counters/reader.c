@@ -61,8 +61,9 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 		snprintf(x->dev, sizeof(x->dev), "%s", p->dev);
 		x->port = p->port;
 		x->pma_port = p->port;
-		if (is_ib(p) && sysfs_is_real_root() && p->lid)
+		if (is_ib(p) && sysfs_is_real_root() && p->lid && !p->mad_why[0])
 			x->lid = p->lid;
+		snprintf(x->no_mad, sizeof(x->no_mad), "%s", p->mad_why);
 		snprintf(x->netdev, sizeof(x->netdev), "%s", p->netdev);
 	}
 	return n;
@@ -165,6 +166,7 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 
 	memset(cs, 0, offsetof(struct counter_set, c));
 	snprintf(cs->label, sizeof(cs->label), "%s", t->label);
+	snprintf(cs->no_mad, sizeof(cs->no_mad), "%s", t->no_mad);
 	if (!t->lid)
 		return counters_sysfs_sample(t->dev, t->port, t->netdev, cs);
 	c = client_for(s, t, cs->why, sizeof(cs->why));

@@ -19,6 +19,9 @@ struct ctr_target {
 	int pma_port;		/* PMA PortSelect */
 	bool remote;
 	char netdev[32];	/* RoCE: for pause / PFC statistics */
+	/* an IB port whose MADs this user may not send: read from sysfs
+	 * counters/ instead, and this says why and what would help */
+	char no_mad[CTR_WHY_LONG];
 };
 
 struct ctr_reader;
@@ -27,7 +30,9 @@ struct ctr_reader *reader_open(void);
 void reader_close(struct ctr_reader *s);
 
 /* Local ports of s as targets: IB ports with a LID on the real system
- * use the PMA, everything else sysfs. Returns the count. */
+ * use the PMA, everything else sysfs — an IB port whose umad device
+ * does not open too (the kernel's counters/ come from the same PMA).
+ * Returns the count. */
 int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max);
 /* The neighbour of local port p (its PMA at peer.lid / peer.port,
  * reached through p) as a remote target. Returns 0, or -1 when p has no

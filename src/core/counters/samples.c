@@ -9,6 +9,8 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "core/port/madaccess.h"
+
 int samples_control_get(const char *dev, int port, unsigned lid, int pma_port,
 			int timeout_ms, uint8_t data[SAMPLES_DATA_SZ],
 			char *why, size_t whylen)
@@ -17,20 +19,13 @@ int samples_control_get(const char *dev, int port, unsigned lid, int pma_port,
 	uint8_t buf[1024] = { 0 };	/* libibmad writes up to a whole MAD */
 	struct ibmad_port *mp;
 	ib_portid_t id;
-	int fd;
 
 	if (!lid) {
 		snprintf(why, whylen, "no LID");
 		return -1;
 	}
-	/* probe quietly: libibmad prints to stderr when the open fails */
-	fd = umad_open_port((char *)dev, port);
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot open the umad device of %s/%d: %s",
-			 dev, port, strerror(errno ? errno : -fd));
+	if (madaccess_probe(dev, port, why, whylen))
 		return -1;
-	}
-	umad_close_port(fd);
 	mp = mad_rpc_open_port((char *)dev, port, classes, 1);
 	if (!mp) {
 		snprintf(why, whylen, "libibmad cannot open %s/%d", dev, port);
