@@ -12,4 +12,5 @@ libibc_core_a_SOURCES += \
 	src/core/counters/eventlog.c src/core/counters/eventlog.h \
 	src/core/counters/monitor.c src/core/counters/monitor.h \
 	src/core/counters/samples.c src/core/counters/samples.h \
-	src/core/counters/pfc.c src/core/counters/pfc.h
+	src/core/counters/pfc.c src/core/counters/pfc.h \
+	src/core/counters/portcong.c src/core/counters/portcong.h

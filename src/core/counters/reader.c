@@ -69,6 +69,14 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 	return n;
 }
 
+double reader_target_lane_gbps(const struct snapshot *s, const struct ctr_target *t)
+{
+	for (int k = 0; !t->remote && k < s->nports; k++)
+		if (!strcmp(s->ports[k].dev, t->dev) && s->ports[k].port == t->port)
+			return port_lane_data_gbps(s->ports[k].speed_name);
+	return 0;
+}
+
 int reader_target_peer(const struct port_info *p, struct ctr_target *t)
 {
 	memset(t, 0, sizeof(*t));

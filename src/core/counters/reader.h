@@ -34,6 +34,9 @@ void reader_close(struct ctr_reader *s);
  * does not open too (the kernel's counters/ come from the same PMA).
  * Returns the count. */
 int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max);
+/* The data rate of one lane of local target t's port in s (Gb/s after
+ * encoding), 0 for a remote target or an unknown speed. */
+double reader_target_lane_gbps(const struct snapshot *s, const struct ctr_target *t);
 /* The neighbour of local port p (its PMA at peer.lid / peer.port,
  * reached through p) as a remote target. Returns 0, or -1 when p has no
  * known neighbour with a LID or counters are not read over the PMA. */

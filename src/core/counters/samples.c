@@ -11,6 +11,11 @@
 
 #include "core/port/madaccess.h"
 
+int samples_tick(const uint8_t *psc)
+{
+	return psc ? (int)mad_get_field((void *)psc, 0, IB_PSC_TICK_F) : -1;
+}
+
 int samples_control_get(const char *dev, int port, unsigned lid, int pma_port,
 			int timeout_ms, uint8_t data[SAMPLES_DATA_SZ],
 			char *why, size_t whylen)

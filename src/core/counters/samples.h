@@ -16,4 +16,8 @@ int samples_control_get(const char *dev, int port, unsigned lid, int pma_port,
 			int timeout_ms, uint8_t data[SAMPLES_DATA_SZ],
 			char *why, size_t whylen);
 
+/* The Tick field of PortSamplesControl data (IBA vol. 1, PerfMgt
+ * PortSamplesControl: byte 2), -1 when psc is NULL. */
+int samples_tick(const uint8_t *psc);
+
 #endif
