@@ -13,4 +13,5 @@ libibc_core_a_SOURCES += \
 	src/core/counters/monitor.c src/core/counters/monitor.h \
 	src/core/counters/samples.c src/core/counters/samples.h \
 	src/core/counters/pfc.c src/core/counters/pfc.h \
+	src/core/counters/ethstats.c src/core/counters/ethstats.h \
 	src/core/counters/portcong.c src/core/counters/portcong.h
