@@ -477,24 +477,26 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
-	for (int i = 0; i < n; i++)
-		portcong_open(&pc[i], &t[i], reader_target_lane_gbps(s, &t[i]));
-	/* the neighbour's end of the cable runs at the local port's speed */
-	for (int i = 0; i < nlocal; i++)
-		if (peer_at[i] >= 0)
-			portcong_set_lane(&pc[peer_at[i]], pc[i].lane_gbps);
-	snapshot_release(s);
-	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
 	bl = calloc((size_t)n, sizeof(*bl));
 	fl = calloc((size_t)n, sizeof(*fl));
 	smp = reader_open();
 	if (!dp || !cs || !bl || !fl || !smp) {
+		snapshot_release(s);
+		free(s);
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
 	}
+	for (int i = 0; i < n; i++)
+		portcong_open(&pc[i], &t[i], reader_target_lane_gbps(s, &t[i]), smp);
+	/* the neighbour's end of the cable runs at the local port's speed */
+	for (int i = 0; i < nlocal; i++)
+		if (peer_at[i] >= 0)
+			portcong_set_lane(&pc[peer_at[i]], pc[i].lane_gbps);
+	snapshot_release(s);
+	free(s);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

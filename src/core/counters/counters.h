@@ -165,6 +165,10 @@ void pma_close(struct pma_client *c);
  * (cs->valid false). */
 int pma_sample(struct pma_client *c, unsigned lid, int port,
 	       struct counter_set *cs);
+/* One Get of attr for LID/port on the client's pipe: 0 with the
+ * attribute data (IB_PC_DATA_SZ bytes) in out, -1 with why. */
+int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,
+	    char *why, size_t whylen);
 /* PortCounters (+Extended) reset of every counter on LID/port. */
 int pma_clear(struct pma_client *c, unsigned lid, int port, char *err,
 	      size_t errlen);

@@ -237,7 +237,8 @@ static void local_main(struct worker *wk, void *arg)
 		umadlock_span_begin();
 		/* a new port's tick: a MAD, so outside the lock */
 		for (int i = 0; changed && i < m->n; i++)
-			portcong_open(&m->port[i].cong, &m->port[i].t, m->port[i].cong.lane_gbps);
+			portcong_open(&m->port[i].cong, &m->port[i].t, m->port[i].cong.lane_gbps,
+				      w->smp);
 		if (clear)
 			clear_port_counters(w, m, clear_dev, clear_port);
 		t = worker_now();

@@ -388,6 +388,27 @@ int pma_sample(struct pma_client *c, unsigned lid, int port,
 	return 0;
 }
 
+int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,
+	    char *why, size_t whylen)
+{
+	uint8_t buf[IB_PC_DATA_SZ];
+	struct pma_req r;
+	int n = 0;
+
+	pma_req_add(&r, &n, buf, lid, port, attr);
+	if (pma_pipe_run(&c->pp, &r, n) < 0) {
+		snprintf(why, whylen, "PMA query of LID %u port %d: %s", lid, port, strerror(errno));
+		return -1;
+	}
+	if (r.status != 1) {
+		snprintf(why, whylen, r.mad_status ? "LID %u refused attribute 0x%x (MAD status 0x%04x)" :
+			 "no answer from LID %u to attribute 0x%x", lid, attr, r.mad_status);
+		return -1;
+	}
+	memcpy(out, buf, IB_PC_DATA_SZ);
+	return 0;
+}
+
 int pma_clear(struct pma_client *c, unsigned lid, int port, char *err,
 	      size_t errlen)
 {

@@ -5,11 +5,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <infiniband/mad.h>
 
 #include "core/base/sysfs.h"
 #include "core/counters/samples.h"
-
-#define TICK_TIMEOUT_MS 300
 
 static void portcong_why(struct portcong *pc)
 {
@@ -20,7 +19,8 @@ static void portcong_why(struct portcong *pc)
 		snprintf(pc->why, sizeof(pc->why), "n/a (the port's link speed is not known here)");
 }
 
-void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps)
+void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps,
+		   struct ctr_reader *rd)
 {
 	uint8_t psc[SAMPLES_DATA_SZ];
 	char why[300];
@@ -35,8 +35,7 @@ void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_
 	}
 	if (!t->lid)
 		return;		/* sysfs counters: no tick to ask for */
-	if (samples_control_get(t->dev, t->port, t->lid, t->pma_port, TICK_TIMEOUT_MS,
-				psc, why, sizeof(why)) == 0)
+	if (!reader_pma_get(rd, t, IB_GSI_PORT_SAMPLES_CONTROL, psc, why, sizeof(why)))
 		pc->tick = samples_tick(psc);
 	portcong_why(pc);
 }

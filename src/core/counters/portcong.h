@@ -22,8 +22,9 @@ struct portcong {
 };
 
 /* For target t whose lanes run at lane_gbps (0 unknown): asks the tick
- * over the PMA when t is read there, notes the RoCE priority. */
-void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps);
+ * through rd's PMA client when t is read there, notes the RoCE priority. */
+void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps,
+		   struct ctr_reader *rd);
 /* The neighbour's end of the cable runs at the local port's speed. */
 void portcong_set_lane(struct portcong *pc, double lane_gbps);
 /* One interval: the netdev's pause statistics again. */

@@ -188,6 +188,19 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 	return rc;
 }
 
+int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
+		   uint8_t *out, char *why, size_t whylen)
+{
+	struct pma_client *c;
+
+	if (!t->lid) {
+		snprintf(why, whylen, "%s is read from sysfs: no PMA", t->label);
+		return -1;
+	}
+	c = client_for(s, t, why, whylen);
+	return c ? pma_get(c, t->lid, t->pma_port, attr, out, why, whylen) : -1;
+}
+
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
 	       size_t errlen)
 {

@@ -52,6 +52,11 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 /* Closes the PMA clients (they reopen on the next sample): under
  * umad2sim a kept-open client breaks other users of its class. */
 void reader_release(struct ctr_reader *s);
+/* One PerfMgt Get of attr (PortSamplesControl …) for PMA target t on
+ * the same client as its counters: 0 with the attribute data (192
+ * bytes) in out, or -1 with why. */
+int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
+		   uint8_t *out, char *why, size_t whylen);
 /* Clears every PMA counter of t. */
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
 	       size_t errlen);
