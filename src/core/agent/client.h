@@ -24,6 +24,8 @@ struct client_opts {
 	struct proto_params p;	/* p.size: the size, or the largest of a sweep */
 	int timeout_ms;		/* connect (with retries) and every handshake wait */
 	int stall_ms;
+	bool perftest;		/* the peer is a perftest server, not the agent */
+	bool report_gbits;	/* --report_gbits: a perftest peer prints our report in Gb/s */
 	eng_progress_fn progress;
 	void *progress_arg;
 	atomic_int *cancel;	/* non-zero: stop now (the console's Esc); NULL none */
