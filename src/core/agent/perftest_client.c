@@ -160,6 +160,10 @@ static int tick(void *arg, char *err, size_t errlen)
 	struct ptc *c = arg;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN | POLLRDHUP };
 
+	if (c->o->cancel && atomic_load(c->o->cancel)) {
+		snprintf(err, errlen, "cancelled");
+		return -1;
+	}
 	/* the server sends nothing during a run: readable means it is gone */
 	if (poll(&p, 1, 0) > 0) {
 		snprintf(err, errlen, "the perftest server at %s went away mid-test — see its output", c->where);
