@@ -55,7 +55,7 @@ assert p["peer_version"] and (not sys.argv[1] or p["peer_version"] == sys.argv[1
 PY
 server ib_send_lat -s 2 -n 200
 rc=0
-timeout 60 "$IBC" test --compare rec.json --no-record "$ip4" > c.out 2> c.err || rc=$?
+timeout 60 "$IBC" test lat --compare rec.json --no-record "$ip4" > c.out 2> c.err || rc=$?
 wait $srv || { cat srv.log; fail "ib_send_lat did not finish against ibconsole --compare"; }
 [ "$rc" -le 1 ] || { cat c.err; fail "test --compare of a perftest record: exit $rc"; }
 grep -q "compared with rec.json" c.out || { cat c.out; fail "--compare printed no comparison"; }
