@@ -470,6 +470,12 @@ static int run_sizes(struct ptc *c, struct client_result *r, char *err, size_t e
 					 (unsigned long long)sizes[i], c->where, (unsigned long long)theirs);
 			return theirs ? 2 : st;
 		}
+		if (st && strstr(err, "access error")) {
+			/* perftest registers its buffer for its own test's verb only */
+			snprintf(err, errlen, "the perftest server at %s refused our RDMA %s: it runs another test — start ib_%s_%s there",
+				 c->where, eng_op_name(p->op), eng_op_name(p->op), p->kind == KIND_LAT ? "lat" : "bw");
+			return 2;
+		}
 		if (st)
 			return st;
 		r->nphases = i + 1;
