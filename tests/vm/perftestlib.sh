@@ -7,7 +7,8 @@
 PP=$((PORT + 2))
 
 server() {	# server TOOL ARGS...: a perftest server in the background ($srv)
-	timeout 60 "$@" -d rxe0 -x "$gid" -p $PP > srv.log 2>&1 &
+	# line-buffered: what a server killed by the time-out printed stays
+	timeout ${IBCONSOLE_PERFTEST_SERVER_S:-120} stdbuf -oL "$@" -d rxe0 -x "$gid" -p $PP > srv.log 2>&1 &
 	srv=$!
 	# perftest's server listens only after opening the device (slow under
 	# TCG), and neither client retries: wait for the listening socket
@@ -29,7 +30,7 @@ theirs() {	# theirs TOOL FIELD ARGS...: perftest's client, one field of its resu
 	for try in 1 2; do
 		server "$tool" "$@"
 		rc=0
-		timeout 60 "$tool" -d rxe0 -x "$gid" -p $PP "$@" 127.0.0.1 > cli.log 2>&1 || rc=$?
+		timeout 120 "$tool" -d rxe0 -x "$gid" -p $PP "$@" 127.0.0.1 > cli.log 2>&1 || rc=$?
 		# under TCG perftest's own cycle-counter calibration sometimes
 		# fails ("r^2 < 0.9, Can't produce a report"): one more try
 		[ "$rc" != 0 ] && [ $try = 1 ] && grep -q "Can't produce a report" cli.log &&
@@ -45,7 +46,7 @@ ours_run() {	# ours_run TOOL KIND ARGS...: our client against TOOL's server, JSO
 	shift 2
 	server "$tool" $(perftest_args "$@")
 	rc=0
-	timeout 90 "$IBC" test "$kind" "$@" --perftest --port $PP --no-record --json "$ip4" > o.json 2> o.err || rc=$?
+	timeout 120 "$IBC" test "$kind" "$@" --perftest --port $PP --no-record --json "$ip4" > o.json 2> o.err || rc=$?
 	[ "$rc" -le 1 ] || { cat o.err srv.log >&2; stop_server; fail "ibconsole test $kind $* --perftest against $tool: exit $rc"; }
 	wait $srv || { cat srv.log >&2; fail "the $tool server did not finish normally against ibconsole ($*)"; }
 	# the server printed its normal result line
