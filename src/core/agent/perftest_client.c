@@ -415,6 +415,12 @@ static int setup(struct ptc *c, char *err, size_t errlen)
 	st = first_round(c, err, errlen);
 	if (!st)
 		st = connect_qps(c, err, errlen);
+	/* the first size readied once the QPs are connected (receives, as
+	 * with the agent) and before the server can start: write latency's
+	 * server posts its first ping right after the last sync, and a later
+	 * zeroing of the poll byte would wipe it */
+	if (!st)
+		st = eng_prepare(c->e, (c->o->p.flags & PARAM_SWEEP) ? 2 : c->o->p.size, err, errlen);
 	if (!st && c->s.sync_after_connect)
 		st = sync_line(c, err, errlen);
 	if (!st)
@@ -556,12 +562,7 @@ int ptclient_run(const struct client_opts *o, struct client_result *r, char *err
 	r->info = *eng_info(c.e);
 	facts_collect(&r->local, c.e);
 	c.gid = c.e->info.gid_index >= 0;
-	/* the first size readied before the server can start: write latency's
-	 * server posts its first ping right after the last sync, and a later
-	 * zeroing of the poll byte would wipe it */
-	st = eng_prepare(c.e, (oo.p.flags & PARAM_SWEEP) ? 2 : oo.p.size, err, errlen);
-	if (!st)
-		st = setup(&c, err, errlen);
+	st = setup(&c, err, errlen);
 	if (st)
 		goto out;
 	testctr_sample(&before, r->info.device, r->info.ib_port);
