@@ -60,7 +60,7 @@ static const struct cli_option {
 	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, events, fabric, test, triage, accept)" },
 	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
-	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
+	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed; --demo roce: two Soft-RoCE VMs (qemu) with real traffic and planted faults" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
 	/* fabric */
@@ -504,6 +504,11 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			return 2;
 		}
 		}
+	}
+	/* --demo roce: the word belongs to --demo, not a command */
+	if (c->demo && optind < argc && !strcmp(argv[optind], "roce")) {
+		c->demo_roce = true;
+		optind++;
 	}
 	if (optind < argc) {
 		int i;

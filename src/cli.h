@@ -46,6 +46,7 @@ struct cli {
 	const char *sysfs_root;
 	bool json;
 	bool demo;
+	bool demo_roce;		/* --demo roce: the two Soft-RoCE VMs */
 	bool no_color;
 	bool no_smp;
 	double interval;
