@@ -93,14 +93,14 @@ static const struct cli_option {
 	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
 	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)" },
 	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
-	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_write_bw, ib_read_bw, ib_write_lat), port 18515" },
+	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_{write,read,send}_{bw,lat}), port 18515" },
 	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
 	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)" },
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
 	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's" },
 	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
-	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "accepted for perftest habits (always Gb/s)" },
+	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "results are always Gb/s; with --perftest, the server's unit too" },
 	/* triage */
 	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps" },
 	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
@@ -359,7 +359,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 		if (parse_num(optarg, 0.001, 100000, &t->line_rate))
 			BAD("bad --line-rate '%s' — give Gb/s", optarg);
 		break;
-	case OPT_GBITS: break;
+	case OPT_GBITS: t->report_gbits = true; break;
 	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
 	case OPT_REF: c->ref = optarg; break;

@@ -31,6 +31,7 @@ struct cli_test {
 	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
 	bool perftest;		/* test --perftest: the peer runs a perftest server */
+	bool report_gbits;	/* --report_gbits: the perftest server's unit */
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */

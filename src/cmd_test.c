@@ -205,7 +205,8 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	struct client_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
 				  .ib_port = c->port, .gid_index = t->gid_index,
 				  .timeout_ms = (int)((t->timeout_s > 0 ? t->timeout_s : 10) * 1000),
-				  .stall_ms = 5000 };
+				  .stall_ms = 5000, .report_gbits = t->report_gbits,
+				  .perftest = t->perftest };
 	struct client_result *r = calloc(1, sizeof(*r));
 	struct record_saved *saved = NULL;
 	struct record_diff *diff = NULL;
@@ -246,6 +247,11 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		o.p = saved->p;
 		if (!o.peer)
 			o.peer = saved->peer;
+		/* against the same kind of peer, on its port unless given */
+		if (saved->perftest)
+			o.perftest = true;
+		if (!o.tcp_port)
+			o.tcp_port = saved->tcp_port;
 		diff->path = t->compare;
 	}
 	if (testjob_check(&o.p, err, sizeof(err))) {
@@ -283,7 +289,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	if (!c->json && isatty(2)) {
 		o.progress = progress;
 	}
-	st = t->perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
+	st = o.perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {

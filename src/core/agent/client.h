@@ -26,6 +26,8 @@ struct client_opts {
 	int busy_wait_ms;	/* an agent busy with another test: try again
 				 * this long (0: fail at once) */
 	int stall_ms;
+	bool perftest;		/* the peer is a perftest server, not the agent */
+	bool report_gbits;	/* --report_gbits: a perftest peer prints our report in Gb/s */
 	eng_progress_fn progress;
 	void *progress_arg;
 	atomic_int *cancel;	/* non-zero: stop now (the console's Esc); NULL none */
