@@ -7,6 +7,7 @@
 # with both values; the record says the peer was perftest and which
 # version, and --compare reruns against it; a server killed mid-test gives
 # exit 4 within the time-out.
+# vm-timeout: 600
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 PORT=18670

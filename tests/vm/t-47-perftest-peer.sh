@@ -7,6 +7,7 @@
 # own client against the same kind of server (medians of alternating
 # runs); -b, -a, -D and -q 2 run to the end; what perftest has no test
 # for is refused in one line (exit 2).
+# vm-timeout: 600
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 PORT=18660
