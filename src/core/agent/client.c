@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "core/agent/agent.h"
+#include "core/agent/dial.h"
 #include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
 
@@ -60,65 +61,22 @@ static long long ms_now(void)
  * an agent started a moment after the client is still found. */
 static int dial(struct client *c, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *a;
-	long long deadline = ms_now() + c->o->timeout_ms;
-	char port[16];
-	int rc, eno = 0, tries = 0, one = 1;
+	int port = c->o->tcp_port ? c->o->tcp_port : AGENT_DEFAULT_PORT;
+	struct dial_result r;
 
-	snprintf(port, sizeof(port), "%d", c->o->tcp_port ? c->o->tcp_port : AGENT_DEFAULT_PORT);
-	snprintf(c->where, sizeof(c->where), "%s port %s", c->o->peer, port);
-	rc = getaddrinfo(c->o->peer, port, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "cannot resolve the peer %s: %s — give its host name or address",
-			 c->o->peer, gai_strerror(rc));
+	snprintf(c->where, sizeof(c->where), "%s port %d", c->o->peer, port);
+	switch (dial_tcp(c->o->peer, port, c->o->timeout_ms, DIAL_RETRY | DIAL_NODELAY,
+			 c->o->cancel, &r, err, errlen)) {
+	case DIAL_OK:
+		c->fd = r.fd;
+		return 0;
+	case DIAL_NO_ANSWER:
+		snprintf(err, errlen, "cannot reach the agent at %s: %s (%d tries in %d s) — start 'ibconsole serve' on the peer and check the address and port (-p)",
+			 c->where, strerror(r.eno), r.tries, c->o->timeout_ms / 1000);
+		return ENG_PEER;
+	default:
 		return ENG_PEER;
 	}
-	do {
-		tries++;
-		for (a = res; a; a = a->ai_next) {
-			struct pollfd p;
-			socklen_t sl = sizeof(eno);
-			int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-			long long left = deadline - ms_now();
-
-			if (fd < 0)
-				continue;
-			if (connect(fd, a->ai_addr, a->ai_addrlen) && errno != EINPROGRESS) {
-				eno = errno;
-				close(fd);
-				continue;
-			}
-			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
-			if (poll(&p, 1, (int)(left > 0 ? (left < 2000 ? left : 2000) : 1)) <= 0) {
-				eno = ETIMEDOUT;
-				close(fd);
-				continue;
-			}
-			getsockopt(fd, SOL_SOCKET, SO_ERROR, &eno, &sl);
-			if (eno) {
-				close(fd);
-				continue;
-			}
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-			c->fd = fd;
-			freeaddrinfo(res);
-			return 0;
-		}
-		if (client_cancelled(c->o)) {
-			freeaddrinfo(res);
-			snprintf(err, errlen, "cancelled");
-			return ENG_PEER;
-		}
-		if (ms_now() < deadline) {
-			struct timespec ts = { 0, 250000000 };
-
-			nanosleep(&ts, NULL);
-		}
-	} while (ms_now() < deadline);
-	freeaddrinfo(res);
-	snprintf(err, errlen, "cannot reach the agent at %s: %s (%d tries in %d s) — start 'ibconsole serve' on the peer and check the address and port (-p)",
-		 c->where, strerror(eno), tries, c->o->timeout_ms / 1000);
-	return ENG_PEER;
 }
 
 static void take_counters(struct client *c, const struct proto_msg *m)

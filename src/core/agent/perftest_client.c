@@ -19,6 +19,7 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
+#include "core/agent/dial.h"
 #include "core/agent/perftest_proto.h"
 #include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
@@ -90,43 +91,22 @@ static int xchg(struct ptc *c, const void *mine, void *theirs, size_t len, const
 
 static int dial(struct ptc *c, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *a;
-	char port[16];
-	int rc, eno = ECONNREFUSED, one = 1;
+	int port = c->o->tcp_port ? c->o->tcp_port : PT_DEFAULT_PORT;
+	struct dial_result r;
 
-	snprintf(port, sizeof(port), "%d", c->o->tcp_port ? c->o->tcp_port : PT_DEFAULT_PORT);
-	snprintf(c->where, sizeof(c->where), "%s port %s", c->o->peer, port);
-	rc = getaddrinfo(c->o->peer, port, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "cannot resolve the peer %s: %s — give its host name or address",
-			 c->o->peer, gai_strerror(rc));
+	snprintf(c->where, sizeof(c->where), "%s port %d", c->o->peer, port);
+	/* perftest's server accepts once: one attempt per address, no retry loop */
+	switch (dial_tcp(c->o->peer, port, c->o->timeout_ms, DIAL_NODELAY, NULL, &r, err, errlen)) {
+	case DIAL_OK:
+		c->fd = r.fd;
+		return 0;
+	case DIAL_NO_ANSWER:
+		snprintf(err, errlen, "cannot reach a perftest server at %s: %s — start e.g. 'ib_write_bw' (no host argument) on the peer first",
+			 c->where, strerror(r.eno));
+		return ENG_PEER;
+	default:
 		return ENG_PEER;
 	}
-	/* perftest's server accepts once: one attempt per address, no retry loop */
-	for (a = res; a; a = a->ai_next) {
-		int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		socklen_t sl = sizeof(eno);
-
-		if (fd < 0)
-			continue;
-		if ((connect(fd, a->ai_addr, a->ai_addrlen) && errno != EINPROGRESS) ||
-		    poll(&p, 1, c->o->timeout_ms) <= 0 ||
-		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &eno, &sl) || eno) {
-			if (!eno)
-				eno = errno ? errno : ETIMEDOUT;
-			close(fd);
-			continue;
-		}
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		c->fd = fd;
-		freeaddrinfo(res);
-		return 0;
-	}
-	freeaddrinfo(res);
-	snprintf(err, errlen, "cannot reach a perftest server at %s: %s — start e.g. 'ib_write_bw' (no host argument) on the peer first",
-		 c->where, strerror(eno));
-	return ENG_PEER;
 }
 
 /* The active MTU as the ibv_mtu enum, without creating anything. */

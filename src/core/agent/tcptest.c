@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "core/agent/agent.h"
+#include "core/agent/dial.h"
 #include "core/agent/proto.h"
 
 #define TCP_CHUNK (128u << 10)
@@ -106,58 +107,20 @@ static int write_all(int fd, const char *s, size_t len, int timeout_ms)
 
 static int dial(const struct tcptest_opts *o, char *where, size_t wlen, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *a;
-	char port[16];
-	int rc, eno = ECONNREFUSED;
-	double end = now_s() + o->timeout_ms / 1000.0;
+	int port = tcp_port_of(o->agent_port);
+	struct dial_result r;
 
-	snprintf(port, sizeof(port), "%d", tcp_port_of(o->agent_port));
-	snprintf(where, wlen, "%s port %s", o->peer, port);
-	rc = getaddrinfo(o->peer, port, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "cannot resolve the peer %s: %s — give its host name or address",
-			 o->peer, gai_strerror(rc));
+	snprintf(where, wlen, "%s port %d", o->peer, port);
+	switch (dial_tcp(o->peer, port, o->timeout_ms, DIAL_RETRY, o->cancel, &r, err, errlen)) {
+	case DIAL_OK:
+		return r.fd;
+	case DIAL_NO_ANSWER:
+		snprintf(err, errlen, "cannot reach the agent's TCP baseline at %s: %s — start 'ibconsole serve' on the peer (it listens on its port + 1) and let that port through",
+			 where, strerror(r.eno));
+		return -1;
+	default:
 		return -1;
 	}
-	do {
-		for (a = res; a; a = a->ai_next) {
-			int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-			struct pollfd p;
-			socklen_t sl = sizeof(eno);
-
-			if (fd < 0)
-				continue;
-			if (connect(fd, a->ai_addr, a->ai_addrlen) && errno != EINPROGRESS) {
-				eno = errno;
-				close(fd);
-				continue;
-			}
-			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
-			if (poll(&p, 1, 2000) <= 0) {
-				eno = ETIMEDOUT;
-				close(fd);
-				continue;
-			}
-			getsockopt(fd, SOL_SOCKET, SO_ERROR, &eno, &sl);
-			if (eno) {
-				close(fd);
-				continue;
-			}
-			freeaddrinfo(res);
-			return fd;
-		}
-		if (o->cancel && atomic_load(o->cancel))
-			break;
-		if (now_s() < end) {
-			struct timespec ts = { 0, 250000000 };
-
-			nanosleep(&ts, NULL);
-		}
-	} while (now_s() < end);
-	freeaddrinfo(res);
-	snprintf(err, errlen, "cannot reach the agent's TCP baseline at %s: %s — start 'ibconsole serve' on the peer (it listens on its port + 1) and let that port through",
-		 where, strerror(eno));
-	return -1;
 }
 
 int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *err, size_t errlen)
