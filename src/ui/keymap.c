@@ -76,7 +76,8 @@ const struct keymap_entry keymap_table[] = {
 	{ KEYS_TEST, { '\n' }, { KEY_ENTER, '\r' }, UI_ACT_START,
 	  "form: start the test; compare list: pick" },
 	{ KEYS_TEST, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
-	  "cancel the run (both ends free it); after it: the form; form: back" },
+	  "run: Esc, then Esc again within 3 s, cancels it (both ends free it); "
+	  "after it: the form; form: back" },
 	{ KEYS_TEST, { '\t' }, { 0 }, UI_ACT_PANE,
 	  "run: result / counters / latency histogram; form: next field" },
 	{ KEYS_TEST, { 'r' }, { 0 }, UI_ACT_AGAIN, "run the same test again" },
