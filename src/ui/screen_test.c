@@ -814,10 +814,19 @@ static void draw_result(WINDOW *win, int y, int rows, int w, const struct tj_vie
 	int end = y + rows;
 
 	if (v->state == TJ_FAILED || v->state == TJ_CANCELLED) {
+		const char *t = v->state == TJ_FAILED ? v->err : "Esc stopped it; both ends released their QPs and memory";
+
 		widgets_text(win, y++, 0, w, v->state == TJ_FAILED ? " FAILED" : " CANCELLED", UI_TITLE, false, true);
-		widgets_text(win, y++, 1, w - 1, v->state == TJ_FAILED ? v->err :
-			     "Esc stopped it; both ends released their QPs and memory", v->state == TJ_FAILED ? UI_BAD : UI_WARN,
-			     false, false);
+		/* the whole line, remedy included, wrapped: the footer clips it */
+		while (*t && y < end - 1) {
+			int next, len = layout_wrap(t, w - 2, &next);
+
+			snprintf(buf, sizeof(buf), "%.*s", len, t);
+			widgets_text(win, y++, 1, w - 1, buf, v->state == TJ_FAILED ? UI_BAD : UI_WARN, false, false);
+			if (next <= 0)
+				break;
+			t += next;
+		}
 		widgets_text(win, y, 1, w - 1, "Esc: the form   r: run it again", UI_DIM, false, false);
 		return;
 	}
