@@ -20,7 +20,9 @@ import time
 def main():
     sock, target, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
     steps = list(zip(sys.argv[4::2], sys.argv[5::2]))
-    tm = subprocess.Popen(["tmux", "-L", sock, "-C", "attach", "-t", target],
+    # attached to the session only: attaching to a window would make it
+    # the session's current one
+    tm = subprocess.Popen(["tmux", "-L", sock, "-C", "attach", "-t", target.split(":")[0]],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           text=True, bufsize=1)
 

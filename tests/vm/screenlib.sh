@@ -47,7 +47,7 @@ wait_for() {
 			for l in agent*.log; do [ ! -f "$l" ] || { echo "--- $l"; cat "$l"; }; done
 			fail "the screen never showed /$1/ within $2 s"
 		}
-		sleep 0.05
+		sleep 0.2	# each look is two processes: fewer leave the CPUs to the agent
 	done
 }
 key() { $T send-keys -t ui "$@"; }
