@@ -59,8 +59,10 @@ wait_for 'Gb/s +[0-9.]+ now' 10
 keylat 4 Tab 'pane: latency' Tab 'pane: counters' > keylat-run.txt || { cat keylat-run.txt; fail "keys during a run"; }
 # the control: the same tmux, the same load, a key echoed by cat in a
 # window of its own; what it takes is the guest's and tmux's share
-$T new-window -d -t ui -n ctl "stty -echo; cat"
-keylat 1 'c1 Enter' '^c1$' 'c2 Enter' '^c2$' 'c3 Enter' '^c3$' 'c4 Enter' '^c4$' \
+$T new-window -d -t ui:9 -n ctl "stty -echo; exec cat"
+sleep 1
+$T list-windows -t ui | grep -q '^9: ctl' || { $T list-windows -t ui; fail "no control window"; }
+python3 "$VM_TESTS_DIR/keylat.py" "$TSOCK" ui:9 1 'c1 Enter' '^c1$' 'c2 Enter' '^c2$' 'c3 Enter' '^c3$' 'c4 Enter' '^c4$' \
 	'c5 Enter' '^c5$' 'c6 Enter' '^c6$' 'c7 Enter' '^c7$' 'c8 Enter' '^c8$' > keylat-ctl.txt ||
 	{ cat keylat-ctl.txt; fail "keys to the control window"; }
 cat keylat-run.txt keylat-ctl.txt
