@@ -31,6 +31,7 @@ struct cli_test {
 	const char *bind, *secret_file, *compare, *peer;	/* --save: cli.save; triage: --peer */
 	bool no_record;
 	bool perftest;		/* test --perftest: the peer runs a perftest server */
+	bool report_gbits;	/* --report_gbits: the perftest server's unit */
 	double timeout_s;	/* 0: 10 s */
 	long long max_mem_mb;	/* 0: 1024 */
 	int sessions;		/* serve --once: 1 */
@@ -45,6 +46,7 @@ struct cli {
 	const char *sysfs_root;
 	bool json;
 	bool demo;
+	bool demo_roce;		/* --demo roce: the two Soft-RoCE VMs */
 	bool no_color;
 	bool no_smp;
 	double interval;
@@ -74,6 +76,8 @@ struct cli {
 	bool once;		/* --once (serve: one session; export: one collection) */
 	/* accept */
 	const char *ref;	/* --ref HOST: the reference's agent */
+	const char *hosts;	/* accept --hosts FILE: all pairs; serve: order targets */
+	const char *results;	/* accept --results DIR */
 #define CLI_MAX_DEVICES 16
 	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
 	int ndevices;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/agent/agent.h"
+#include "core/agent/hostlist.h"
 #include "core/base/parse.h"
 #include "core/base/sigexit.h"
 #include "core/agent/record.h"
@@ -204,7 +205,8 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	struct client_opts o = { .peer = t->peer, .tcp_port = t->tcp_port, .device = c->device,
 				  .ib_port = c->port, .gid_index = t->gid_index,
 				  .timeout_ms = (int)((t->timeout_s > 0 ? t->timeout_s : 10) * 1000),
-				  .stall_ms = 5000 };
+				  .stall_ms = 5000, .report_gbits = t->report_gbits,
+				  .perftest = t->perftest };
 	struct client_result *r = calloc(1, sizeof(*r));
 	struct record_saved *saved = NULL;
 	struct record_diff *diff = NULL;
@@ -245,6 +247,11 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		o.p = saved->p;
 		if (!o.peer)
 			o.peer = saved->peer;
+		/* against the same kind of peer, on its port unless given */
+		if (saved->perftest)
+			o.perftest = true;
+		if (!o.tcp_port)
+			o.tcp_port = saved->tcp_port;
 		diff->path = t->compare;
 	}
 	if (testjob_check(&o.p, err, sizeof(err))) {
@@ -282,7 +289,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	if (!c->json && isatty(2)) {
 		o.progress = progress;
 	}
-	st = t->perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
+	st = o.perftest ? ptclient_run(&o, r, err, sizeof(err)) : client_run(&o, r, err, sizeof(err));
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {
@@ -383,10 +390,23 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 	char secret[256], err[ENG_ERR];
 	int rc;
 
+	static struct hostlist order_to;	/* large: not on the stack */
+
 	if (t->secret_file) {
 		if (read_secret(t->secret_file, secret, sizeof(secret)))
 			return 2;
 		o.secret = secret;
+	}
+	if (c->hosts) {
+		if (hostlist_load(&order_to, c->hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
+			fail(err);
+			return 2;
+		}
+		if (!o.secret) {
+			fail("serve --hosts limits test orders, which need a shared secret — give --secret-file too");
+			return 2;
+		}
+		o.order_to = &order_to;
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

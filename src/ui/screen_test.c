@@ -27,7 +27,7 @@
 
 enum field {
 	F_PEER, F_KIND, F_OP, F_CONN, F_SIZE, F_SWEEP, F_QPS, F_BIDIR,
-	F_ITERS, F_DUR, F_GID, F_PORT, F_SECRET, F_N
+	F_ITERS, F_DUR, F_GID, F_PORT, F_SECRET, F_PTEST, F_N
 };
 
 enum mode { M_FORM, M_RUN, M_PICK };
@@ -43,7 +43,7 @@ static struct {
 	int field;
 	/* the form */
 	char peer[128], size[24], qps[8], iters[16], dur[16], gid[8], port[8], secret[256];
-	int kind, op, conn, sweep, bidir;
+	int kind, op, conn, sweep, bidir, ptest;
 	bool op_set;		/* the user chose the op: kind changes keep it */
 	char recent[TJ_MAX_PEERS][128];
 	int nrecent, recent_i;
@@ -261,6 +261,7 @@ static void start(void)
 	o.c.gid_index = (int)gid;
 	o.c.timeout_ms = 10000;
 	o.c.stall_ms = 5000;
+	o.c.perftest = ts.ptest && ts.kind != TJ_KIND_TCP;
 	screen_ports_selected(ts.from_dev, sizeof(ts.from_dev), &ts.from_port);
 	o.c.device = ts.from_dev[0] ? ts.from_dev : NULL;
 	o.c.ib_port = ts.from_dev[0] ? ts.from_port : 0;
@@ -560,6 +561,12 @@ static void draw_form(WINDOW *win, int w, int h)
 			val = ts.secret;
 			snprintf(def, sizeof(def), "none");
 			hint = "when the agent runs with --secret-file";
+			break;
+		case F_PTEST:
+			label = "Peer runs";
+			val = ts.ptest ? "perftest" : "the agent";
+			unused = tcp;
+			hint = ts.ptest ? "an unmodified ib_<op>_<kind> server, same options; port 18515" : "";
 			break;
 		}
 		widgets_text(win, y, 1, 16, label, unused ? UI_DIM : UI_LABEL, false, false);
@@ -1013,6 +1020,9 @@ static void cycle(int f, int d)
 		break;
 	case F_BIDIR:
 		ts.bidir = !ts.bidir;
+		break;
+	case F_PTEST:
+		ts.ptest = !ts.ptest;
 		break;
 	case F_PEER:
 		if (ts.nrecent) {

@@ -192,6 +192,84 @@ static void t_negotiate_mismatch(void **st)
 	assert_non_null(strstr(why, "-D"));
 }
 
+/* Each test's exchange as ib_<verb>_<bw|lat>.c of perftest 4.5-0.17 (6.06)
+ * orders it; a row per test. */
+static void t_script(void **st)
+{
+	static const struct {
+		int verb;
+		bool lat, all, duplex, duration;
+		/* lead, after connect, after keys, before run, after run,
+		 * report each, report first, report end, close, answer first */
+		bool f[10];
+	} rows[] = {
+		{ PT_WRITE, false, false, false, false, { 0, 0, 1, 0, 0, 0, 0, 1, 1, 0 } },
+		{ PT_READ, false, true, false, false, { 0, 0, 1, 0, 0, 0, 0, 1, 1, 0 } },
+		{ PT_WRITE, false, false, true, false, { 0, 0, 1, 1, 0, 1, 0, 0, 1, 0 } },
+		{ PT_READ, false, true, true, false, { 0, 0, 1, 1, 1, 1, 0, 0, 1, 0 } },
+		{ PT_SEND, false, false, false, false, { 0, 1, 0, 1, 0, 0, 1, 0, 1, 0 } },
+		{ PT_SEND, false, true, false, false, { 0, 1, 0, 1, 1, 0, 1, 0, 1, 0 } },
+		{ PT_SEND, false, false, true, false, { 0, 1, 0, 1, 0, 1, 1, 0, 1, 0 } },
+		{ PT_SEND, false, false, true, true, { 0, 1, 0, 1, 0, 0, 1, 0, 1, 0 } },
+		{ PT_WRITE, true, false, false, false, { 1, 0, 1, 0, 0, 0, 0, 0, 0, 1 } },
+		{ PT_READ, true, true, false, false, { 1, 0, 1, 0, 0, 0, 0, 0, 1, 0 } },
+		{ PT_SEND, true, false, false, false, { 0, 1, 0, 1, 0, 0, 0, 0, 1, 0 } },
+	};
+	struct pt_script s;
+	char why[200];
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		bool got[10];
+
+		assert_int_equal(pt_script_for(rows[i].verb, rows[i].lat, rows[i].all, rows[i].duplex,
+					       rows[i].duration, &s, why, sizeof(why)), 0);
+		got[0] = s.lead_sync; got[1] = s.sync_after_connect; got[2] = s.sync_after_keys;
+		got[3] = s.sync_before_run; got[4] = s.sync_after_run; got[5] = s.report_each;
+		got[6] = s.report_first; got[7] = s.report_end; got[8] = s.close; got[9] = s.answer_first;
+		for (int k = 0; k < 10; k++)
+			if (got[k] != rows[i].f[k])
+				fail_msg("row %zu flag %d: %d, want %d", i, k, got[k], rows[i].f[k]);
+		assert_int_equal(s.max_pow, 23);
+	}
+	assert_int_equal(pt_script_for(PT_WRITE, true, false, true, false, &s, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "-b"));
+	assert_int_equal(pt_script_for(PT_ATOMIC, false, false, false, false, &s, why, sizeof(why)), -1);
+}
+
+/* xchg_bw_reports as a 6.06 peer writes it: u64 size, u64 iterations
+ * (u32 before 5.33), then three byte-swapped doubles. */
+static void t_report(void **st)
+{
+	static const uint8_t wire[PT_REPORT_MSGS][8] = {
+		{ 0, 0, 0, 0, 0, 1, 0, 0 },			/* 65536 */
+		{ 0, 0, 0, 0, 0, 0, 0x13, 0x88 },		/* 5000 */
+		{ 0x40, 0x59, 0, 0, 0, 0, 0, 0 },		/* 100.0 */
+		{ 0x40, 0x58, 0xc0, 0, 0, 0, 0, 0 },		/* 99.0 */
+		{ 0x3f, 0xc9, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a },	/* 0.2 */
+	};
+	struct pt_report r = { .size = 65536, .iters = 5000, .bw_peak = 100.0, .bw_avg = 99.0,
+			       .msg_rate_mpps = 0.2 }, back;
+	uint8_t out[PT_REPORT_MSGS][8];
+	size_t len[PT_REPORT_MSGS];
+
+	(void)st;
+	pt_report_encode(&r, 606, out, len);
+	for (int i = 0; i < PT_REPORT_MSGS; i++) {
+		assert_int_equal(len[i], 8);
+		assert_memory_equal(out[i], wire[i], 8);
+	}
+	pt_report_decode(wire, 606, &back);
+	assert_true(back.size == 65536 && back.iters == 5000);
+	assert_true(back.bw_peak == 100.0 && back.bw_avg == 99.0 && back.msg_rate_mpps == 0.2);
+	/* a 5.32 peer: iterations as a u32 */
+	pt_report_encode(&r, 532, out, len);
+	assert_int_equal(len[1], 4);
+	assert_memory_equal(out[1], "\0\0\x13\x88", 4);
+	pt_report_decode(out, 532, &back);
+	assert_true(back.iters == 5000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +280,8 @@ int main(void)
 		cmocka_unit_test(t_numbers),
 		cmocka_unit_test(t_negotiate),
 		cmocka_unit_test(t_negotiate_mismatch),
+		cmocka_unit_test(t_script),
+		cmocka_unit_test(t_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
 # a split arrow key never cancels, Esc Esc cancels and the next test to
 # the same agent finishes; a latency test shows its histogram and p50 /
 # p99 / p99.9 live, then perftest's figures; the TCP baseline is within
-# 20 % of iperf3 on the same path. The failures are t-50-screen-faults.sh.
+# 20 % of iperf3 on the same path; the counters panel says the driver has
+# no per-priority pause counters. The failures are t-50-screen-faults.sh.
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 . "$VM_TESTS_DIR/faultlib.sh"
@@ -17,6 +18,13 @@ command -v iperf3 > /dev/null || fail "iperf3 missing: apt-get install iperf3"
 
 agent agent.log
 console
+# the counters panel of a RoCE port: per-priority pauses, or why there
+# are none (virtio_net has none) — never a row of zeros
+key c
+wait_for 'PFC per priority +the driver exposes no per-priority pause counters' 20
+echo "ok: the counters panel says the driver has no per-priority pause counters"
+key Escape
+wait_for 'rxe0/1 details' 10
 key t
 wait_for 'TEST  from rxe0/1' 5
 shot form

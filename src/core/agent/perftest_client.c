@@ -34,6 +34,10 @@ struct ptc {
 	int mtu;		/* agreed, ibv_mtu enum */
 	char where[160];
 	bool gid;		/* key lines carry a GID */
+	bool keys_checked;	/* the server's QP count is known to match */
+	struct pt_script s;	/* what this test's server expects */
+	struct eng *e;
+	struct pt_key mine[PROTO_MAX_QPS], rem[PROTO_MAX_QPS];
 };
 
 static long long ms_now(void)
@@ -156,6 +160,10 @@ static int tick(void *arg, char *err, size_t errlen)
 	struct ptc *c = arg;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN | POLLRDHUP };
 
+	if (c->o->cancel && atomic_load(c->o->cancel)) {
+		snprintf(err, errlen, "cancelled");
+		return -1;
+	}
 	/* the server sends nothing during a run: readable means it is gone */
 	if (poll(&p, 1, 0) > 0) {
 		snprintf(err, errlen, "the perftest server at %s went away mid-test — see its output", c->where);
@@ -176,7 +184,8 @@ static void my_key(const struct eng *e, uint32_t i, struct pt_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->lid = e->pattr.lid;
-	k->out_reads = e->dattr.max_qp_rd_atom > 16 ? 16 : (e->dattr.max_qp_rd_atom ? e->dattr.max_qp_rd_atom : 1);
+	/* the reads we take as responder, as perftest offers the device's */
+	k->out_reads = (uint16_t)(e->dattr.max_qp_rd_atom > 0 ? e->dattr.max_qp_rd_atom : 1);
 	k->qpn = e->qp[i].qp->qp_num;
 	k->psn = e->qp[i].psn;
 	k->rkey = e->mr->rkey;
@@ -205,11 +214,151 @@ static int keys(struct ptc *c, const struct pt_key *mine, struct pt_key *theirs,
 	return 0;
 }
 
+/* The server answered a line that is not its first QP's where its first
+ * QP's was due: it set up more QPs (-q) than we did. Counts them by going
+ * on until its first QP's line comes round again (its second round). */
+static int more_qps(struct ptc *c, uint32_t seen, char *err, size_t errlen)
+{
+	struct pt_key k;
+	uint32_t n = seen;
+
+	while (n < 4096) {
+		if (keys(c, &c->mine[0], &k, err, errlen))
+			break;
+		n++;
+		if (k.qpn == c->rem[0].qpn) {
+			snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s %u — give the same -q on both ends",
+				 c->e->nqps, c->where, n - 1);
+			return 2;
+		}
+	}
+	snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s more — give the same -q on both ends",
+		 c->e->nqps, c->where);
+	return 2;
+}
+
+/* One sync line (QP 1's) each way; the server's must be its QP 1's too,
+ * or the two exchanges are out of step. */
+static int sync_line(struct ptc *c, char *err, size_t errlen)
+{
+	struct pt_key k;
+	int st = keys(c, &c->mine[0], &k, err, errlen);
+
+	if (st)
+		return st;
+	if (k.qpn != c->rem[0].qpn) {
+		if (!c->keys_checked)
+			return more_qps(c, c->e->nqps + 1, err, errlen);
+		snprintf(err, errlen, "the perftest server at %s is at another step of its exchange — it runs another test, or a different -a, -b or -D: start it with the same options",
+			 c->where);
+		return 2;
+	}
+	c->keys_checked = true;
+	return 0;
+}
+
+/* The first round: our line, then the server's, per QP. A server with
+ * fewer QPs answers its first QP's line again (it is in its second round). */
+static int first_round(struct ptc *c, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < c->e->nqps; i++) {
+		int st;
+
+		my_key(c->e, i, &c->mine[i]);
+		st = keys(c, &c->mine[i], &c->rem[i], err, errlen);
+		if (st)
+			return st;
+		if (i > 0 && c->rem[i].qpn == c->rem[0].qpn) {
+			snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s %u — give the same -q on both ends",
+				 c->e->nqps, c->where, i);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int second_round(struct ptc *c, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < c->e->nqps; i++) {
+		struct pt_key k;
+		int st = keys(c, &c->mine[i], &k, err, errlen);
+
+		if (st)
+			return st;
+		if (k.qpn != c->rem[i].qpn || k.vaddr != c->rem[i].vaddr)
+			return more_qps(c, c->e->nqps + i + 1, err, errlen);
+	}
+	c->keys_checked = true;
+	return 0;
+}
+
+static int connect_qps(struct ptc *c, char *err, size_t errlen)
+{
+	struct proto_msg m = { .type = MSG_ACCEPT };
+	struct eng *e = c->e;
+	int rd = c->rem[0].out_reads;
+
+	/* as many reads in flight as the server takes (perftest: the device's) */
+	e->cfg.rd_atomic = rd > 0 && rd < 255 ? rd : 255;
+	m.u.qps.nqps = e->nqps;
+	m.u.qps.mtu = 128u << c->mtu;
+	for (uint32_t i = 0; i < e->nqps; i++) {
+		struct proto_qp *q = &m.u.qps.qp[i];
+
+		q->qpn = c->rem[i].qpn;
+		q->psn = c->rem[i].psn;
+		q->rkey = c->rem[i].rkey;
+		q->lid = c->rem[i].lid;
+		memcpy(q->gid, c->rem[i].gid, 16);
+		/* the engine writes to vaddr + half and reads from vaddr; perftest's
+		 * line names the very address to use for both */
+		q->vaddr = c->o->p.op == OP_WRITE ? c->rem[i].vaddr - e->half : c->rem[i].vaddr;
+	}
+	return eng_connect(e, &m, err, errlen);
+}
+
+/* Bandwidth reports both ways: ours in the unit the server prints
+ * (perftest's default MB/s = MiB/s, or --report_gbits), theirs back in
+ * Gb/s from the unit-free message rate. */
+static int reports(struct ptc *c, const struct eng_result *l, struct client_phase *ph,
+		   char *err, size_t errlen)
+{
+	static const char *const what[PT_REPORT_MSGS] = {
+		"report (size)", "report (iterations)", "report (peak)", "report (average)", "report (message rate)"
+	};
+	double unit = c->o->report_gbits ? 1.0 : 1e9 / 8.0 / (1 << 20);
+	struct pt_report mine = {
+		.size = l->size, .iters = l->msgs / (c->e->nqps ? c->e->nqps : 1),
+		.bw_peak = l->bw_peak_gbps * unit, .bw_avg = l->bw_avg_gbps * unit,
+		.msg_rate_mpps = l->msg_rate_mpps,
+	}, theirs;
+	uint8_t out[PT_REPORT_MSGS][8], in[PT_REPORT_MSGS][8];
+	size_t len[PT_REPORT_MSGS];
+
+	pt_report_encode(&mine, c->rem_ver, out, len);
+	for (int i = 0; i < PT_REPORT_MSGS; i++)
+		if (xchg(c, out[i], in[i], len[i], what[i], err, errlen))
+			return ENG_PEER;
+	pt_report_decode(in, c->rem_ver, &theirs);
+	if (ph && theirs.msg_rate_mpps > 0 && theirs.bw_avg > 0) {
+		double gbps = theirs.msg_rate_mpps * (double)theirs.size * 8.0 / 1e3;
+
+		ph->peer_valid = true;
+		ph->peer_msgs = theirs.iters * c->e->nqps;
+		ph->peer_bytes = ph->peer_msgs * theirs.size;
+		ph->peer_ns = (uint64_t)((double)ph->peer_bytes * 8.0 / gbps);
+		ph->peer_peak_gbps = gbps * theirs.bw_peak / theirs.bw_avg;
+		ph->total_avg_gbps += gbps;
+		ph->total_peak_gbps += ph->peer_peak_gbps;
+		ph->total_mpps += theirs.msg_rate_mpps;
+	}
+	return 0;
+}
+
 static int handshake(struct ptc *c, struct client_result *r, char *err, size_t errlen)
 {
 	uint8_t v[PT_VERSION_LEN], rv[PT_VERSION_LEN], a[4], b[4];
 	char why[200];
-	const struct proto_params *p = &c->o->p;
 	int mtu, rmtu;
 
 	pt_version_encode(PT_OUR_VERSION, v);
@@ -248,22 +397,134 @@ static int handshake(struct ptc *c, struct client_result *r, char *err, size_t e
 	c->mtu = rmtu < mtu ? rmtu : mtu;
 	/* a 6.28+ server sends its negotiation block only to a peer that
 	 * announced 6.28+; we announce 6.06, so neither side sends one */
-	(void)p;
+	return 0;
+}
+
+/* The QPs' exchange before any traffic, in the order the server's main has it. */
+static int setup(struct ptc *c, char *err, size_t errlen)
+{
+	struct pt_key lead;
+	int st;
+
+	if (c->s.lead_sync) {
+		my_key(c->e, 0, &c->mine[0]);
+		st = keys(c, &c->mine[0], &lead, err, errlen);
+		if (st)
+			return st;
+	}
+	st = first_round(c, err, errlen);
+	if (!st)
+		st = connect_qps(c, err, errlen);
+	/* the first size readied once the QPs are connected (receives, as
+	 * with the agent) and before the server can start: write latency's
+	 * server posts its first ping right after the last sync, and a later
+	 * zeroing of the poll byte would wipe it */
+	if (!st)
+		st = eng_prepare(c->e, (c->o->p.flags & PARAM_SWEEP) ? 2 : c->o->p.size, err, errlen);
+	if (!st && c->s.sync_after_connect)
+		st = sync_line(c, err, errlen);
+	if (!st)
+		st = second_round(c, err, errlen);
+	if (!st && c->s.sync_after_keys)
+		st = sync_line(c, err, errlen);
+	return st;
+}
+
+/* Write latency: perftest zeroes its buffer and sets only the ping byte
+ * at its size − 1, so a ping that landed elsewhere names the server's -s. */
+static uint64_t ping_elsewhere(const struct ptc *c, uint64_t size)
+{
+	const volatile uint8_t *d = c->e->qp[0].dst;
+
+	for (size_t k = 0; k < c->e->half; k++)
+		if (d[k] && k + 1 != size)
+			return k + 1;
+	return 0;
+}
+
+/* Every size: the server's syncs and reports around our engine's phase. */
+static int run_sizes(struct ptc *c, struct client_result *r, char *err, size_t errlen)
+{
+	const struct proto_params *p = &c->o->p;
+	uint64_t sizes[TESTRUN_MAX_PHASES];
+	int n = 0, st;
+
+	if (p->flags & PARAM_SWEEP)
+		for (int k = 1; k <= c->s.max_pow && n < TESTRUN_MAX_PHASES; k++)
+			sizes[n++] = 1ull << k;
+	else
+		sizes[n++] = p->size;
+	for (int i = 0; i < n; i++) {
+		struct client_phase *ph = &r->ph[i];
+		struct eng_result *l = &ph->local;
+
+		/* receives for send tests before the server may send (the
+		 * first size's in ptclient_run, before the last sync) */
+		if (p->op == OP_SEND && i > 0) {
+			st = eng_prepare(c->e, sizes[i], err, errlen);
+			if (st)
+				return st;
+		}
+		if (c->s.sync_before_run && (st = sync_line(c, err, errlen)))
+			return st;
+		st = eng_run(c->e, sizes[i], p->iters, p->duration_ms, l, err, errlen);
+		if (st && c->s.answer_first && i == 0) {
+			uint64_t theirs = ping_elsewhere(c, sizes[i]);
+
+			if (theirs)
+				snprintf(err, errlen, "-s (size) differs: here %llu, the perftest server at %s %llu — give the same -s (and -a) on both ends",
+					 (unsigned long long)sizes[i], c->where, (unsigned long long)theirs);
+			return theirs ? 2 : st;
+		}
+		if (st && strstr(err, "access error")) {
+			/* perftest registers its buffer for its own test's verb only */
+			snprintf(err, errlen, "the perftest server at %s refused our RDMA %s: it runs another test — start ib_%s_%s there",
+				 c->where, eng_op_name(p->op), eng_op_name(p->op), p->kind == KIND_LAT ? "lat" : "bw");
+			return 2;
+		}
+		if (st)
+			return st;
+		r->nphases = i + 1;
+		ph->total_avg_gbps = l->bw_avg_gbps;
+		ph->total_peak_gbps = l->bw_peak_gbps;
+		ph->total_mpps = l->msg_rate_mpps;
+		if (c->s.report_each && c->s.report_first && (st = reports(c, l, ph, err, errlen)))
+			return st;
+		if (c->s.sync_after_run && (st = sync_line(c, err, errlen)))
+			return st;
+		if (c->s.report_each && !c->s.report_first && (st = reports(c, l, ph, err, errlen)))
+			return st;
+	}
+	if (c->s.report_end) {
+		st = sync_line(c, err, errlen);
+		if (!st)
+			st = reports(c, &r->ph[n - 1].local, NULL, err, errlen);
+		if (st)
+			return st;
+	}
+	if (c->s.close) {
+		st = sync_line(c, err, errlen);
+		if (st)
+			return st;
+		/* "done": the server may close first, so best effort */
+		(void)send(c->fd, "done", PT_DONE_LEN, MSG_NOSIGNAL);
+	}
 	return 0;
 }
 
 int ptclient_run(const struct client_opts *o, struct client_result *r, char *err, size_t errlen)
 {
-	struct ptc c = { .o = o, .fd = -1 };
+	struct client_opts oo = *o;
+	struct ptc c = { .o = &oo, .fd = -1 };
 	struct eng_cfg cfg = { .device = o->device, .ib_port = o->ib_port, .gid_index = o->gid_index,
-			       .p = o->p, .initiator = true, .stall_ms = o->stall_ms,
+			       .initiator = true,
+			       /* perftest never times out; its start can be slow */
+			       .stall_ms = o->stall_ms > o->timeout_ms ? o->stall_ms : o->timeout_ms,
 			       .tick = tick, .progress = progress, .arg = &c };
-	struct pt_key mine[PROTO_MAX_QPS], rem[PROTO_MAX_QPS], again;
-	struct proto_msg m = { .type = MSG_ACCEPT };
+	int verb = o->p.op == OP_SEND ? PT_SEND : o->p.op == OP_READ ? PT_READ : PT_WRITE;
 	struct testctr before, after;
-	struct eng *e = NULL;
-	bool lat = o->p.kind == KIND_LAT;
 	time_t now = time(NULL);
+	char why[200];
 	struct tm tm;
 	int st;
 
@@ -274,14 +535,20 @@ int ptclient_run(const struct client_opts *o, struct client_result *r, char *err
 	snprintf(r->peer.driver, sizeof(r->peer.driver), "perftest");
 	r->peer.numa_node = -1;
 	r->peer.gid_index = -1;
-	/* Only the exchange checked against a real server (ib_write_bw 6.06)
-	 * is offered; read bandwidth and write latency are encoded but not yet
-	 * proven against perftest's own servers. */
-	if (o->p.kind != KIND_BW || o->p.op != OP_WRITE ||
-	    (o->p.flags & (PARAM_BIDIR | PARAM_SWEEP)) || o->p.conn != CONN_RC) {
-		snprintf(err, errlen, "against a perftest server this version runs write bandwidth only (ib_write_bw: RC, one size, one direction) — for read, send or latency tests run ibconsole serve on the peer");
+	if (o->p.conn != CONN_RC || o->p.kind == KIND_RATE) {
+		snprintf(err, errlen, "against a perftest server this version runs RC bandwidth and latency tests (ib_{write,read,send}_{bw,lat}) — drop -c UD / 'rate', or run ibconsole serve on the peer");
 		return 2;
 	}
+	if (pt_script_for(verb, o->p.kind == KIND_LAT, o->p.flags & PARAM_SWEEP, o->p.flags & PARAM_BIDIR,
+			  o->p.duration_ms > 0, &c.s, why, sizeof(why))) {
+		snprintf(err, errlen, "against a perftest server: %s — drop that option", why);
+		return 2;
+	}
+	/* -a: perftest runs every size to 8 MiB whatever -s says */
+	if (oo.p.flags & PARAM_SWEEP)
+		oo.p.size = 1ull << c.s.max_pow;
+	cfg.p = oo.p;
+	cfg.answer_first = c.s.answer_first;
 	st = dial(&c, err, errlen);
 	if (st)
 		return st;
@@ -289,112 +556,22 @@ int ptclient_run(const struct client_opts *o, struct client_result *r, char *err
 	if (st)
 		goto out;
 	/* our QPs only now, after everything the server could object to */
-	st = eng_open(&e, &cfg, err, errlen);
+	st = eng_open(&c.e, &cfg, err, errlen);
 	if (st)
 		goto out;
-	r->info = *eng_info(e);
-	facts_collect(&r->local, e);
-	c.gid = e->info.gid_index >= 0;
-	/* ib_write_lat shakes hands once more before its per-QP loop */
-	if (lat) {
-		my_key(e, 0, &mine[0]);
-		st = keys(&c, &mine[0], &again, err, errlen);
-		if (st)
-			goto out;
-	}
-	for (uint32_t i = 0; i < e->nqps; i++) {
-		my_key(e, i, &mine[i]);
-		st = keys(&c, &mine[i], &rem[i], err, errlen);
-		if (st)
-			goto out;
-	}
-	m.u.qps.nqps = e->nqps;
-	m.u.qps.mtu = 128u << c.mtu;
-	for (uint32_t i = 0; i < e->nqps; i++) {
-		struct proto_qp *q = &m.u.qps.qp[i];
-
-		q->qpn = rem[i].qpn;
-		q->psn = rem[i].psn;
-		q->rkey = rem[i].rkey;
-		q->lid = rem[i].lid;
-		memcpy(q->gid, rem[i].gid, 16);
-		/* the engine writes to vaddr + half and reads from vaddr; perftest's
-		 * line names the very address to use for both */
-		q->vaddr = o->p.op == OP_WRITE ? rem[i].vaddr - e->half : rem[i].vaddr;
-	}
-	st = eng_connect(e, &m, err, errlen);
-	if (st)
-		goto out;
-	/* the second round after RTR: the server repeats its lines; a
-	 * different line means it set up another number of QPs (-q) */
-	for (uint32_t i = 0; i < e->nqps; i++) {
-		st = keys(&c, &mine[i], &again, err, errlen);
-		if (st)
-			goto out;
-		if (again.qpn != rem[i].qpn || again.vaddr != rem[i].vaddr) {
-			snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s another number — give the same -q on both ends",
-				 e->nqps, c.where);
-			st = 2;
-			goto out;
-		}
-	}
-	st = keys(&c, &mine[0], &again, err, errlen);	/* both sides at RTS */
-	if (st)
-		goto out;
-	st = eng_prepare(e, o->p.size, err, errlen);
+	r->info = *eng_info(c.e);
+	facts_collect(&r->local, c.e);
+	c.gid = c.e->info.gid_index >= 0;
+	st = setup(&c, err, errlen);
 	if (st)
 		goto out;
 	testctr_sample(&before, r->info.device, r->info.ib_port);
-	st = eng_run(e, o->p.size, o->p.iters, o->p.duration_ms, &r->ph[0].local, err, errlen);
+	st = run_sizes(&c, r, err, errlen);
 	testctr_sample_after(&after, &before, r->info.device, r->info.ib_port);
 	testctr_delta(&before, &after, &r->local_ctr);
-	if (st)
-		goto out;
-	r->nphases = 1;
-	r->ph[0].total_avg_gbps = r->ph[0].local.bw_avg_gbps;
-	r->ph[0].total_peak_gbps = r->ph[0].local.bw_peak_gbps;
-	r->ph[0].total_mpps = r->ph[0].local.msg_rate_mpps;
-	if (!lat) {
-		/* the end: one more key line, our report (the server prints it
-		 * as its result), a last key line and "done" */
-		const struct eng_result *l = &r->ph[0].local;
-		double mbs = 1e9 / 8.0 / (1 << 20);	/* Gb/s → MiB/s, perftest's default unit */
-		uint8_t out[8], in[8];
-		uint64_t iters = l->msgs / (e->nqps ? e->nqps : 1);
-		size_t ilen = c.rem_ver >= PT_V_ITERS64 ? 8 : 4;
-
-		st = keys(&c, &mine[0], &again, err, errlen);
-		if (st)
-			goto out;
-		pt_u64_encode(l->size, out);
-		st = ENG_PEER;
-		if (xchg(&c, out, in, 8, "report (size)", err, errlen))
-			goto out;
-		if (ilen == 8)
-			pt_u64_encode(iters, out);
-		else
-			pt_u32_encode((uint32_t)iters, out);
-		if (xchg(&c, out, in, ilen, "report (iterations)", err, errlen))
-			goto out;
-		pt_double_encode(l->bw_peak_gbps * mbs, out);
-		if (xchg(&c, out, in, 8, "report (peak)", err, errlen))
-			goto out;
-		pt_double_encode(l->bw_avg_gbps * mbs, out);
-		if (xchg(&c, out, in, 8, "report (average)", err, errlen))
-			goto out;
-		pt_double_encode(l->msg_rate_mpps, out);
-		if (xchg(&c, out, in, 8, "report (message rate)", err, errlen))
-			goto out;
-		st = keys(&c, &mine[0], &again, err, errlen);
-		if (st)
-			goto out;
-		/* "done": the server may close first, so best effort */
-		(void)send(c.fd, "done", PT_DONE_LEN, MSG_NOSIGNAL);
-	}
-	st = 0;
 out:
 	if (c.fd >= 0)
 		close(c.fd);
-	eng_close(e);
+	eng_close(c.e);
 	return st;
 }

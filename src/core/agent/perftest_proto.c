@@ -335,3 +335,68 @@ int pt_negotiate_compare(const struct pt_negotiate *l, const struct pt_negotiate
 	}
 	return 0;
 }
+
+int pt_script_for(int verb, bool lat, bool all, bool duplex, bool duration,
+		  struct pt_script *s, char *why, size_t whylen)
+{
+	memset(s, 0, sizeof(*s));
+	s->max_pow = 23;
+	if (verb != PT_SEND && verb != PT_WRITE && verb != PT_READ) {
+		snprintf(why, whylen, "perftest has no such test over RC");
+		return -1;
+	}
+	if (lat && duplex) {
+		snprintf(why, whylen, "perftest's latency tests have no -b (bidirectional)");
+		return -1;
+	}
+	if (lat) {
+		s->lead_sync = verb != PT_SEND;
+		s->sync_after_connect = verb == PT_SEND;
+		s->sync_after_keys = verb != PT_SEND;
+		s->sync_before_run = verb == PT_SEND;
+		s->close = verb != PT_WRITE;
+		s->answer_first = verb == PT_WRITE;
+		return 0;
+	}
+	if (verb == PT_SEND) {
+		s->sync_after_connect = true;
+		s->sync_before_run = true;
+		s->sync_after_run = all;
+		s->report_each = duplex && !duration;
+		s->report_first = true;
+	} else {
+		s->sync_after_keys = true;
+		s->sync_before_run = duplex;
+		s->sync_after_run = duplex && all;
+		s->report_each = duplex;
+		s->report_end = !duplex;
+	}
+	s->close = true;
+	return 0;
+}
+
+void pt_report_encode(const struct pt_report *r, int rem_ver, uint8_t out[PT_REPORT_MSGS][8],
+		      size_t len[PT_REPORT_MSGS])
+{
+	pt_u64_encode(r->size, out[0]);
+	if (rem_ver >= PT_V_ITERS64) {
+		pt_u64_encode(r->iters, out[1]);
+		len[1] = 8;
+	} else {
+		pt_u32_encode((uint32_t)r->iters, out[1]);
+		len[1] = 4;
+	}
+	pt_double_encode(r->bw_peak, out[2]);
+	pt_double_encode(r->bw_avg, out[3]);
+	pt_double_encode(r->msg_rate_mpps, out[4]);
+	len[0] = len[2] = len[3] = len[4] = 8;
+}
+
+void pt_report_decode(const uint8_t in[PT_REPORT_MSGS][8], int rem_ver, struct pt_report *r)
+{
+	r->size = pt_u64_decode(in[0]);
+	r->iters = rem_ver >= PT_V_ITERS64 ? pt_u64_decode(in[1]) : pt_u32_decode(in[1]);
+	r->bw_peak = pt_double_decode(in[2]);
+	r->bw_avg = pt_double_decode(in[3]);
+	r->msg_rate_mpps = pt_double_decode(in[4]);
+}

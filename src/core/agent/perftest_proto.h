@@ -51,6 +51,41 @@ struct pt_negotiate {
 	uint64_t mlx5_comp_mask;
 };
 
+/* What a perftest server expects around the QP key lines, from the order
+ * of the exchanges in ib_<verb>_<bw|lat>'s main (RC, socket exchange). A
+ * "sync" is one more key line each way (QP 1's). */
+struct pt_script {
+	bool lead_sync;		/* one before the first per-QP round (write, read latency) */
+	bool sync_after_connect;	/* after RTR, before the second round (send) */
+	bool sync_after_keys;	/* after the second round (write, read) */
+	bool sync_before_run;	/* each size: before the traffic (send; bidirectional) */
+	bool sync_after_run;	/* each size: after the traffic (send -a; write/read -a -b) */
+	bool report_each;	/* each size: bandwidth reports both ways (bidirectional) */
+	bool report_first;	/* … the reports come before the after-run sync (send) */
+	bool report_end;	/* at the end: a sync and our report (write / read bw) */
+	bool close;		/* at the end: a sync and "done" (all but write latency) */
+	bool answer_first;	/* the server posts first (write latency ping-pong) */
+	int max_pow;		/* -a: sizes 2^1 … 2^max_pow */
+};
+
+/* The script for verb (PT_SEND, PT_WRITE, PT_READ), latency or bandwidth,
+ * -a, -b, -D; 0, or -1 with why for what perftest does not offer. */
+int pt_script_for(int verb, bool lat, bool all, bool duplex, bool duration,
+		  struct pt_script *s, char *why, size_t whylen);
+
+/* The bandwidth report (xchg_bw_reports): five messages, each exchanged
+ * on its own; iterations are 4 bytes for peers before 5.33. */
+#define PT_REPORT_MSGS 5
+struct pt_report {
+	uint64_t size, iters;
+	double bw_peak, bw_avg;	/* in the reporting side's unit (MB/s or Gb/s) */
+	double msg_rate_mpps;	/* always Mpps: the unit-free figure */
+};
+/* Fills the five messages and their lengths. */
+void pt_report_encode(const struct pt_report *r, int rem_ver, uint8_t out[PT_REPORT_MSGS][8],
+		      size_t len[PT_REPORT_MSGS]);
+void pt_report_decode(const uint8_t in[PT_REPORT_MSGS][8], int rem_ver, struct pt_report *r);
+
 /* Version string: out is PT_VERSION_LEN bytes, NUL-padded. */
 void pt_version_encode(const char *ver, uint8_t out[PT_VERSION_LEN]);
 /* Decodes the peer's version; returns hundredths (606) or -1 with why. */

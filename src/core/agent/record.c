@@ -37,7 +37,7 @@ static void counters(struct json *j, const char *key, const struct testctr *t)
 	json_obj_end(j);
 }
 
-static void params(struct json *j, const struct client_opts *o)
+static void params(struct json *j, const struct client_opts *o, const struct client_result *r)
 {
 	const struct proto_params *p = &o->p;
 
@@ -56,6 +56,9 @@ static void params(struct json *j, const struct client_opts *o)
 	json_int(j, "cq_mod", p->cq_mod);
 	json_str(j, "peer", o->peer);
 	json_int(j, "tcp_port", o->tcp_port);
+	json_str(j, "peer_kind", o->perftest ? "perftest" : "agent");
+	/* perftest's wire version ("6.06"); the agent's facts say the rest */
+	json_str(j, "peer_version", o->perftest && r->peer.fw_ver[0] ? r->peer.fw_ver : NULL);
 	json_obj_end(j);
 }
 
@@ -110,7 +113,7 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	json_obj_begin(&j, NULL);
 	json_str(&j, "schema", "ibconsole/test/1");
 	json_str(&j, "time", r->started);
-	params(&j, o);
+	params(&j, o, r);
 	json_obj_begin(&j, "local");
 	json_str(&j, "gid", r->info.gid[0] ? r->info.gid : NULL);
 	json_bool(&j, "gid_auto", r->info.gid_auto);
@@ -365,6 +368,10 @@ static void take(void *arg, const char *path, const char *val, bool is_str)
 			s->p.cq_mod = (uint32_t)d;
 		else if (!strcmp(k, "peer") && is_str)
 			snprintf(s->peer, sizeof(s->peer), "%s", val);
+		else if (!strcmp(k, "tcp_port") && !is_str)
+			s->tcp_port = (int)d;
+		else if (!strcmp(k, "peer_kind") && is_str)
+			s->perftest = !strcmp(val, "perftest");
 		return;
 	}
 	if (sscanf(path, "phases[%d].%63s", &i, field) != 2 || i < 0 || i >= TESTRUN_MAX_PHASES || is_str)

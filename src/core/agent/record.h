@@ -33,6 +33,8 @@ struct record_saved {
 	struct proto_params p;
 	bool have_params;
 	char peer[128];
+	int tcp_port;
+	bool perftest;		/* params.peer_kind "perftest" */
 	int nphases;
 	struct {
 		uint64_t size;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/base/worker.h"
+#include "core/agent/perftest_client.h"
 #include "core/agent/tcptest.h"
 #include "core/agent/testctr.h"
 
@@ -235,7 +236,8 @@ static void tj_main(struct worker *wk, void *arg)
 		j->o.c.progress = on_progress;
 		j->o.c.progress_arg = j;
 		j->o.c.cancel = &j->cancel;
-		st = client_run(&j->o.c, &j->res, err, sizeof(err));
+		st = j->o.c.perftest ? ptclient_run(&j->o.c, &j->res, err, sizeof(err))
+				     : client_run(&j->o.c, &j->res, err, sizeof(err));
 		if (j->res.info.device[0])
 			take_facts(j);
 		/* the whole run's deltas, as the command line reports them */

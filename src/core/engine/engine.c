@@ -428,7 +428,8 @@ static void fill_ah(const struct eng *e, const struct proto_qp *r, struct ibv_ah
 enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err, size_t errlen)
 {
 	uint32_t mtu = m->u.qps.mtu < e->info.mtu ? m->u.qps.mtu : e->info.mtu;
-	uint8_t rd = e->dattr.max_qp_rd_atom > 16 ? 16 : (uint8_t)e->dattr.max_qp_rd_atom;
+	int lim = e->cfg.rd_atomic > 0 ? e->cfg.rd_atomic : 16;
+	uint8_t rd = (uint8_t)(e->dattr.max_qp_rd_atom > lim ? lim : e->dattr.max_qp_rd_atom);
 
 	if (m->u.qps.nqps != e->nqps) {
 		snprintf(err, errlen, "the peer set up %u QPs, this side %u", m->u.qps.nqps, e->nqps);

@@ -60,6 +60,10 @@ struct eng_cfg {
 	bool initiator;		/* client (true) or agent (false) */
 	int stall_ms;		/* no completion for this long: abort (default 5000) */
 	int progress_ms;	/* progress interval (default 250) */
+	int rd_atomic;		/* RDMA reads in flight per QP; 0: the device's, at most 16 */
+	bool answer_first;	/* latency ping-pong: the initiator waits for the
+				 * peer's first ping (perftest's write latency server
+				 * posts first) */
 	eng_tick_fn tick;
 	eng_progress_fn progress;
 	void *arg;

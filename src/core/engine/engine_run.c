@@ -412,6 +412,9 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	struct eng *e = r->e;
 	int op = e->cfg.p.op;
 	bool ini = e->cfg.initiator;
+	/* who waits for a ping before posting: the responder, and the
+	 * initiator too when the peer posts first */
+	bool wait_first = !ini || (e->cfg.answer_first && op != OP_READ);
 	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0;
 	enum eng_status st;
 
@@ -431,8 +434,8 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	for (i = 0; i < r->total; i++) {
 		uint8_t v = ping_val(i);
 
-		if (!ini) {
-			st = wait_in(r, i, false);
+		if (wait_first) {
+			st = wait_in(r, i, ini);
 			if (st)
 				return st;
 			if (r->stop_req)
@@ -465,7 +468,7 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 		}
 		r->scnt[0] = i + 1;
 		r->totp++;
-		if (ini) {
+		if (ini && !wait_first) {
 			st = op == OP_READ ? wait_send(r, 0, i + 1) : wait_in(r, i, true);
 			if (st)
 				return st;

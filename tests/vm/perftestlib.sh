@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: MIT
+# perftestlib.sh: helpers for the tests against unmodified perftest servers
+# (t-47-*): a server in the background, perftest's own client and ours
+# against it, and the alternating comparison of the two. Source after
+# vmlib.sh and enginelib.sh; the agent at PORT also listens on PORT + 1,
+# so the servers use PORT + 2.
+PP=$((PORT + 2))
+
+server() {	# server TOOL ARGS...: a perftest server in the background ($srv)
+	# line-buffered: what a server killed by the time-out printed stays
+	timeout ${IBCONSOLE_PERFTEST_SERVER_S:-120} stdbuf -oL "$@" -d rxe0 -x "$gid" -p $PP > srv.log 2>&1 &
+	srv=$!
+	# perftest's server listens only after opening the device (slow under
+	# TCG), and neither client retries: wait for the listening socket
+	i=0
+	until ss -Hltn "sport = :$PP" | grep -q .; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { cat srv.log >&2; fail "the perftest server did not listen on $PP"; }
+		sleep 0.1
+	done
+}
+stop_server() {	# a server that waits for a client that gave up: end it
+	kill $(pgrep -P $srv) $srv 2>/dev/null || true
+	wait $srv 2>/dev/null || true
+}
+perftest_args() { echo "$*" | sed 's/--op [a-z]*//'; }
+theirs() {	# theirs TOOL FIELD ARGS...: perftest's client, one field of its result
+	tool=$1 f=$2
+	shift 2
+	for try in 1 2; do
+		server "$tool" "$@"
+		rc=0
+		timeout 120 "$tool" -d rxe0 -x "$gid" -p $PP "$@" 127.0.0.1 > cli.log 2>&1 || rc=$?
+		# under TCG perftest's own cycle-counter calibration sometimes
+		# fails ("r^2 < 0.9, Can't produce a report"): one more try
+		[ "$rc" != 0 ] && [ $try = 1 ] && grep -q "Can't produce a report" cli.log &&
+			{ stop_server; continue; }
+		[ "$rc" = 0 ] || { cat cli.log srv.log >&2; fail "$tool client failed"; }
+		break
+	done
+	wait $srv || { cat srv.log >&2; fail "$tool server failed against its own client"; }
+	awk -v f="$f" '/^ *#bytes/ {getline; print $f; exit}' cli.log
+}
+ours_run() {	# ours_run TOOL KIND ARGS...: our client against TOOL's server, JSON in o.json
+	tool=$1 kind=$2
+	shift 2
+	server "$tool" $(perftest_args "$@")
+	rc=0
+	timeout 120 "$IBC" test "$kind" "$@" --perftest --port $PP --no-record --json "$ip4" > o.json 2> o.err || rc=$?
+	[ "$rc" -le 1 ] || { cat o.err srv.log >&2; stop_server; fail "ibconsole test $kind $* --perftest against $tool: exit $rc"; }
+	wait $srv || { cat srv.log >&2; fail "the $tool server did not finish normally against ibconsole ($*)"; }
+	# the server printed its normal result line
+	grep -q '^ *#bytes' srv.log && [ "$(awk '/^ *#bytes/ {getline; print NF; exit}' srv.log)" -ge 4 ] ||
+		[ "$kind" = lat ] || { cat srv.log; fail "the $tool server printed no result against ibconsole ($*)"; }
+}
+ours() {	# ours TOOL KEY KIND ARGS...: one key of our first phase
+	tool=$1 key=$2
+	shift 2
+	ours_run "$tool" "$@"
+	/usr/bin/python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
+}
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+ratio() { /usr/bin/python3 -c "print('%.3f' % ($1 / $2))"; }
+within() { /usr/bin/python3 -c "import sys; r=$1; t=$2; sys.exit(0 if 1/t <= r <= t else 1)"; }
+
+compare() {	# compare NAME TOL TOOL FIELD KEY KIND ARGS...: medians of alternating runs
+	name=$1 tol=$2 tool=$3 field=$4 key=$5 kind=$6
+	shift 6
+	a= b=
+	for i in $(seq "${IBCONSOLE_PERFTEST_RUNS:-3}"); do
+		b="$b $(ours "$tool" "$key" "$kind" "$@")"
+		a="$a $(theirs "$tool" "$field" $(perftest_args "$@"))"
+	done
+	ma=$(median $a) mb=$(median $b)
+	r=$(ratio "$mb" "$ma")
+	echo "perftest peer: $name: ibconsole $mb, perftest's client $ma (runs:$b /$a), ratio $r"
+	[ -n "${IBCONSOLE_BENCH_OUT:-}" ] && echo "perftest_peer_$name ibconsole=$mb perftest=$ma ratio=$r" >> "$IBCONSOLE_BENCH_OUT"
+	within "$r" "$tol" || fail "$name: ibconsole against $tool disagrees with perftest's own client beyond x$tol"
+}
