@@ -322,7 +322,11 @@ static void ui_curses_start(const struct ui_opts *u)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
-	set_escdelay(25);
+	/* how long a lone ESC waits for the rest of an arrow key's sequence:
+	 * 25 ms split arrows into a bare Esc on a loaded host; ESCDELAY in
+	 * the environment (ncurses reads it) wins */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(100);
 	curs_set(0);
 	widgets_palette_init(!u->no_color && !(nc && nc[0]));
 }

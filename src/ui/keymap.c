@@ -78,9 +78,11 @@ const struct keymap_entry keymap_table[] = {
 	{ KEYS_TEST, { '\n' }, { KEY_ENTER, '\r' }, UI_ACT_START,
 	  "form: start the test; compare list: pick" },
 	{ KEYS_TEST, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
-	  "cancel the run (both ends free it); after it: the form; form: back" },
+	  "run: Esc, then Esc again within 3 s, cancels it (both ends free it); "
+	  "after it: the form; form: back" },
 	{ KEYS_TEST, { '\t' }, { 0 }, UI_ACT_PANE,
-	  "run: result / counters / latency histogram; form: next field" },
+	  "run: result / counters / latency (histogram, p50 / p99 / p99.9 live); "
+	  "form: next field" },
 	{ KEYS_TEST, { 'r' }, { 0 }, UI_ACT_AGAIN, "run the same test again" },
 	{ KEYS_TEST, { 'c' }, { 0 }, UI_ACT_COMPARE,
 	  "compare with an earlier record of the test to the same peer" },

@@ -212,3 +212,24 @@ int layout_wrap(const char *text, int width, int *next)
 	*next = i;
 	return cut;
 }
+
+int layout_hist_group(const unsigned *counts, int n, int rows, int *first, int *group)
+{
+	int lo = -1, hi = -1, g = 1;
+
+	for (int i = 0; i < n; i++)
+		if (counts[i]) {
+			if (lo < 0)
+				lo = i;
+			hi = i;
+		}
+	*first = 0;
+	*group = 1;
+	if (lo < 0 || rows < 1)
+		return 0;
+	while (hi / g - lo / g + 1 > rows && g < n)
+		g *= 2;
+	*first = lo / g * g;
+	*group = g;
+	return hi / g - lo / g + 1;
+}

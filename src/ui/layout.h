@@ -64,4 +64,11 @@ int layout_pcie_gen(double gts);
  * no characters) and sets *next to where the following line starts. */
 int layout_wrap(const char *text, int width, int *next);
 
+/* Rows of a histogram: the occupied buckets of counts[0..n) grouped by
+ * a power of two (so groups of log-linear buckets keep their octave
+ * boundaries) small enough that at most rows groups span them. Sets
+ * *first (a multiple of *group) and *group; returns the number of rows,
+ * 0 when every count is 0. */
+int layout_hist_group(const unsigned *counts, int n, int rows, int *first, int *group);
+
 #endif

@@ -15,6 +15,10 @@ static const char *const help_notes[] = {
 	"  R  link runs below the rate its enabled/supported width and speed allow",
 	"  P  PCIe slot runs below its capability or carries < 90 % of the data rate",
 	"  D  port is not Active",
+	"TEST screen: Enter runs the form's test against the agent ('ibconsole serve') on the peer;",
+	"  while it runs: Gb/s and Mpps each second, both ends' counters (! an error rose),",
+	"  Tab the latency histogram with p50 / p99 / p99.9 (us); Esc, Esc again cancels;",
+	"  at the end: the result, the verdict and its rule, the record; c compare, r again.",
 	"Unknown values read \"n/a (why)\", never 0.",
 	"Colours: NO_COLOR=1 or --no-color for monochrome.",
 };

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/agent/peer.h"
 #include "core/agent/testjob.h"
@@ -61,10 +62,21 @@ static struct {
 	int nrefs, refsel;
 	struct record_diff *diff;
 	char diffpath[512];
+	double esc_at;		/* a first Esc during a run asked to cancel (mono_s) */
 	/* one line for the user: an error with its remedy, or a note */
 	char msg[480];
 	enum ui_role msg_role;
 } ts;
+
+#define ESC_CONFIRM_S 3
+
+static double mono_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static bool demo(void)
 {
@@ -729,54 +741,63 @@ static void draw_counters(WINDOW *win, int y, int rows, int w, const struct tj_v
 	}
 }
 
+/* The latency pane: percentiles and a histogram of the current phase's
+ * samples so far, from the engine's live buckets; when the run is over,
+ * perftest's exact figures beside them. */
 static void draw_latency(WINDOW *win, int y, int rows, int w, const struct tj_view *v)
 {
-	const struct eng_result *e = v->res.nphases ? &v->res.ph[0].local : NULL;
-	char buf[200];
-	uint64_t max = 0;
-	int lo = -1, hi = -1;
+	const struct eng_lat_live *h = &v->lat;
+	const struct eng_result *e = v->res.nphases ? &v->res.ph[v->res.nphases - 1].local : NULL;
+	static const struct { double q; const char *name; } marks[] = {
+		{ 0.50, "p50" }, { 0.99, "p99" }, { 0.999, "p99.9" },
+	};
+	struct widgets_bin bins[ENG_LAT_BUCKETS];
+	double pq[3];
+	char buf[300], n1[16];
+	int first, group, nb, end = y + rows;
 
 	widgets_text(win, y++, 0, w, " LATENCY", UI_TITLE, false, true);
 	if (v->o.c.p.kind != KIND_LAT) {
 		widgets_text(win, y, 1, w - 1, "a bandwidth or rate test has no latency histogram; Tab: counters", UI_DIM, false, false);
 		return;
 	}
-	if (!e || !e->lat_valid) {
-		double avg = v->now_mpps > 0 ? 1.0 / v->now_mpps : 0;
-
-		if (avg > 0 && v->o.c.p.op != OP_READ)
-			avg /= 2;
-		snprintf(buf, sizeof(buf), "live: %.2f us per %s from the rate of the last interval; the histogram and p50 / p99 / p99.9 come when the phase ends",
-			 avg, v->o.c.p.op == OP_READ ? "round trip" : "half round trip");
-		widgets_text(win, y, 1, w - 1, buf, UI_NORMAL, false, false);
+	if (!h->n) {
+		widgets_text(win, y, 1, w - 1, "the first samples come with the first progress (a quarter of a second into the phase)",
+			     UI_DIM, false, false);
 		return;
 	}
-	snprintf(buf, sizeof(buf), " %s B: p50 %.2f  p99 %.2f  p99.9 %.2f  min %.2f  max %.2f us (%s)",
-		 human_count(e->size, (char[16]){ 0 }, 16), e->lat_median, e->lat_p99, e->lat_p999, e->lat_min, e->lat_max,
-		 e->lat_halved ? "half round trip, as perftest" : "full round trip");
+	for (int k = 0; k < 3; k++)
+		pq[k] = eng_lat_live_quantile_us(h, marks[k].q);
+	snprintf(buf, sizeof(buf), " %s B, %s samples: p50 %.2f  p99 %.2f  p99.9 %.2f  min %.2f  max %.2f us (%s; from the buckets, within 1/%d)",
+		 human_count(v->size, (char[16]){ 0 }, 16), human_count(h->n, n1, sizeof(n1)), pq[0], pq[1], pq[2],
+		 h->min_ns / 1000.0, h->max_ns / 1000.0, h->halved ? "half round trip, as perftest" : "full round trip",
+		 ENG_LAT_SUB);
 	widgets_text(win, y++, 0, w, buf, UI_NORMAL, false, false);
-	for (int i = 0; i < ENG_HIST; i++)
-		if (e->hist[i]) {
-			if (lo < 0)
-				lo = i;
-			hi = i;
-			if (e->hist[i] > max)
-				max = e->hist[i];
-		}
-	for (int i = lo; i >= 0 && i <= hi && rows-- > 1; i++, y++) {
-		double a = 128.0 * (double)(1ull << i) / 1000.0, b = a * 2;
-		int bw = w - 34, len = max ? (int)((double)e->hist[i] * bw / (double)max + 0.5) : 0;
-
-		if (e->lat_halved) {
-			a /= 2;
-			b /= 2;
-		}
-		snprintf(buf, sizeof(buf), " %9.2f-%-9.2f us %10llu ", a, b, (unsigned long long)e->hist[i]);
-		widgets_text(win, y, 0, 34, buf, UI_NORMAL, false, false);
-		wattron(win, widgets_attr(UI_GOOD));
-		mvwhline(win, y, 34, '#', len > 0 ? len : 0);
-		wattroff(win, widgets_attr(UI_GOOD));
+	if (e && e->lat_valid && v->state == TJ_DONE) {
+		snprintf(buf, sizeof(buf), " perftest's figures, every sample: t_typical %.2f  p99 %.2f  p99.9 %.2f  t_max %.2f us",
+			 e->lat_median, e->lat_p99, e->lat_p999, e->lat_max);
+		widgets_text(win, y++, 0, w, buf, UI_GOOD, false, false);
 	}
+	nb = layout_hist_group(h->b, ENG_LAT_BUCKETS, end - y, &first, &group);
+	for (int r = 0; r < nb; r++) {
+		int b0 = first + r * group, b1 = b0 + group;
+		struct widgets_bin *bin = &bins[r];
+		double lo = eng_lat_bucket_lo_ns(b0) / 1000.0;
+		double hi = b1 < ENG_LAT_BUCKETS ? eng_lat_bucket_lo_ns(b1) / 1000.0 : h->max_ns / 1000.0;
+		int o = 0;
+
+		bin->count = 0;
+		for (int b = b0; b < b1 && b < ENG_LAT_BUCKETS; b++)
+			bin->count += h->b[b];
+		snprintf(bin->label, sizeof(bin->label), " %.2f-%.2f us", lo, hi);
+		bin->note[0] = '\0';
+		for (int k = 0; k < 3; k++)
+			if (pq[k] * 1000.0 >= eng_lat_bucket_lo_ns(b0) &&
+			    (b1 >= ENG_LAT_BUCKETS || pq[k] * 1000.0 < eng_lat_bucket_lo_ns(b1)))
+				o += snprintf(bin->note + o, sizeof(bin->note) - (size_t)o, "%s%s", o ? " " : "<- ",
+					      marks[k].name);
+	}
+	widgets_hist(win, y, 0, w, bins, nb);
 }
 
 static void moved_line(char *buf, size_t len, const char *who, const struct tj_side *s)
@@ -800,10 +821,19 @@ static void draw_result(WINDOW *win, int y, int rows, int w, const struct tj_vie
 	int end = y + rows;
 
 	if (v->state == TJ_FAILED || v->state == TJ_CANCELLED) {
+		const char *t = v->state == TJ_FAILED ? v->err : "Esc stopped it; both ends released their QPs and memory";
+
 		widgets_text(win, y++, 0, w, v->state == TJ_FAILED ? " FAILED" : " CANCELLED", UI_TITLE, false, true);
-		widgets_text(win, y++, 1, w - 1, v->state == TJ_FAILED ? v->err :
-			     "Esc stopped it; both ends released their QPs and memory", v->state == TJ_FAILED ? UI_BAD : UI_WARN,
-			     false, false);
+		/* the whole line, remedy included, wrapped: the footer clips it */
+		while (*t && y < end - 1) {
+			int next, len = layout_wrap(t, w - 2, &next);
+
+			snprintf(buf, sizeof(buf), "%.*s", len, t);
+			widgets_text(win, y++, 1, w - 1, buf, v->state == TJ_FAILED ? UI_BAD : UI_WARN, false, false);
+			if (next <= 0)
+				break;
+			t += next;
+		}
 		widgets_text(win, y, 1, w - 1, "Esc: the form   r: run it again", UI_DIM, false, false);
 		return;
 	}
@@ -944,7 +974,7 @@ static void draw_run(WINDOW *win, int w, int h)
 		draw_counters(win, y, rows, w, v);
 	widgets_text(win, h - 2, 0, w, ts.msg, ts.msg_role, false, true);
 	widgets_text(win, h - 1, 0, w, over ? " [r] again  [c] compare  [Tab] result/counters/latency  [Esc] form  F1 help" :
-		     " [Esc] cancel  [Tab] counters/latency  q quit  F1 help", UI_FOOTER, false, true);
+		     " [Esc Esc] cancel  [Tab] counters/latency  q quit  F1 help", UI_FOOTER, false, true);
 	snprintf(buf, sizeof(buf), "pane: %s ", ts.pane == 0 && over ? "result" : ts.pane == 2 ? "latency" : "counters");
 	widgets_text(win, h - 1, w - 16, 16, buf, UI_FOOTER, true, false);
 }
@@ -1076,6 +1106,12 @@ static int run_key(int key)
 	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
 	bool over = ts.v->state >= TJ_DONE;
 
+	if (key != 27 && ts.esc_at) {	/* the cancel question is dropped */
+		ts.esc_at = 0;
+		if (!over)
+			ts.msg[0] = '\0';
+	}
+
 	if (ts.mode == M_PICK) {
 		switch (key) {
 		case KEY_UP: case 'k': ts.refsel = ts.refsel ? ts.refsel - 1 : 0; return done;
@@ -1096,10 +1132,20 @@ static int run_key(int key)
 			ts.pane = ts.pane == 1 ? 2 : 1;
 		return done;
 	case 27:
+		if (!over && mono_s() - ts.esc_at > ESC_CONFIRM_S) {
+			/* one Esc only asks: an arrow key split by a loaded
+			 * terminal starts with a bare Esc, and its next byte
+			 * disarms */
+			ts.esc_at = mono_s();
+			note(UI_WARN, "Esc again to cancel the run (within %d s; any other key keeps it running)",
+			     ESC_CONFIRM_S);
+			return done;
+		}
 		if (!over) {
 			testjob_cancel(ts.job);
 			note(UI_WARN, "cancelling: both ends release the QPs ...");
 			ts.v->gen = 0;	/* take the cancelling view */
+			ts.esc_at = 0;
 			return done;
 		}
 		ts.mode = M_FORM;

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "widgets.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "layout.h"
@@ -151,4 +152,36 @@ void widgets_list_draw(WINDOW *win, struct widgets_list *l, int y, int h,
 	}
 	for (r = 0; r < l->rows && l->top + r < n; r++)
 		row(win, y + r, l->top + r, l->top + r == l->sel, arg);
+}
+
+void widgets_hist(WINDOW *win, int y, int x, int w, const struct widgets_bin *bins, int n)
+{
+	unsigned long long max = 0;
+	int lw = 0, room;
+
+	for (int i = 0; i < n; i++) {
+		int l = (int)strlen(bins[i].label);
+
+		if (bins[i].count > max)
+			max = bins[i].count;
+		if (l > lw)
+			lw = l;
+	}
+	room = w - lw - 12 - 12;	/* label, count, the note */
+	for (int i = 0; i < n; i++) {
+		char cnt[16];
+		int len = max && room > 0 ? (int)((double)bins[i].count * room / (double)max + 0.5) : 0;
+
+		if (bins[i].count && !len && room > 0)
+			len = 1;	/* a few samples still show */
+		widgets_text(win, y + i, x, lw, bins[i].label, UI_NORMAL, true, true);
+		snprintf(cnt, sizeof(cnt), "%llu", bins[i].count);
+		widgets_text(win, y + i, x + lw + 1, 10, cnt, bins[i].count ? UI_NORMAL : UI_DIM, true, true);
+		wattron(win, widgets_attr(UI_GOOD));
+		mvwhline(win, y + i, x + lw + 12, '#', len);
+		wattroff(win, widgets_attr(UI_GOOD));
+		if (bins[i].note[0])
+			widgets_text(win, y + i, x + lw + 12 + len + 1, w - lw - 13 - len, bins[i].note,
+				     UI_WARN, false, false);
+	}
 }

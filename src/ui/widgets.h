@@ -40,6 +40,18 @@ void widgets_bar(WINDOW *win, int y, int w, enum ui_role r);
 void widgets_message(WINDOW *win, const char *const *lines, int n,
 		     enum ui_role r);
 
+/* One row of a histogram: its range as text, its count, and a note
+ * drawn after the bar ("p50 p99"), highlighted. */
+struct widgets_bin {
+	char label[40];
+	unsigned long long count;
+	char note[24];
+};
+
+/* Horizontal bars, one row per bin from line y: label, count, and a bar
+ * scaled to the largest count over the columns left in w. */
+void widgets_hist(WINDOW *win, int y, int x, int w, const struct widgets_bin *bins, int n);
+
 /* The scrolling list every list screen uses (help, event log, sweep,
  * counters panel, fabric rows). sel < 0: a plain list that scrolls;
  * otherwise a selection the view follows. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for the engine's pure maths: perftest's latency report
- * (tail drop, median, percentiles, halving), BW peak, memlock decision. */
+ * (tail drop, median, percentiles, halving), BW peak, memlock decision,
+ * and the live latency buckets and their percentiles. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -82,12 +83,90 @@ static void test_memlock(void **state)
 	assert_non_null(strstr(err, "64 KiB"));
 }
 
+static void test_lat_buckets(void **state)
+{
+	/* 8 buckets per power of two from 128 ns; below 128 in the first,
+	 * beyond 128·2^24 ns in the last */
+	assert_int_equal(eng_lat_bucket(0), 0);
+	assert_int_equal(eng_lat_bucket(127), 0);
+	assert_int_equal(eng_lat_bucket(128), 0);
+	assert_int_equal(eng_lat_bucket(143), 0);
+	assert_int_equal(eng_lat_bucket(144), 1);	/* 128 · 9/8 */
+	assert_int_equal(eng_lat_bucket(255), 7);
+	assert_int_equal(eng_lat_bucket(256), 8);
+	assert_int_equal(eng_lat_bucket(1000), 2 * 8 + 7);	/* [960, 1024) */
+	assert_int_equal(eng_lat_bucket(1024), 3 * 8);
+	assert_int_equal(eng_lat_bucket(UINT64_MAX), ENG_LAT_BUCKETS - 1);
+	assert_int_equal(eng_lat_bucket(128ull << ENG_HIST), ENG_LAT_BUCKETS - 1);
+	assert_int_equal(eng_lat_bucket((128ull << ENG_HIST) - 1), ENG_LAT_BUCKETS - 1);
+	/* every bucket starts where its lower bound says, and the one before
+	 * ends there */
+	for (int b = 1; b < ENG_LAT_BUCKETS; b++) {
+		uint64_t lo = (uint64_t)eng_lat_bucket_lo_ns(b);
+
+		assert_int_equal(eng_lat_bucket(lo), b);
+		assert_int_equal(eng_lat_bucket(lo - 1), b - 1);
+	}
+	assert_float_equal(eng_lat_bucket_lo_ns(3 * 8 + 4), 1536.0, 1e-9);
+}
+
+static void test_lat_live_quantiles(void **state)
+{
+	static struct eng_lat_live h;
+	uint64_t gaps[1000];
+	struct eng_result r;
+
+	memset(&h, 0, sizeof(h));
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.5), 0, 1e-12);	/* empty */
+	/* 1000 samples 1000..1999 ns: the exact quantiles are known */
+	for (int i = 0; i < 1000; i++)
+		eng_lat_live_add(&h, 1000 + (uint64_t)((i * 7) % 1000));
+	assert_int_equal(h.n, 1000);
+	assert_int_equal(h.min_ns, 1000);
+	assert_int_equal(h.max_ns, 1999);
+	/* rank ceil(q·n): p50 is the 500th = 1499 ns, p99 the 990th = 1989,
+	 * p99.9 the 999th = 1998; the buckets there are 128 ns wide */
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.50), 1.499, 0.128);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.99), 1.989, 0.128);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.999), 1.998, 0.128);
+	/* never beyond the samples */
+	assert_true(eng_lat_live_quantile_us(&h, 1.0) <= 1.999);
+	assert_true(eng_lat_live_quantile_us(&h, 0.001) >= 1.0);
+	/* monotonic in q */
+	assert_true(eng_lat_live_quantile_us(&h, 0.5) <= eng_lat_live_quantile_us(&h, 0.99));
+	assert_true(eng_lat_live_quantile_us(&h, 0.99) <= eng_lat_live_quantile_us(&h, 0.999));
+
+	/* a long tail: 990 samples at 2 us, 10 at 50 us: p50 stays near 2,
+	 * p99.9 lands in the tail, p99 at the last of the 2 us samples */
+	memset(&h, 0, sizeof(h));
+	for (int i = 0; i < 990; i++)
+		eng_lat_live_add(&h, 2000);
+	for (int i = 0; i < 10; i++)
+		eng_lat_live_add(&h, 50000);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.50), 2.0, 0.256);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.99), 2.0, 0.256);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.999), 50.0, 50.0 / 8);
+
+	/* against perftest's exact figures on the same samples */
+	memset(&h, 0, sizeof(h));
+	for (int i = 0; i < 1000; i++) {
+		gaps[i] = 3000 + (uint64_t)((i * 37) % 1000) * 5;	/* 3..8 us */
+		eng_lat_live_add(&h, gaps[i]);
+	}
+	memset(&r, 0, sizeof(r));
+	eng_lat_stats(gaps, 1000, false, &r);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.5), r.lat_median, r.lat_median / 8);
+	assert_float_equal(eng_lat_live_quantile_us(&h, 0.99), r.lat_p99, r.lat_p99 / 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lat_perftest),
 		cmocka_unit_test(test_peak),
 		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_lat_buckets),
+		cmocka_unit_test(test_lat_live_quantiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

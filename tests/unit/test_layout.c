@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for the console's layout maths: column fitting, pane split,
- * scrolling, the interval ladder, number formats and word wrap. */
+ * scrolling, the interval ladder, number formats, word wrap and the
+ * grouping of histogram rows. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -174,6 +175,36 @@ static void test_wrap(void **state)
 	assert_int_equal(next, 0);
 }
 
+static void test_hist_group(void **state)
+{
+	unsigned c[64] = { 0 };
+	int first, group;
+
+	assert_int_equal(layout_hist_group(c, 64, 10, &first, &group), 0);
+	/* buckets 17..22 occupied: 6 rows fit in 10 as they are */
+	c[17] = 5;
+	c[22] = 1;
+	assert_int_equal(layout_hist_group(c, 64, 10, &first, &group), 6);
+	assert_int_equal(first, 17);
+	assert_int_equal(group, 1);
+	/* 3 rows: pairs 16-17 .. 22-23 are 4, so fours: 16-19, 20-23 */
+	assert_int_equal(layout_hist_group(c, 64, 3, &first, &group), 2);
+	assert_int_equal(first, 16);
+	assert_int_equal(group, 4);
+	/* a far tail widens the groups until it fits, aligned: eights
+	 * 16-23 .. 56-63 are 6 rows */
+	c[60] = 1;
+	assert_int_equal(layout_hist_group(c, 64, 8, &first, &group), 6);
+	assert_int_equal(group, 8);
+	assert_int_equal(first, 16);
+	assert_int_equal(first % group, 0);
+	/* one row: everything in one group */
+	assert_int_equal(layout_hist_group(c, 64, 1, &first, &group), 1);
+	assert_int_equal(first, 0);
+	assert_int_equal(group, 64);
+	assert_int_equal(layout_hist_group(c, 64, 0, &first, &group), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_interval_ladder),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_hist_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@ TESTS += tests/vm/verbs.test tests/vm/wire.test tests/vm/wire-screen.test \
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test \
+	tests/vm/keylat.py tests/vm/screenlib.sh tests/vm/t-50-screen-faults.sh \
 	tests/vm/agent-orders.test \
 	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-snapshot.sh \
 	tests/vm/t-perftest.sh tests/vm/t-40-counters.sh tests/vm/t-40-engine-bw.sh \

@@ -1,88 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t-45-test-screen.sh: the console's test screen on rxe0, driven through
-# tmux with the agent on the same VM: a 64 KiB write bandwidth test shows
-# Gb/s each second and both ends' packet counters rising, then the verdict
-# and the record; a key pressed during a run is on screen within 200 ms;
-# Esc cancels and the next test to the same agent finishes; the agent
-# killed mid-test gives one line with the remedy and the console still
-# answers; the TCP baseline is within 20 % of iperf3 on the same path;
-# the counters panel says the driver has no per-priority pause counters.
+# tmux with the agent on the same VM and the peer given by --peer: a 64 KiB
+# write bandwidth test shows Gb/s each second and both ends' packet
+# counters rising, then the verdict and the record; a key pressed during a
+# run is on screen within 200 ms (measured, reported); one Esc only asks,
+# a split arrow key never cancels, Esc Esc cancels and the next test to
+# the same agent finishes; a latency test shows its histogram and p50 /
+# p99 / p99.9 live, then perftest's figures; the TCP baseline is within
+# 20 % of iperf3 on the same path; the counters panel says the driver has
+# no per-priority pause counters. The failures are t-50-screen-faults.sh.
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 . "$VM_TESTS_DIR/faultlib.sh"
-command -v tmux > /dev/null || fail "tmux missing: apt-get install tmux"
+. "$VM_TESTS_DIR/screenlib.sh"
 command -v iperf3 > /dev/null || fail "iperf3 missing: apt-get install iperf3"
 
-# tmux needs pseudo-terminals: the VM's /dev has no devpts of its own
-if [ ! -e /dev/pts/ptmx ]; then
-	mkdir -p /dev/pts
-	mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "cannot mount devpts for tmux"
-fi
-# tmux's socket cannot live on the 9p root: a tmpfs of the VM's own
-mkdir -p "$IBC_TMP/tmux"
-mount -t tmpfs tmpfs "$IBC_TMP/tmux" || fail "cannot mount a tmpfs for tmux's socket"
-TMUX_TMPDIR=$IBC_TMP/tmux
-XDG_STATE_HOME=$IBC_TMP/state
-export TMUX_TMPDIR XDG_STATE_HOME
-unset IBCONSOLE_RECORD_DIR
-T="tmux -u -L ibct45"
-cleanup() {
-	$T kill-server 2> /dev/null || true
-	for p in $pids; do kill -9 "$p" 2> /dev/null || true; done
-	umount -l "$IBC_TMP/tmux" 2> /dev/null || true
-}
-trap cleanup EXIT
-
-cap() { $T capture-pane -p -t ui; }
-ms() { date +%s%3N; }
-# wait_for ERE SECONDS: until the screen shows it (wall clock: a slow
-# emulated guest must not stretch the limit); the screen on failure
-wait_for() {
-	end=$(($(ms) + $2 * 1000))
-	while ! cap | grep -Eq -- "$1"; do
-		[ "$(ms)" -le "$end" ] || { cap; fail "the screen never showed /$1/ within $2 s"; }
-		sleep 0.05
-	done
-}
-key() { $T send-keys -t ui "$@"; }
-# A counter's LOCAL and PEER deltas in a capture: "+N +M" (rates and
-# marks dropped)
-ctr_vals() { grep -E "^ $1 " "$2" | head -1 | sed 's/([^)]*)//g; s/!//g' | awk '{print $2, $3}'; }
-# wait_fast ERE: as wait_for, looking every 10 ms, for the timed steps;
-# their bounds are checked by the caller, this only ends a hang (60 s)
-wait_fast() {
-	end=$(($(ms) + 60000))
-	while ! cap | grep -Eq -- "$1"; do
-		[ "$(ms)" -le "$end" ] || { cap; fail "the screen never showed /$1/ within 60 s"; }
-		sleep 0.01
-	done
-}
-# dur S: the form's duration field set to S (empty: by iterations), from
-# the peer field where the form opens. Tab, not the arrows: under TCG an
-# arrow's escape sequence can arrive split, and its ESC alone is Esc.
-dur() {
-	for _ in 1 2 3 4 5 6 7 8 9; do key Tab; done
-	key C-u
-	[ -z "${1:-}" ] || key "$1"
-}
-# "+12.3k" -> 12300
-num() {
-	awk -v s="$1" 'BEGIN { sub(/^\+/, "", s); m = 1
-		if (s ~ /k$/) m = 1e3; else if (s ~ /M$/) m = 1e6; else if (s ~ /G$/) m = 1e9
-		sub(/[kMGT]$/, "", s); printf "%d\n", s * m }'
-}
-
-# The agent stands in for the peer host: on a real fabric it busy-polls
-# on another machine, here it shares the VM's two CPUs with the console's
-# own busy-polling test thread, so it runs niced.
-nice -n 10 "$IBC" serve 2> agent.log &
-agent=$!
-pids="$pids $agent"
-wait_log agent.log listening 20
-
-$T new-session -d -s ui -x 120 -y 40 "LC_ALL=C.UTF-8 $IBC -d rxe0 2> console.err; echo console exit \$?; sleep 60"
-wait_for 'rxe0/1' 30
+agent agent.log
+console
 # the counters panel of a RoCE port: per-priority pauses, or why there
 # are none (virtio_net has none) — never a row of zeros
 key c
@@ -92,62 +27,81 @@ key Escape
 wait_for 'rxe0/1 details' 10
 key t
 wait_for 'TEST  from rxe0/1' 5
-cap > form.txt
+shot form
 grep -q 'Kind .*< bw >' form.txt || { cat form.txt; fail "form: no kind row with bw"; }
 grep -Eq 'Size .*\[65536\]' form.txt || { cat form.txt; fail "form: size default is not perftest's 65536"; }
 grep -Eq 'Iterations .*\[5000\]' form.txt || { cat form.txt; fail "form: write bw iterations default is not 5000"; }
-echo "ok: the form shows perftest's defaults"
+grep -Eq "Peer .*\\[${ip4}_\\]" form.txt || { cat form.txt; fail "form: the peer is not --peer's $ip4"; }
+echo "ok: the form starts on --peer $ip4 with perftest's defaults"
 
 # no peer: one line with the remedy, the console stays
-key Enter
+key C-u Enter
 wait_for 'no peer: .* — ' 3
-# peer typed; a long run by duration, watched, then cancelled with Esc
 key "$ip4"
 wait_for "\\[${ip4}_\\]" 10
-# what one key costs with no run going (tmux send, draw, capture)
+
+# What a key costs from tmux to the screen: typed into the peer field with
+# no run going, then Tab flipping the pane during a run. keylat.py polls
+# the pane every 10 ms through one tmux control client.
+keylat() { python3 "$VM_TESTS_DIR/keylat.py" "$TSOCK" ui "$@"; }
+keylat 3 x "\\[${ip4}x_\\]" BSpace "\\[${ip4}_\\]" > keylat-idle.txt || { cat keylat-idle.txt; fail "keys with no run"; }
+idle_ms=$(sed -n 's/^median \([0-9]*\) .*/\1/p' keylat-idle.txt)
+# What one look costs the shell steps below (a tmux send and a capture,
+# each a process): under KVM the guest runs in real time and the agent's
+# 2 s bound is the real one; under TCG (emulated CPUs shared with the two
+# busy-polling test threads, and with whatever else loads the host) a
+# process start alone can take seconds, so that bound gets ten times this
+# figure on top.
 t0=$(ms)
 key x
-wait_fast "\\[${ip4}x_\\]"
+wait_for "\\[${ip4}x_\\]" 60
 key BSpace
-wait_fast "\\[${ip4}_\\]"
-idle_ms=$(( ($(ms) - t0) / 2 ))
-# Under KVM the guest runs in real time and the bounds are the real ones.
-# Under TCG (emulated CPUs, the two busy-polling test threads on the
-# guest's two CPUs) every process runs many times slower, tmux and this
-# loop included, and how much slower swings with the host's load (seen:
-# 0.9 to 3.6 s idle, 2.7 to 3.8 s during a run): each bound gets ten times
-# the idle figure on top; a UI waiting on the run would still take the
-# run's 300 s.
-if dmesg | grep -q 'Hypervisor detected'; then slack=0; else slack=$((idle_ms * 10)); fi
-dur 300
+wait_for "\\[${ip4}_\\]" 60
+fork_ms=$(( ($(ms) - t0) / 2 ))
+if dmesg | grep -q 'Hypervisor detected'; then slack=0; else slack=$((fork_ms * 10)); fi
+
+field 9 300
 key Enter
 wait_for 'TEST write bw 64 KiB RC 1 QP -> .*running' 30
-# a key during the run reaches the screen within 200 ms: Tab flips the
-# pane between counters and latency
-t0=$(ms)
-key Tab
-wait_fast 'pane: latency'
-t1=$(ms)
-key Tab
-wait_fast 'pane: counters'
-t2=$(ms)
-run_ms=$(( (t2 - t0) / 2 ))
+wait_for 'Gb/s +[0-9.]+ now' 10
+keylat 4 Tab 'pane: latency' Tab 'pane: counters' > keylat-run.txt || { cat keylat-run.txt; fail "keys during a run"; }
+# the control: the same tmux, the same load, a key echoed by cat in a
+# window of its own; what it takes is the guest's and tmux's share
+$T new-window -d -t ui:9 -n ctl "stty -echo; exec cat"
+sleep 1
+$T list-windows -t ui | grep -q '^9: ctl' || { $T list-windows -t ui; fail "no control window"; }
+python3 "$VM_TESTS_DIR/keylat.py" "$TSOCK" ui:9 1 'c1 Enter' '^c1$' 'c2 Enter' '^c2$' 'c3 Enter' '^c3$' 'c4 Enter' '^c4$' \
+	'c5 Enter' '^c5$' 'c6 Enter' '^c6$' 'c7 Enter' '^c7$' 'c8 Enter' '^c8$' > keylat-ctl.txt ||
+	{ cat keylat-ctl.txt; fail "keys to the control window"; }
+cat keylat-run.txt keylat-ctl.txt
 cap | grep -q 'running' || fail "the run ended before the key check"
-echo "key to screen: ${run_ms} ms during a run, ${idle_ms} ms with none (tmux send, draw, capture); limit $((200 + slack)) ms"
-[ "$run_ms" -le $((200 + slack)) ] || fail "a key took ${run_ms} ms to show during a run (limit $((200 + slack)) ms)"
+med() { sed -n 's/^median \([0-9]*\) .*/\1/p' "$1"; }
+max() { sed -n 's/^median [0-9]* max \([0-9]*\)/\1/p' "$1"; }
+run_ms=$(med keylat-run.txt) run_max=$(max keylat-run.txt) ctl_ms=$(med keylat-ctl.txt)
+echo "key to screen during a run: median ${run_ms} ms, max ${run_max} ms; with no run ${idle_ms} ms; cat in the same tmux under the same load ${ctl_ms} ms"
+# Under KVM the guest runs in real time: every key within 200 ms. Under
+# TCG the emulated guest shares this host's CPUs with whatever else runs
+# (seen: 16 to 550 ms for the same key during a run): the console may add
+# at most 200 ms (median) to what cat takes under the same load.
+if dmesg | grep -q 'Hypervisor detected'; then
+	[ "$run_max" -le 200 ] || fail "a key took ${run_max} ms to show during a run: over 200 ms"
+else
+	[ "$run_ms" -le $((ctl_ms + 200)) ] ||
+		fail "a key took ${run_ms} ms (median) to show during a run, cat ${ctl_ms} ms: the console adds over 200 ms"
+fi
 wait_for 'sent_pkts|rcvd_pkts' 30
 cap > run1.txt
 sleep 4
-cap > run2.txt
-cat run2.txt
-grep -q 'running' run2.txt || fail "the 300 s run is not running any more"
-grep -Eq '^ Gb/s +[0-9.]+ now' run2.txt || fail "no Gb/s line while running"
-gbps=$(sed -n 's/^ Gb\/s *[0-9.]* now *\([0-9.]*\) avg.*/\1/p' run2.txt)
+shot run-bw
+cat run-bw.txt
+grep -q 'running' run-bw.txt || fail "the 300 s run is not running any more"
+grep -Eq '^ Gb/s +[0-9.]+ now' run-bw.txt || fail "no Gb/s line while running"
+gbps=$(sed -n 's/^ Gb\/s *[0-9.]* now *\([0-9.]*\) avg.*/\1/p' run-bw.txt)
 awk -v g="$gbps" 'BEGIN { exit !(g > 0) }' || fail "Gb/s average of the seconds so far is '$gbps' while running"
 # packets rising at both ends between the two captures
 for c in sent_pkts rcvd_pkts; do
 	a=$(ctr_vals $c run1.txt)
-	b=$(ctr_vals $c run2.txt)
+	b=$(ctr_vals $c run-bw.txt)
 	[ -n "$a" ] && [ -n "$b" ] || fail "$c not in the counter table"
 	la=$(num "${a% *}") pa=$(num "${a#* }") lb=$(num "${b% *}") pb=$(num "${b#* }")
 	[ "$lb" -gt "$la" ] || fail "local $c did not rise: $la -> $lb"
@@ -155,30 +109,39 @@ for c in sent_pkts rcvd_pkts; do
 	echo "ok: $c rising: local $la -> $lb, peer $pa -> $pb"
 done
 
-# Esc mid-test: cancelled, the agent frees the session
-t0=$(ms)
+# One Esc only asks. An arrow key whose sequence arrives split (a bare
+# ESC, the rest after ncurses' ESCDELAY) is a lone Esc and then "[A": the
+# run goes on, and the question is dropped.
 key Escape
-wait_fast 'cancelling|CANCELLED'
+wait_for 'Esc again to cancel' 5
+sleep 0.5
+key -l '[A'
+sleep 1
+cap > split.txt
+grep -q 'running' split.txt || { cat split.txt; fail "a split arrow key stopped the run"; }
+! grep -Eq 'Esc again|cancelling' split.txt || { cat split.txt; fail "the cancel question outlived the next key"; }
+echo "ok: one Esc asks; a split arrow key (Esc, then [A) leaves the run going"
+# Esc Esc: cancelled, the agent frees the session
+keylat 1 'Escape Escape' 'cancelling|CANCELLED' > keylat-esc.txt || { cat keylat-esc.txt; fail "Esc Esc did not cancel"; }
 t1=$(ms)
-wait_log agent.log 'session failed' 20
+wait_log agent.log 'session failed' 60
 t2=$(ms)
 wait_for 'CANCELLED' 20
-echo "ok: Esc: on screen after $((t1 - t0)) ms; the agent freed the session $((t2 - t1)) ms later (limit $((2000 + slack)) ms): $(grep 'session failed' agent.log | tail -1)"
-[ $((t2 - t1)) -le $((2000 + slack)) ] || fail "the agent took $((t2 - t1)) ms to free the cancelled session"
+echo "ok: Esc Esc: on screen after $(sed -n 's/^median \([0-9]*\) .*/\1/p' keylat-esc.txt) ms; the agent freed the session $((t2 - t1)) ms later (limit $((2000 + slack)) ms): $(grep 'session failed' agent.log | tail -1)"
+[ $((t2 - t1)) -le $((2000 + slack)) ] || fail "the agent took $((t2 - t1)) ms to free the cancelled session (limit $((2000 + slack)) ms)"
 
 # the next test to the same agent finishes: result, verdict, record
-key Escape
-wait_for 'Kind .*< bw >' 5
-dur 4
+to_form
+field 9 4
 key Enter
 wait_for 'verdict: ' 120
-cap > done1.txt
-cat done1.txt
-grep -Eq '^ record: /.*\.json' done1.txt || fail "no record path at the end"
-rec=$(sed -n 's/^ record: //p' done1.txt)
+shot done-bw
+cat done-bw.txt
+grep -Eq '^ record: /.*\.json' done-bw.txt || fail "no record path at the end"
+rec=$(sed -n 's/^ record: //p' done-bw.txt)
 [ -s "$rec" ] || fail "the record $rec is not there"
 grep -q '"schema": "ibconsole/test/1"' "$rec" || fail "the record is not a test record"
-grep -Eq '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+' done1.txt || fail "no result row for 65536 B"
+grep -Eq '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+' done-bw.txt || fail "no result row for 65536 B"
 echo "ok: after the cancel the next test finished: result, verdict and record ($rec)"
 
 # compare: the same test again (r), then c picks the earlier record
@@ -198,36 +161,53 @@ wait_for 'bw_avg_gbps' 5
 cap > compare.txt
 echo "ok: compare with the earlier record"
 
-# the agent killed mid-test: one line with the remedy, the console answers
-key Escape
-wait_for 'Kind .*< bw >' 5
-dur 300
+# latency: the histogram and p50 / p99 / p99.9 while it runs, then
+# perftest's own figures beside them
+to_form
+key Tab Space
+wait_for 'Kind .*< lat >' 5
+field 8 20	# from the kind row to the duration: 20 s
 key Enter
-wait_for 'running' 30
-sleep 2
-kill -9 $agent
-t0=$(ms)
-wait_for ' FAILED' 20
-t1=$(ms)
-cap > killed.txt
-cat killed.txt
-grep -Eq '(went away|stopped answering|no completion).* — ' killed.txt || fail "agent killed: no one-line error with a remedy"
-echo "ok: agent killed: the screen said so after $((t1 - t0)) ms: $(grep -E 'went away|stopped answering|no completion' killed.txt | head -1 | sed 's/^ *//')"
-key Escape
-wait_for 'Kind .*< bw >' 3
-echo "ok: the console still answers keys"
+wait_for 'TEST write lat 2 B RC 1 QP -> .*running' 30
+key Tab
+wait_for 'p50 [0-9.]+ +p99 [0-9.]+ +p99\.9 [0-9.]+' 10
+cap > lat1.txt
+sleep 1
+shot lat-live
+cat lat-live.txt
+grep -q 'running' lat-live.txt || fail "the latency run ended before it was seen live"
+grep -Eq '^ +[0-9.]+-[0-9.]+ us +[0-9]+ +#+' lat-live.txt || fail "no histogram rows while the latency test runs"
+grep -Eq '#+ +<- [^ ]*p50' lat-live.txt || fail "the histogram does not mark the p50 row"
+n1=$(sed -n 's/.*, \([0-9.k]*\) samples: p50.*/\1/p' lat1.txt)
+n2=$(sed -n 's/.*, \([0-9.k]*\) samples: p50.*/\1/p' lat-live.txt)
+[ "$(num "$n2")" -gt "$(num "$n1")" ] || fail "the latency samples did not grow while running: $n1 -> $n2"
+echo "ok: latency live: histogram and percentiles, samples $n1 -> $n2"
+wait_for 'verdict: ' 60
+key Tab Tab
+wait_for "perftest's figures" 5
+shot lat-done
+cat lat-done.txt
+python3 - lat-done.txt <<'PY' || fail "the live percentiles disagree with perftest's"
+import re, sys
+t = open(sys.argv[1]).read()
+live = re.search(r"p50 ([0-9.]+) +p99 ([0-9.]+) +p99\.9 ([0-9.]+)", t)
+pt = re.search(r"t_typical ([0-9.]+) +p99 ([0-9.]+) +p99\.9 ([0-9.]+)", t)
+l50, l99 = float(live.group(1)), float(live.group(2))
+p50, p99 = float(pt.group(1)), float(pt.group(2))
+print(f"live p50 {l50} / p99 {l99} us, perftest's t_typical {p50} / p99 {p99} us")
+# the buckets are 1/8 of their lower bound wide; the live summary also
+# keeps the two largest samples perftest drops
+sys.exit(0 if abs(l50 - p50) <= p50 / 8 + 0.01 and abs(l99 - p99) <= p99 / 4 + 0.01 else 1)
+PY
 
-# the tcp kind on the screen: the TCP baseline to a new agent
-nice -n 10 "$IBC" serve 2> agent2.log &
-pids="$pids $!"
-wait_log agent2.log listening 20
-key Tab Space Space Space
-for _ in $(seq 12); do key Tab; done	# round the 13 fields to the peer again
+# the tcp kind on the screen: the TCP baseline to the same agent
+to_form
+key Tab Space Space
 wait_for 'Kind .*< tcp >' 5
-dur 3
+field 8 3	# from the kind row to the duration: 3 s
 key Enter
 wait_for 'RESULT  TCP baseline' 60
-cap > tcp-screen.txt
+shot tcp-screen
 grep -Eq 'received [0-9]+ B in [0-9.]+ s = [0-9.]+ Gb/s' tcp-screen.txt || { cat tcp-screen.txt; fail "tcp kind: no received figure"; }
 echo "ok: tcp kind on the screen: $(grep -Eo 'received [0-9]+ B in [0-9.]+ s = [0-9.]+ Gb/s' tcp-screen.txt)"
 key F10	# q would be typed into the text field

@@ -186,6 +186,8 @@ static void on_progress(void *arg, const struct eng_progress *p)
 	j->w.msgs_goal = j->o.c.p.duration_ms ? 0 : j->o.c.p.iters * j->o.c.p.qps;
 	j->w.now_gbps = p->interval_gbps;
 	j->w.now_mpps = p->interval_mpps;
+	if (p->lat)
+		j->w.lat = *p->lat;
 	seconds(j, now);
 	counters(j, now);
 	publish(j);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A test run on a worker thread for the console: runs the test client
  * (or the TCP baseline), publishes an immutable progress view — per-second
- * Gb/s, message rate, both ends' counter deltas with the moment each last
- * rose, the facts of both ends — wakes a descriptor the UI polls, and can
- * be cancelled. */
+ * Gb/s, message rate, the latency histogram so far, both ends' counter
+ * deltas with the moment each last rose, the facts of both ends — wakes a
+ * descriptor the UI polls, and can be cancelled. */
 #ifndef IBC_AGENT_TESTJOB_H
 #define IBC_AGENT_TESTJOB_H
 
@@ -61,6 +61,8 @@ struct tj_view {
 	uint64_t msgs;		/* completed in the current phase */
 	uint64_t msgs_goal;	/* iterations × QPs, 0 when by duration */
 	double now_gbps, now_mpps, peak_gbps;
+	/* latency tests: the current phase's samples so far (lat.n 0: none) */
+	struct eng_lat_live lat;
 	uint64_t bytes_total;	/* over every phase so far */
 	int nsec;		/* per-second samples in gbps[] / mpps[] */
 	float gbps[TJ_SECONDS];

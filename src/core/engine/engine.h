@@ -21,6 +21,21 @@ enum eng_status {
 	ENG_INTERNAL = 5,
 };
 
+/* Live latency summary of a phase: log-linear buckets, ENG_LAT_SUB per
+ * power of two from 128 ns up (bucket 0 also takes anything shorter, the
+ * last anything longer), counts since the phase started. Values are in
+ * the reported convention (halved for send / write ping-pong, as
+ * perftest), so percentiles read straight off it, within one bucket's
+ * width (1/ENG_LAT_SUB of its lower bound). */
+#define ENG_LAT_SUB 8
+#define ENG_LAT_BUCKETS (ENG_HIST * ENG_LAT_SUB)
+struct eng_lat_live {
+	uint64_t n;			/* samples */
+	uint64_t min_ns, max_ns;	/* exact, of the samples */
+	bool halved;
+	uint32_t b[ENG_LAT_BUCKETS];
+};
+
 /* Progress while a phase runs, for a screen or a stderr line. */
 struct eng_progress {
 	double t_s;		/* since the phase started */
@@ -28,6 +43,8 @@ struct eng_progress {
 	double interval_gbps;	/* over the last interval */
 	double interval_mpps;
 	uint64_t size;
+	/* latency tests, the initiator: the samples so far; NULL otherwise */
+	const struct eng_lat_live *lat;
 };
 
 /* Called every few ms from the polling loop; returns 0 to go on, 1 when
@@ -116,6 +133,14 @@ int eng_memlock_check(uint64_t need, uint64_t limit, bool unlimited, bool cap_ip
 		      char *err, size_t errlen);
 /* Bytes of locked memory a run needs (buffers + queues, rounded up). */
 uint64_t eng_mem_need(const struct proto_params *p);
+/* The live latency summary: bucket of a value (ns), a bucket's lower
+ * bound (ns; the upper is the next bucket's), one sample in, and the
+ * q-quantile (0 < q <= 1, µs) by perftest's rank ceil(q·n), interpolated
+ * within its bucket and kept between min and max; 0 when empty. */
+int eng_lat_bucket(uint64_t ns);
+double eng_lat_bucket_lo_ns(int b);
+void eng_lat_live_add(struct eng_lat_live *h, uint64_t ns);
+double eng_lat_live_quantile_us(const struct eng_lat_live *h, double q);
 const char *eng_kind_name(int kind);
 const char *eng_op_name(int op);
 

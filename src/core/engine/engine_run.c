@@ -23,6 +23,8 @@ struct run {
 	bool stamp;		/* time-stamp completions (bandwidth: peak) */
 	double best_interval_gbps;
 	bool stop_req;		/* the peer (or the duration) says stop */
+	bool lat_live;		/* lat has this phase's samples (latency, initiator) */
+	struct eng_lat_live lat;
 	char *err;
 	size_t errlen;
 };
@@ -38,6 +40,27 @@ static enum eng_status wc_fail(struct run *r, const struct ibv_wc *wc)
 		 peer ? "the peer stopped answering: is the agent still running, is the link up?"
 		      : "check the device with 'ibconsole snapshot'");
 	return peer ? ENG_PEER : ENG_INTERNAL;
+}
+
+/* One progress event: the interval since the last one. */
+static void progress(struct run *r, uint64_t now)
+{
+	struct eng *e = r->e;
+	uint64_t msgs = e->cfg.initiator || r->rcvd == 0 ? r->totc : r->rcvd;
+	double dt = now > r->last_prog ? (double)(now - r->last_prog) : 1;
+	struct eng_progress p = {
+		.t_s = (double)(now - r->t0) / 1e9, .msgs = msgs, .bytes = msgs * r->size,
+		.interval_gbps = (double)(msgs - r->prog_msgs) * (double)r->size * 8.0 / dt,
+		.interval_mpps = (double)(msgs - r->prog_msgs) * 1e3 / dt,
+		.size = r->size, .lat = r->lat_live ? &r->lat : NULL,
+	};
+
+	if (p.interval_gbps > r->best_interval_gbps)
+		r->best_interval_gbps = p.interval_gbps;
+	r->prog_msgs = msgs;
+	r->last_prog = now;
+	if (e->cfg.progress)
+		e->cfg.progress(e->cfg.arg, &p);
 }
 
 /* Progress, the peer's tick and the stall watchdog; cheap unless due.
@@ -65,23 +88,8 @@ static enum eng_status housekeeping(struct run *r, uint64_t now, bool expect_act
 	}
 	if (r->end_at && now >= r->end_at)
 		r->stop_req = true;
-	if (now - r->last_prog >= (uint64_t)e->cfg.progress_ms * 1000000) {
-		uint64_t msgs = e->cfg.initiator || r->rcvd == 0 ? r->totc : r->rcvd;
-		double dt = (double)(now - r->last_prog);
-		struct eng_progress p = {
-			.t_s = (double)(now - r->t0) / 1e9, .msgs = msgs, .bytes = msgs * r->size,
-			.interval_gbps = (double)(msgs - r->prog_msgs) * (double)r->size * 8.0 / dt,
-			.interval_mpps = (double)(msgs - r->prog_msgs) * 1e3 / dt,
-			.size = r->size,
-		};
-
-		if (p.interval_gbps > r->best_interval_gbps)
-			r->best_interval_gbps = p.interval_gbps;
-		r->prog_msgs = msgs;
-		r->last_prog = now;
-		if (e->cfg.progress)
-			e->cfg.progress(e->cfg.arg, &p);
-	}
+	if (now - r->last_prog >= (uint64_t)e->cfg.progress_ms * 1000000)
+		progress(r, now);
 	if (expect_activity && now > r->last_act &&
 	    now - r->last_act > (uint64_t)e->cfg.stall_ms * 1000000) {
 		snprintf(r->err, r->errlen, "no completion for %d ms — the peer or the link stopped "
@@ -407,9 +415,11 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	/* who waits for a ping before posting: the responder, and the
 	 * initiator too when the peer posts first */
 	bool wait_first = !ini || (e->cfg.answer_first && op != OP_READ);
-	uint64_t i, t_first = eng_now_ns(), t_end;
+	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0;
 	enum eng_status st;
 
+	r->lat_live = ini;
+	r->lat.halved = op != OP_READ;
 	if (!ini && op == OP_READ) {	/* nothing to do on the far end of a read */
 		while (!r->stop_req) {
 			struct timespec d = { 0, 1000000 };
@@ -447,6 +457,9 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 				e->tp[i] = now;
 			if (i == 0)
 				t_first = now;
+			else	/* the same sample as the final report's, live */
+				eng_lat_live_add(&r->lat, op != OP_READ ? (now - t_prev) / 2 : now - t_prev);
+			t_prev = now;
 		}
 		e->qp[0].src[r->size - 1] = v;
 		if (post_send(r, 0, op, true, i + 1)) {
@@ -468,6 +481,8 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 			return st;
 	}
 	t_end = eng_now_ns();
+	if (ini)	/* the last samples too: the live summary ends complete */
+		progress(r, t_end);
 	res->msgs = i;
 	res->bytes = i * r->size;
 	res->ns = t_end - t_first;

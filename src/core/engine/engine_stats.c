@@ -68,6 +68,68 @@ void eng_lat_stats(uint64_t *gaps, uint64_t n, bool halve, struct eng_result *r)
 	r->lat_valid = true;
 }
 
+int eng_lat_bucket(uint64_t ns)
+{
+	int o;
+
+	if (ns < 128)
+		return 0;
+	o = 63 - __builtin_clzll(ns) - 7;	/* octave above 128 ns */
+	if (o >= ENG_HIST)
+		return ENG_LAT_BUCKETS - 1;
+	/* the ENG_LAT_SUB (8 = 2^3) bits below the leading one */
+	return o * ENG_LAT_SUB + (int)((ns >> (o + 7 - 3)) & (ENG_LAT_SUB - 1));
+}
+
+double eng_lat_bucket_lo_ns(int b)
+{
+	int o = b / ENG_LAT_SUB, s = b % ENG_LAT_SUB;
+
+	return 128.0 * (double)(1ull << o) * (1.0 + (double)s / ENG_LAT_SUB);
+}
+
+void eng_lat_live_add(struct eng_lat_live *h, uint64_t ns)
+{
+	if (!h->n || ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->n++;
+	h->b[eng_lat_bucket(ns)]++;
+}
+
+double eng_lat_live_quantile_us(const struct eng_lat_live *h, double q)
+{
+	uint64_t rank, cum = 0;
+	double v = 0;
+
+	if (!h->n || q <= 0)
+		return 0;
+	rank = (uint64_t)ceil(q * (double)h->n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->n)
+		rank = h->n;
+	for (int b = 0; b < ENG_LAT_BUCKETS; b++) {
+		double lo, hi;
+
+		if (cum + h->b[b] < rank) {
+			cum += h->b[b];
+			continue;
+		}
+		lo = eng_lat_bucket_lo_ns(b);
+		hi = b + 1 < ENG_LAT_BUCKETS ? eng_lat_bucket_lo_ns(b + 1) : (double)h->max_ns;
+		/* the rank-th of the bucket's samples, spread evenly over it */
+		v = lo + (hi - lo) * (double)(rank - cum) / (double)h->b[b];
+		break;
+	}
+	if (v < (double)h->min_ns)
+		v = (double)h->min_ns;
+	if (v > (double)h->max_ns)
+		v = (double)h->max_ns;
+	return v / 1000.0;
+}
+
 double eng_bw_peak_gbps(const uint64_t *tp, const uint64_t *tc, uint64_t n, uint64_t size)
 {
 	/* perftest looks at every window; bound the work for long runs */

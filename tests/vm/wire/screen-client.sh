@@ -36,13 +36,14 @@ until "$IBCONSOLE" test tcp --duration 1 --timeout 2 "$peer" > /dev/null 2>&1; d
 done
 tc qdisc add dev "$RXE_VM_NETDEV" root netem loss 3% || fail "netem unavailable"
 echo "client: agent up; netem loss 3% on $RXE_VM_NETDEV"
-$T new-session -d -s ui -x 120 -y 40 "LC_ALL=C.UTF-8 $IBCONSOLE -d rxe0 2> console.err; sleep 60"
+$T new-session -d -s ui -x 120 -y 40 "LC_ALL=C.UTF-8 $IBCONSOLE -d rxe0 --peer $peer 2> console.err; sleep 60"
 wait_for 'rxe0/1' 60
 $T send-keys -t ui t
 wait_for 'TEST  from rxe0/1' 10
-$T send-keys -t ui "$peer" Home
-for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t ui Down; done
-$T send-keys -t ui C-u 30 Enter
+# the form opens on --peer's host; Tab to the duration (the 10th field):
+# an arrow key's escape sequence may arrive split on an emulated guest
+wait_for "Peer .*\\[${peer}_\\]" 10
+$T send-keys -t ui Tab Tab Tab Tab Tab Tab Tab Tab Tab C-u 30 Enter
 wait_for 'running' 60
 # while it runs: a local retransmission counter and a peer one, each
 # with its mark, and at least one of them highlighted
@@ -64,5 +65,5 @@ grep -E 'rcvd_seq_err|completer_retry_err|retry_exceeded_err|local_ack_timeout_e
 	grep -Eq "$esc\[[0-9;]*3[13]m" || fail "the moving retransmission counters are not highlighted"
 echo "client: local $(grep -Eo "$loc" lossy.txt | head -1 | tr -s ' '), peer $(grep -Eo "$per" lossy.txt | head -1 | tr -s ' ')"
 echo "ok: 3% loss on the wire: both ends' retransmission counters rise on the test screen while it runs"
-$T send-keys -t ui Escape
+$T send-keys -t ui Escape Escape	# the second Esc confirms the cancel
 wait_for 'CANCELLED|verdict' 20
