@@ -10,6 +10,7 @@
 # p99 / p99.9 live, then perftest's figures; the TCP baseline is within
 # 20 % of iperf3 on the same path; the counters panel says the driver has
 # no per-priority pause counters. The failures are t-50-screen-faults.sh.
+# vm-timeout: 600
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 . "$VM_TESTS_DIR/faultlib.sh"

@@ -6,6 +6,7 @@
 # shared secret, memlock too low (ulimit -l 64 without CAP_IPC_LOCK), the
 # agent killed mid-test, the port down. After each a key still reaches
 # the screen.
+# vm-timeout: 600
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 . "$VM_TESTS_DIR/faultlib.sh"
