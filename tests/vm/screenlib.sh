@@ -64,10 +64,12 @@ field() {
 	fi
 }
 # set_field N VALUE: from the form's first field, field N set to VALUE
-# (empty: its default), and round the 13 fields to the first again
+# (empty: its default), and round the form's fields (the last one: the
+# peer's kind, agent or perftest) to the first again
+FORM_FIELDS=14
 set_field() {
 	field "$1" "$2"
-	field $((13 - $1))
+	field $((FORM_FIELDS - $1))
 }
 # the form again, at its first field (Esc after a run ends)
 to_form() {
