@@ -156,6 +156,19 @@ static void read_port(struct eng *e)
 	free(s);
 }
 
+/* The entry's type as the kernel keeps it (sysfs gid_attrs/types), which
+ * the peer compares: "the same kind on both ends". */
+static void gid_type_read(struct eng *e, int idx)
+{
+	struct ibv_gid_entry ge;
+
+	if (ibv_query_gid_ex(e->ctx, (uint32_t)e->info.ib_port, (uint32_t)idx, &ge, 0))
+		return;
+	snprintf(e->info.gid_type, sizeof(e->info.gid_type), "%s",
+		 ge.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
+		 ge.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB");
+}
+
 static enum eng_status pick_gid(struct eng *e, char *err, size_t errlen)
 {
 	int idx = e->cfg.gid_index;
@@ -185,6 +198,7 @@ static enum eng_status pick_gid(struct eng *e, char *err, size_t errlen)
 			 e->gid.raw[4], e->gid.raw[5], e->gid.raw[6], e->gid.raw[7],
 			 e->gid.raw[8], e->gid.raw[9], e->gid.raw[10], e->gid.raw[11],
 			 e->gid.raw[12], e->gid.raw[13], e->gid.raw[14], e->gid.raw[15]);
+		gid_type_read(e, idx);
 	}
 	return ENG_OK;
 }
