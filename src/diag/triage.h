@@ -2,7 +2,16 @@
 /* The seven-step triage of the reference procedure: the environment check
  * and steps 1-7 as one table of pure rules over the gathered evidence,
  * each giving pass / info / warn / fail / n/a with reason and evidence
- * lines, and a conclusion naming the most likely cause and what to do. */
+ * lines, and a conclusion naming the most likely cause and what to do.
+ *
+ * Where each rule lives:
+ *   environment                                triage_env.c
+ *   1 port rate, 2 PCIe (the path's capacity)  triage_rate.c
+ *   3 GID, 4 MTU (what both ends must agree)   triage_ends.c
+ *   5 lossless, 6 NUMA, 7 more QPs (traffic)   triage_load.c
+ *   the step table, conclusion                 triage.c
+ *   fingerprints                               fingerprint.c
+ *   JSON / Markdown / text                     triage_report.c */
 #ifndef IBC_DIAG_TRIAGE_H
 #define IBC_DIAG_TRIAGE_H
 

@@ -157,6 +157,12 @@ static void with_peer(void)
 	l->rate_mbps = p->rate_mbps = 200000;
 	l->mtu = p->mtu = 4096;
 	l->gid_index = p->gid_index = strcmp(ev->local.link_layer, "Ethernet") ? -1 : 3;
+	if (l->gid_index >= 0) {
+		snprintf(l->gid_type, sizeof(l->gid_type), "RoCE v2");
+		snprintf(p->gid_type, sizeof(p->gid_type), "RoCE v2");
+		snprintf(l->gid, sizeof(l->gid), "0000:0000:0000:0000:0000:ffff:c0a8:0107");
+		snprintf(p->gid, sizeof(p->gid), "0000:0000:0000:0000:0000:ffff:c0a8:010c");
+	}
 	l->numa_node = p->numa_node = 0;
 }
 
@@ -289,6 +295,18 @@ static void rate_healthy_passes(void **s)
 	STEP(TRI_RATE);
 	assert_int_equal(r.state, TRI_PASS);
 	assert_string_equal(r.reason, "4X HDR 200 Gb/s, what both ends of the link support");
+	/* the agent reports the data rate after encoding: compared with this
+	 * port's data rate, not its signalling rate */
+	healthy_ib();
+	ev->local.data_rate_gbps = 8;
+	with_peer();
+	ev->peer_facts.rate_mbps = 8000;
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_PASS);
+	ev->peer_facts.rate_mbps = 4000;
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "the peer's port carries 4 Gb/s of data, this one 8 Gb/s");
 }
 
 static void rate_1x_link_fails(void **s)
@@ -421,6 +439,30 @@ static void gid_rules(void **s)
 	STEP(TRI_GID);
 	assert_int_equal(r.state, TRI_PASS);
 	assert_string_equal(r.reason, "index 3, RoCE v2, 192.168.1.7");
+	HAS(r.lines[r.nlines - 1], "the same kind on both ends: RoCE v2, IPv4");
+	/* the peer's kind comes from its agent's facts */
+	snprintf(ev->peer_facts.gid_type, sizeof(ev->peer_facts.gid_type), "RoCE v1");
+	ev->peer_facts.gid_index = 2;
+	STEP(TRI_GID);
+	assert_int_equal(r.state, TRI_FAIL);
+	assert_string_equal(r.reason, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v1 at the peer's index 2");
+	HAS(r.hint, "start the agent without -x");
+	snprintf(ev->peer_facts.gid_type, sizeof(ev->peer_facts.gid_type), "RoCE v2");
+	snprintf(ev->peer_facts.gid, sizeof(ev->peer_facts.gid), "fe80:0000:0000:0000:0e42:a1ff:fe00:000c");
+	ev->peer_facts.gid_index = 1;
+	STEP(TRI_GID);
+	assert_int_equal(r.state, TRI_FAIL);
+	assert_string_equal(r.reason, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v2, IPv6 link-local at the peer's index 1");
+	/* both ends on link-local: step 3 fails on this end's index first */
+	ev->gid_given = 1;
+	STEP(TRI_GID);
+	assert_int_equal(r.state, TRI_FAIL);
+	HAS(r.reason, "-x 1 is RoCE v2, IPv6 link-local");
+	ev->gid_given = -1;
+	ev->peer_facts.gid_type[0] = '\0';
+	STEP(TRI_GID);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "the peer's GID type is unknown (index 1)");
 	healthy_roce();
 	ev->local.roce_v2_ipv4_index = -1;
 	STEP(TRI_GID);
@@ -450,6 +492,12 @@ static void mtu_rules(void **s)
 	STEP(TRI_MTU);
 	assert_int_equal(r.state, TRI_FAIL);
 	assert_string_equal(r.reason, "active MTU 4096 here vs 1024 on the peer node12 (netdev ens1f0np0 MTU 9000)");
+	/* with the peer's netdev MTU from its agent: both named */
+	ev->peer_facts.netdev_mtu = 1500;
+	STEP(TRI_MTU);
+	assert_int_equal(r.state, TRI_FAIL);
+	assert_string_equal(r.reason, "active MTU 4096 here vs 1024 on the peer node12 (netdev MTU 9000 here, 1500 on the peer)");
+	ev->peer_facts.netdev_mtu = 9000;
 	ev->peer_facts.mtu = 4096;
 	STEP(TRI_MTU);
 	assert_int_equal(r.state, TRI_PASS);

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/* Triage steps 5 to 7, judged from the traffic runs against the peer's
+ * agent: lossless configuration (good at 1 QP, collapsing under load with
+ * retransmissions or pauses), NUMA placement of the test, more QPs. */
+#include "config.h"
+#include "diag/triage.h"
+#include "diag/triage_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- step 5: lossless ---- */
+
+bool triage_counter_is_retrans(const char *n)
+{
+	return strstr(n, "retr") || strstr(n, "seq_err") || strstr(n, "out_of_seq") ||
+	       strstr(n, "duplicate_request") || strstr(n, "ack_timeout") ||
+	       strstr(n, "slow_restart");
+}
+
+bool triage_counter_is_pause(const char *n)
+{
+	return strstr(n, "pause") || strstr(n, "pfc") || strstr(n, "cnp") || strstr(n, "ecn_marked");
+}
+
+static uint64_t sum_ctr(const struct testctr *t, bool pause, const char *where,
+			char *moved, int len, int *n)
+{
+	uint64_t s = 0;
+
+	for (uint32_t i = 0; i < t->n; i++) {
+		bool hit = pause ? triage_counter_is_pause(t->c[i].name) :
+				   triage_counter_is_retrans(t->c[i].name);
+
+		if (!hit || !t->c[i].delta)
+			continue;
+		s += t->c[i].delta;
+		if (moved && *n < len)
+			*n += snprintf(moved + *n, len - *n, "%s%s +%llu %s", *n ? ", " : "",
+				       t->c[i].name, (unsigned long long)t->c[i].delta, where);
+	}
+	return s;
+}
+
+uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause, char *moved, int len)
+{
+	int n = 0;
+	uint64_t s;
+
+	if (moved && len)
+		moved[0] = '\0';
+	s = sum_ctr(&t->local_ctr, pause, "here", moved, len, &n);
+	s += sum_ctr(&t->peer_ctr, pause, "on the peer", moved, len, &n);
+	return s;
+}
+
+/* "Good idle, collapses under load": the load run's total falls below
+ * half of what one QP alone carried. */
+#define TRI_COLLAPSE 0.5
+
+void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct tri_traffic *one = &ev->bw1, *load = &ev->load;
+	char m1[TRI_LINE], ml[TRI_LINE];
+	uint64_t re1, pa1, rel, pal;
+
+	if (!ev->local_valid) {
+		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+		return;
+	}
+	if (!tri_is_roce(ev)) {
+		tri_judge(r, TRI_NA, NULL, "InfiniBand: credit-based link-level flow control, lossless by design");
+		return;
+	}
+	{
+		char buf[TRI_LINE];
+		int n = 0;
+
+		for (uint32_t i = 0; i < ev->counters.n && n < (int)sizeof(buf); i++)
+			if (triage_counter_is_pause(ev->counters.c[i].name))
+				n += snprintf(buf + n, sizeof(buf) - n, "%s%s %llu", n ? ", " : "",
+					      ev->counters.c[i].name,
+					      (unsigned long long)ev->counters.c[i].delta);
+		if (n)
+			tri_line(r, "pause / ECN / CNP counters: %s", buf);
+		else
+			tri_line(r, "no pause / ECN / CNP counters exposed by %s", ev->local.dev);
+	}
+	tri_line(r, "DCB / trust: %s", ev->dcb[0] ? ev->dcb : ev->dcb_why[0] ? ev->dcb_why : "not exposed");
+	if (!one->ok || !load->ok) {
+		const struct tri_traffic *bad = !one->ok ? one : load;
+
+		if (bad->ran)
+			tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
+			      "the load test did not complete: %s", bad->err);
+		else
+			tri_judge(r, TRI_NA, NULL, "the load test %s", bad->err[0] ? bad->err : "needs --peer");
+		return;
+	}
+	re1 = triage_traffic_sum(one, false, m1, sizeof(m1));
+	pa1 = triage_traffic_sum(one, true, NULL, 0);
+	rel = triage_traffic_sum(load, false, ml, sizeof(ml));
+	pal = triage_traffic_sum(load, true, NULL, 0);
+	tri_line(r, "1 QP: %.4g Gb/s; retransmissions +%llu, pause / CNP +%llu%s%s", one->gbps,
+	     (unsigned long long)re1, (unsigned long long)pa1, m1[0] ? ": " : "", m1);
+	tri_line(r, "%u QPs both ways: %.4g Gb/s; retransmissions +%llu, pause / CNP +%llu%s%s",
+	     load->qps, load->gbps, (unsigned long long)rel, (unsigned long long)pal,
+	     ml[0] ? ": " : "", ml);
+	if (load->gbps < one->gbps * TRI_COLLAPSE && (rel || pal))
+		tri_judge(r, TRI_FAIL, tri_steps[TRI_LOSSLESS].hint,
+		      "fine idle (1 QP %.3g Gb/s), collapses under load (%.3g Gb/s, %u QPs both ways) with %s +%llu",
+		      one->gbps, load->gbps, load->qps, rel ? "retransmissions" : "pauses",
+		      (unsigned long long)(rel ? rel : pal));
+	else if (load->gbps < one->gbps * TRI_COLLAPSE)
+		tri_judge(r, TRI_WARN, "watch the switch's drop counters during a load test",
+		      "collapses under load (%.3g of %.3g Gb/s) with no retransmission or pause counted",
+		      load->gbps, one->gbps);
+	else if (rel)
+		tri_judge(r, TRI_WARN, tri_steps[TRI_LOSSLESS].hint,
+		      "retransmissions under load (+%llu) though the bandwidth held", (unsigned long long)rel);
+	else
+		tri_judge(r, TRI_PASS, NULL, "pause / CNP +%llu; 1 QP %.3g Gb/s, %u QPs both ways %.3g Gb/s",
+		      (unsigned long long)pal, one->gbps, load->qps, load->gbps);
+}
+
+/* ---- step 6: NUMA ---- */
+
+void tri_step_numa(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct numa_info *n = &ev->local.numa;
+	const char *hint = tri_steps[TRI_NUMA].hint;
+
+	if (!ev->local_valid) {
+		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+		return;
+	}
+	if (!n->v.valid) {
+		tri_judge(r, TRI_NA, NULL, "%s", n->v.why);
+		return;
+	}
+	tri_line(r, "HCA %s on node %d, its CPUs %s", ev->local.dev, n->node,
+	     n->local_cpus[0] ? n->local_cpus : "?");
+	tri_line(r, "this process may run on: %s of the HCA's node", n->relation);
+	if (ev->peer_facts_valid)
+		tri_line(r, "peer %s: HCA on node %d", ev->peer_facts.host, ev->peer_facts.numa_node);
+	if (ev->bw1.ok) {
+		tri_line(r, "the test: %s", ev->bw1.numa_note);
+		if (!ev->bw1.numa_placed)
+			tri_judge(r, TRI_WARN, hint, "the test ran off the HCA's node %d: %s", n->node,
+			      ev->bw1.numa_note);
+		else
+			tri_judge(r, TRI_PASS, NULL, "HCA node %d, the test ran on node %d", n->node, n->node);
+		return;
+	}
+	if (!strcmp(n->relation, "remote"))
+		tri_judge(r, TRI_WARN, hint, "HCA on node %d, this process may only run on other nodes' CPUs (%s)",
+		      n->node, n->local_cpus);
+	else if (!strcmp(n->relation, "unknown"))
+		tri_judge(r, TRI_INFO, NULL, "HCA on node %d; where the test would run is unknown", n->node);
+	else
+		tri_judge(r, TRI_PASS, NULL, "HCA node %d; the test runs on its CPUs (%s)", n->node, n->relation);
+}
+
+/* ---- step 7: more QPs ---- */
+
+#define TRI_QP_GAIN 1.3
+
+void tri_step_qps(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct tri_traffic *one = &ev->bw1, *eight = &ev->bw8;
+	double ratio;
+
+	if (!one->ok || !eight->ok) {
+		const struct tri_traffic *bad = !one->ok ? one : eight;
+
+		if (bad->ran)
+			tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
+			      "the bandwidth test did not complete: %s", bad->err);
+		else
+			tri_judge(r, TRI_NA, NULL, "the 1 / 8 QP comparison %s", bad->err[0] ? bad->err : "needs --peer");
+		return;
+	}
+	ratio = one->gbps > 0 ? eight->gbps / one->gbps : 0;
+	tri_line(r, "1 QP %.4g Gb/s, %u QPs %.4g Gb/s (%+.0f %%)", one->gbps, eight->qps, eight->gbps,
+	     (ratio - 1) * 100);
+	if (ratio >= TRI_QP_GAIN)
+		tri_judge(r, TRI_INFO, tri_steps[TRI_QPS].hint,
+		      "%u QPs carry %.1fx one QP: a single-QP limit, not a link problem", eight->qps, ratio);
+	else
+		tri_judge(r, TRI_PASS, NULL, "1 QP %.3g, %u QPs %.3g Gb/s (%+.0f %%): the limit is not per QP",
+		      one->gbps, eight->qps, eight->gbps, (ratio - 1) * 100);
+}
