@@ -13,42 +13,42 @@
 #include "diag/fingerprint.h"
 
 const struct tri_step_def tri_steps[TRI_NSTEPS] = {
-	{ TRI_ENV, "environment", "environment",
+	{ TRI_ENV, "environment", "environment", "environment",
 	  "Can a test run at all?",
 	  "port state / physical state / link layer, device-to-netdev mapping, locked-memory limit or CAP_IPC_LOCK; driver and firmware on both ends, CPU governor, irqbalance",
 	  "bring the port up (cable, subnet manager), raise the memlock limit (ulimit -l unlimited; containers need IPC_LOCK)",
 	  false },
-	{ TRI_RATE, "port_rate", "port rate",
+	{ TRI_RATE, "port_rate", "port rate", "port rate",
 	  "Is the port rate right?",
 	  "active width x speed against enabled / supported on both ends of the link, the site's expected rate, the peer's rate",
 	  "reseat or replace the cable / optic; check LinkWidthEnabled / LinkSpeedEnabled on both ends (ibportstate)",
 	  false },
-	{ TRI_PCIE, "pcie", "PCIe",
+	{ TRI_PCIE, "pcie", "PCIe", "PCIe",
 	  "Is PCIe enough?",
 	  "the HCA's PCIe link status against its capability (speed, width), usable PCIe bandwidth against the port's data rate",
 	  "reseat the card or check the riser; move it to a slot that trains at the needed generation and width",
 	  false },
-	{ TRI_GID, "gid", "GID",
+	{ TRI_GID, "gid", "GID", "GID",
 	  "Is the right GID used (RoCE)?",
 	  "the GID table (type, address, netdev), the index the test uses, the peer's index",
 	  "use the RoCE v2 entry of the netdev's IPv4 address on both ends (-x N, or leave -x out)",
 	  false },
-	{ TRI_MTU, "mtu", "MTU",
+	{ TRI_MTU, "mtu", "MTU", "MTU",
 	  "Do both ends have the same MTU?",
 	  "active MTU here and at the other end (IB: NeighborMTU of both ends of the link; RoCE: both hosts through the agent), the netdev MTU",
 	  "set the same MTU on both ends (RoCE: the netdev MTU, ip link set DEV mtu N; IB: the subnet manager's partition MTU)",
 	  false },
-	{ TRI_LOSSLESS, "lossless", "lossless",
+	{ TRI_LOSSLESS, "lossless", "lossless", "lossless configuration",
 	  "Is lossless configuration in effect (RoCE)?",
 	  "pause / PFC and ECN / CNP counters, DCB / trust settings where exposed; 1 QP against 8 QPs both ways with retransmission and pause counters watched",
 	  "enable PFC on the RoCE traffic's priority (and ECN) on the hosts and the switch ports; check the switch's drop counters",
 	  true },
-	{ TRI_NUMA, "numa", "NUMA",
+	{ TRI_NUMA, "numa", "NUMA", "NUMA placement",
 	  "Is the test crossing NUMA?",
 	  "the HCA's NUMA node and local CPUs, where the test's thread and buffers ran, the peer's node",
 	  "bind the test to the HCA's node: numactl --cpunodebind=N --membind=N",
 	  false },
-	{ TRI_QPS, "more_qps", "more QPs",
+	{ TRI_QPS, "more_qps", "more QPs", "single-QP limit",
 	  "Do more QPs help?",
 	  "bandwidth at 1 QP and at 8 QPs",
 	  "use several QPs or streams in the application (perftest -q 8): the limit is per QP, not the link",
@@ -154,7 +154,7 @@ static void conclude(struct triage *t, enum tri_step s, const char *extra)
 	if (s == TRI_ENV)
 		tri_fmt(c->text, sizeof(c->text), "environment: %s", r->reason);
 	else
-		tri_fmt(c->text, sizeof(c->text), "%s (step %d): %s", tri_steps[s].title, (int)s, r->reason);
+		tri_fmt(c->text, sizeof(c->text), "%s (step %d): %s", tri_steps[s].cause, (int)s, r->reason);
 	snprintf(c->action, sizeof(c->action), "%s", r->hint[0] ? r->hint : tri_steps[s].hint);
 	snprintf(c->lines[c->nlines++], TRI_LINE, "%s", r->reason);
 	if (extra && *extra)

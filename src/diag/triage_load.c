@@ -58,6 +58,32 @@ uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause, char *moved
  * half of what one QP alone carried. */
 #define TRI_COLLAPSE 0.5
 
+/* The strongest collapse: one QP ran, the load run's QPs broke off (on
+ * Soft-RoCE a lossy wire ends in "remote invalid request" rather than a
+ * slow run); its counters up to the break still tell why. */
+static void load_broke(const struct tri_traffic *one, const struct tri_traffic *load,
+		       struct tri_result *r)
+{
+	char m1[TRI_LINE], ml[TRI_LINE];
+	uint64_t re1 = triage_traffic_sum(one, false, m1, sizeof(m1));
+	uint64_t rel = triage_traffic_sum(load, false, ml, sizeof(ml));
+	uint64_t pal = triage_traffic_sum(load, true, NULL, 0);
+
+	tri_line(r, "1 QP: %.4g Gb/s; retransmissions +%llu%s%s", one->gbps,
+		 (unsigned long long)re1, m1[0] ? ": " : "", m1);
+	tri_line(r, "%u QPs both ways broke off: %s", load->qps, load->err);
+	tri_line(r, "until then: retransmissions +%llu, pause / CNP +%llu%s%s",
+		 (unsigned long long)rel, (unsigned long long)pal, ml[0] ? ": " : "", ml);
+	if (rel || pal)
+		tri_judge(r, TRI_FAIL, tri_steps[TRI_LOSSLESS].hint,
+			  "fine idle (1 QP %.3g Gb/s), collapses under load: %u QPs both ways broke off with %s +%llu",
+			  one->gbps, load->qps, rel ? "retransmissions" : "pauses",
+			  (unsigned long long)(rel ? rel : pal));
+	else
+		tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
+			  "the load test broke off with no retransmission or pause counted: %.100s", load->err);
+}
+
 void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const struct tri_traffic *one = &ev->bw1, *load = &ev->load;
@@ -87,6 +113,10 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 			tri_line(r, "no pause / ECN / CNP counters exposed by %s", ev->local.dev);
 	}
 	tri_line(r, "DCB / trust: %s", ev->dcb[0] ? ev->dcb : ev->dcb_why[0] ? ev->dcb_why : "not exposed");
+	if (one->ok && load->broke) {
+		load_broke(one, load, r);
+		return;
+	}
 	if (!one->ok || !load->ok) {
 		const struct tri_traffic *bad = !one->ok ? one : load;
 

@@ -21,12 +21,16 @@ static void traffic_json(struct json *j, const char *key, const struct tri_traff
 	json_bool(j, "ran", t->ran);
 	if (t->ok) {
 		json_num(j, "bw_gbps", t->gbps);
-		json_int(j, "retransmissions_delta", (long long)triage_traffic_sum(t, false, moved, sizeof(moved)));
-		json_str(j, "retransmissions_moved", moved);
-		json_int(j, "pause_cnp_delta", (long long)triage_traffic_sum(t, true, moved, sizeof(moved)));
 	} else {
 		json_null(j, "bw_gbps");
 		json_str(j, "bw_gbps_error", t->err[0] ? t->err : "not run");
+	}
+	json_bool(j, "broke_off", t->broke);
+	if (t->ok || t->broke) {
+		/* a run that broke off: counted up to the break */
+		json_int(j, "retransmissions_delta", (long long)triage_traffic_sum(t, false, moved, sizeof(moved)));
+		json_str(j, "retransmissions_moved", moved);
+		json_int(j, "pause_cnp_delta", (long long)triage_traffic_sum(t, true, moved, sizeof(moved)));
 	}
 	json_obj_end(j);
 }

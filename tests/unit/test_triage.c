@@ -538,6 +538,28 @@ static void lossless_rules(void **s)
 	STEP(TRI_LOSSLESS);
 	assert_int_equal(r.state, TRI_PASS);
 	assert_string_equal(r.reason, "pause / CNP +12; 1 QP 0.03 Gb/s, 8 QPs both ways 0.058 Gb/s");
+	/* the load run broke off (Soft-RoCE on a lossy wire): its counters
+	 * up to the break decide */
+	memset(&ev->load, 0, sizeof(ev->load));
+	ev->load.ran = ev->load.broke = true;
+	ev->load.qps = 8;
+	ev->load.bidir = true;
+	snprintf(ev->load.err, sizeof(ev->load.err), "transfer on QP 0x1e: remote invalid request error");
+	ctr(&ev->load.peer_ctr, "duplicate_request", 969);
+	STEP(TRI_LOSSLESS);
+	assert_int_equal(r.state, TRI_FAIL);
+	assert_string_equal(r.reason, "fine idle (1 QP 0.03 Gb/s), collapses under load: 8 QPs both ways broke off with retransmissions +969");
+	HAS(r.lines[r.nlines - 2], "8 QPs both ways broke off: transfer on QP 0x1e: remote invalid request error");
+	/* broke off with nothing counted: a warning, not a cause */
+	memset(&ev->load.peer_ctr, 0, sizeof(ev->load.peer_ctr));
+	STEP(TRI_LOSSLESS);
+	assert_int_equal(r.state, TRI_WARN);
+	HAS(r.reason, "broke off with no retransmission or pause counted");
+	/* a load run that never connected says so, as before */
+	ev->load.broke = false;
+	STEP(TRI_LOSSLESS);
+	assert_int_equal(r.state, TRI_WARN);
+	HAS(r.reason, "the load test did not complete");
 }
 
 /* ---- step 6 ---- */
@@ -652,7 +674,7 @@ static void fp_lossless(void **s)
 	triage_eval(ev, &t);
 	assert_int_equal(t.fp.id, FP_LOSSLESS);
 	assert_int_equal(t.c.step, TRI_LOSSLESS);
-	HAS(t.c.text, "lossless (step 5): fine idle");
+	HAS(t.c.text, "lossless configuration (step 5): fine idle");
 	HAS(t.c.action, "PFC");
 }
 
