@@ -121,6 +121,14 @@ void tri_judge(struct tri_result *r, enum tri_state s, const char *hint, const c
 	snprintf(r->hint, TRI_LINE, "%s", hint ? hint : "");
 }
 
+bool tri_no_port(const struct tri_evidence *ev, struct tri_result *r)
+{
+	if (ev->local_valid)
+		return false;
+	tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	return true;
+}
+
 bool tri_is_roce(const struct tri_evidence *ev)
 {
 	return !strcmp(ev->local.link_layer, "Ethernet");
@@ -179,7 +187,17 @@ void triage_eval(const struct tri_evidence *ev, struct triage *t)
 		return;
 	}
 	if (t->fp.id != FP_NONE) {
-		conclude(t, t->fp.step, t->fp.text);
+		/* in the procedure's order: a failed earlier step explains the
+		 * collapse under load (an MTU mismatch also breaks the load
+		 * run); the PCIe and link-rate fingerprints are those steps' */
+		enum tri_step s = t->fp.step;
+
+		for (int e = TRI_RATE; t->fp.id == FP_LOSSLESS && e < (int)t->fp.step; e++)
+			if (t->r[e].state == TRI_FAIL) {
+				s = (enum tri_step)e;
+				break;
+			}
+		conclude(t, s, s == t->fp.step ? t->fp.text : NULL);
 		return;
 	}
 	for (int want = TRI_FAIL; want >= TRI_WARN; want--)

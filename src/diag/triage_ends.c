@@ -75,10 +75,8 @@ void tri_step_gid(const struct tri_evidence *ev, struct tri_result *r)
 	int right = p->roce_v2_ipv4_index, used;
 	const struct port_gid *g;
 
-	if (!ev->local_valid) {
-		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	if (tri_no_port(ev, r))
 		return;
-	}
 	if (!tri_is_roce(ev)) {
 		tri_judge(r, TRI_NA, NULL, "InfiniBand: LID-routed, there is no GID to choose");
 		return;
@@ -122,10 +120,8 @@ void tri_step_mtu(const struct tri_evidence *ev, struct tri_result *r)
 	char nd[64] = "";
 	bool compared = false;
 
-	if (!ev->local_valid) {
-		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	if (tri_no_port(ev, r))
 		return;
-	}
 	if (!p->mtu_v.valid) {
 		tri_judge(r, TRI_NA, NULL, "active MTU unknown: %s", p->mtu_v.why);
 		return;

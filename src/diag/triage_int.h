@@ -17,6 +17,12 @@ void tri_line(struct tri_result *r, const char *fmt, ...) __attribute__((format(
 void tri_judge(struct tri_result *r, enum tri_state s, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 bool tri_is_roce(const struct tri_evidence *ev);
+/* No port under triage: judges the step n/a saying why, returns true. */
+bool tri_no_port(const struct tri_evidence *ev, struct tri_result *r);
+/* One of the two runs a step compares did not complete: judges it (warn
+ * when it ran, n/a naming what it needs when not), returns true. */
+bool tri_runs_missing(const struct tri_traffic *a, const struct tri_traffic *b,
+		      const char *what, struct tri_result *r);
 
 /* One rule per step, by family. */
 void tri_step_env(const struct tri_evidence *ev, struct tri_result *r);	/* triage_env.c */

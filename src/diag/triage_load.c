@@ -58,6 +58,21 @@ uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause, char *moved
  * half of what one QP alone carried. */
 #define TRI_COLLAPSE 0.5
 
+bool tri_runs_missing(const struct tri_traffic *a, const struct tri_traffic *b,
+		      const char *what, struct tri_result *r)
+{
+	const struct tri_traffic *bad = !a->ok ? a : b;
+
+	if (a->ok && b->ok)
+		return false;
+	if (bad->ran)
+		tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
+			  "%s did not complete: %s", what, bad->err);
+	else
+		tri_judge(r, TRI_NA, NULL, "%s %s", what, bad->err[0] ? bad->err : "needs --peer");
+	return true;
+}
+
 /* The strongest collapse: one QP ran, the load run's QPs broke off (on
  * Soft-RoCE a lossy wire ends in "remote invalid request" rather than a
  * slow run); its counters up to the break still tell why. */
@@ -90,10 +105,8 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 	char m1[TRI_LINE], ml[TRI_LINE];
 	uint64_t re1, pa1, rel, pal;
 
-	if (!ev->local_valid) {
-		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	if (tri_no_port(ev, r))
 		return;
-	}
 	if (!tri_is_roce(ev)) {
 		tri_judge(r, TRI_NA, NULL, "InfiniBand: credit-based link-level flow control, lossless by design");
 		return;
@@ -117,16 +130,8 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 		load_broke(one, load, r);
 		return;
 	}
-	if (!one->ok || !load->ok) {
-		const struct tri_traffic *bad = !one->ok ? one : load;
-
-		if (bad->ran)
-			tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
-			      "the load test did not complete: %s", bad->err);
-		else
-			tri_judge(r, TRI_NA, NULL, "the load test %s", bad->err[0] ? bad->err : "needs --peer");
+	if (tri_runs_missing(one, load, "the load test", r))
 		return;
-	}
 	re1 = triage_traffic_sum(one, false, m1, sizeof(m1));
 	pa1 = triage_traffic_sum(one, true, NULL, 0);
 	rel = triage_traffic_sum(load, false, ml, sizeof(ml));
@@ -160,10 +165,8 @@ void tri_step_numa(const struct tri_evidence *ev, struct tri_result *r)
 	const struct numa_info *n = &ev->local.numa;
 	const char *hint = tri_steps[TRI_NUMA].hint;
 
-	if (!ev->local_valid) {
-		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	if (tri_no_port(ev, r))
 		return;
-	}
 	if (!n->v.valid) {
 		tri_judge(r, TRI_NA, NULL, "%s", n->v.why);
 		return;
@@ -200,16 +203,8 @@ void tri_step_qps(const struct tri_evidence *ev, struct tri_result *r)
 	const struct tri_traffic *one = &ev->bw1, *eight = &ev->bw8;
 	double ratio;
 
-	if (!one->ok || !eight->ok) {
-		const struct tri_traffic *bad = !one->ok ? one : eight;
-
-		if (bad->ran)
-			tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
-			      "the bandwidth test did not complete: %s", bad->err);
-		else
-			tri_judge(r, TRI_NA, NULL, "the 1 / 8 QP comparison %s", bad->err[0] ? bad->err : "needs --peer");
+	if (tri_runs_missing(one, eight, "the 1 / 8 QP comparison", r))
 		return;
-	}
 	ratio = one->gbps > 0 ? eight->gbps / one->gbps : 0;
 	tri_line(r, "1 QP %.4g Gb/s, %u QPs %.4g Gb/s (%+.0f %%)", one->gbps, eight->qps, eight->gbps,
 	     (ratio - 1) * 100);

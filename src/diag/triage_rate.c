@@ -80,10 +80,8 @@ void tri_step_rate(const struct tri_evidence *ev, struct tri_result *r)
 	char why[TRI_LINE], name[PORT_STR + 16];
 	bool enlim = false, judged = false;
 
-	if (!ev->local_valid) {
-		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	if (tri_no_port(ev, r))
 		return;
-	}
 	if (p->rate_gbps <= 0) {
 		tri_judge(r, TRI_NA, NULL, "active width and speed unknown: %s",
 		      p->link_v.why[0] ? p->link_v.why : "no source reported them");
@@ -161,10 +159,8 @@ void tri_step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 	double usable = pc->usable_gbps > 0 ? pc->usable_gbps : pc->cur_gbps;
 	char now[48], cap[48];
 
-	if (!ev->local_valid) {
-		tri_judge(r, TRI_NA, NULL, "no port to judge: %s", ev->local_why);
+	if (tri_no_port(ev, r))
 		return;
-	}
 	if (!pc->v.valid) {
 		tri_judge(r, TRI_NA, NULL, "%s", pc->v.why[0] ? pc->v.why : "no PCIe link status");
 		return;

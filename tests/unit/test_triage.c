@@ -201,6 +201,8 @@ static int teardown(void **state)
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 #define STEP(s) triage_step(ev, (s), &r)
+/* step s judged state st with reason why */
+#define EXPECT(s, st, why) do { STEP(s); assert_int_equal(r.state, (st)); assert_string_equal(r.reason, (why)); } while (0)
 #define HAS(str, sub) do { if (!strstr((str), (sub))) fail_msg("\"%s\" lacks \"%s\"", (str), (sub)); } while (0)
 
 /* ---- environment ---- */
@@ -443,26 +445,18 @@ static void gid_rules(void **s)
 	/* the peer's kind comes from its agent's facts */
 	snprintf(ev->peer_facts.gid_type, sizeof(ev->peer_facts.gid_type), "RoCE v1");
 	ev->peer_facts.gid_index = 2;
-	STEP(TRI_GID);
-	assert_int_equal(r.state, TRI_FAIL);
-	assert_string_equal(r.reason, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v1 at the peer's index 2");
+	EXPECT(TRI_GID, TRI_FAIL, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v1 at the peer's index 2");
 	HAS(r.hint, "start the agent without -x");
 	snprintf(ev->peer_facts.gid_type, sizeof(ev->peer_facts.gid_type), "RoCE v2");
 	snprintf(ev->peer_facts.gid, sizeof(ev->peer_facts.gid), "fe80:0000:0000:0000:0e42:a1ff:fe00:000c");
 	ev->peer_facts.gid_index = 1;
-	STEP(TRI_GID);
-	assert_int_equal(r.state, TRI_FAIL);
-	assert_string_equal(r.reason, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v2, IPv6 link-local at the peer's index 1");
+	EXPECT(TRI_GID, TRI_FAIL, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v2, IPv6 link-local at the peer's index 1");
 	/* both ends on link-local: step 3 fails on this end's index first */
 	ev->gid_given = 1;
-	STEP(TRI_GID);
-	assert_int_equal(r.state, TRI_FAIL);
-	HAS(r.reason, "-x 1 is RoCE v2, IPv6 link-local");
+	EXPECT(TRI_GID, TRI_FAIL, "-x 1 is RoCE v2, IPv6 link-local; the right index is 3 (RoCE v2, 192.168.1.7)");
 	ev->gid_given = -1;
 	ev->peer_facts.gid_type[0] = '\0';
-	STEP(TRI_GID);
-	assert_int_equal(r.state, TRI_WARN);
-	assert_string_equal(r.reason, "the peer's GID type is unknown (index 1)");
+	EXPECT(TRI_GID, TRI_WARN, "the peer's GID type is unknown (index 1)");
 	healthy_roce();
 	ev->local.roce_v2_ipv4_index = -1;
 	STEP(TRI_GID);
@@ -660,17 +654,24 @@ static void fp_link_rate(void **s)
 	assert_string_equal(t.fp.text, "measured 98 Gb/s = 49 % of 200 Gb/s with the link trained 4X EDR: the degraded-link fingerprint (about half)");
 }
 
-static void fp_lossless(void **s)
+/* A RoCE pair whose wire collapses under load: fine at 1 and 8 QPs, a
+ * tenth of it at 8 QPs both ways with retransmissions. */
+static void collapsing_roce(void)
 {
-	struct triage t;
-
-	(void)s;
 	healthy_roce();
 	with_peer();
 	run(&ev->bw1, 1, false, 0.030);
 	run(&ev->bw8, 8, false, 0.031);
 	run(&ev->load, 8, true, 0.0034);
 	ctr(&ev->load.local_ctr, "rcvd_seq_err", 560);
+}
+
+static void fp_lossless(void **s)
+{
+	struct triage t;
+
+	(void)s;
+	collapsing_roce();
 	triage_eval(ev, &t);
 	assert_int_equal(t.fp.id, FP_LOSSLESS);
 	assert_int_equal(t.c.step, TRI_LOSSLESS);
@@ -706,6 +707,15 @@ static void conclusion_order(void **s)
 	triage_eval(ev, &t);
 	assert_int_equal(t.c.step, TRI_QPS);
 	assert_false(t.any_fail);
+	/* an MTU mismatch that also broke the load run: step 4 is the cause,
+	 * not the lossless fingerprint of step 5 */
+	collapsing_roce();
+	ev->peer_facts.mtu = 1024;
+	triage_eval(ev, &t);
+	assert_int_equal(t.fp.id, FP_LOSSLESS);
+	assert_int_equal(t.r[TRI_LOSSLESS].state, TRI_FAIL);
+	assert_int_equal(t.c.step, TRI_MTU);
+	HAS(t.c.text, "MTU (step 4): active MTU 4096 here vs 1024");
 }
 
 static void data_rate(void **s)
