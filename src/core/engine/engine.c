@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 
+#include "core/base/sysfs.h"
 #include "core/port/numa.h"
 #include "core/port/snapshot.h"
 
@@ -443,6 +444,8 @@ enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err,
 {
 	uint32_t mtu = m->u.qps.mtu < e->info.mtu ? m->u.qps.mtu : e->info.mtu;
 	uint8_t rd = e->dattr.max_qp_rd_atom > 16 ? 16 : (uint8_t)e->dattr.max_qp_rd_atom;
+	char parent[64];
+	bool soft = !sysfs_read(parent, sizeof(parent), "/sys/class/infiniband/%s/parent", e->info.device);
 
 	if (m->u.qps.nqps != e->nqps) {
 		snprintf(err, errlen, "the peer set up %u QPs, this side %u", m->u.qps.nqps, e->nqps);
@@ -477,8 +480,14 @@ enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err,
 		a.sq_psn = q->psn;
 		mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 		if (e->cfg.p.conn == CONN_RC) {
-			/* 4.096 µs · 2^14 ≈ 67 ms per try, 7 tries: a dead peer shows in ~0.5 s */
-			a.timeout = 14;
+			/* 4.096 µs · 2^14 ≈ 67 ms per try, 7 tries: a dead peer
+			 * shows in ~0.5 s. A software device (rxe, siw: a parent
+			 * netdev, no PCI function) acks when its host schedules
+			 * it: under emulation or load that passes 67 ms, and the
+			 * spurious go-back-N retries look like loss (and can break
+			 * rxe's QPs), so it waits 2^18 (≈1.1 s); the stall check
+			 * still ends a dead peer's run within stall_ms. */
+			a.timeout = soft ? 18 : 14;
 			a.retry_cnt = 7;
 			a.rnr_retry = 7;
 			a.max_rd_atomic = rd;
