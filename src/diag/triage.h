@@ -97,9 +97,14 @@ void triage_eval(const struct tri_evidence *ev, struct triage *t);
 /* Counter names around a test, as the procedure classes them. */
 bool triage_counter_is_retrans(const char *name);
 bool triage_counter_is_pause(const char *name);
+/* A receiver saw a packet missing (out of sequence, NAK sequence error):
+ * the evidence of loss, where retries alone may only mean late acks. */
+bool triage_counter_is_gap(const char *name);
 /* Sum of the retransmission (or pause / CNP) deltas of a run, both ends;
  * moved[] lists which moved ("rcvd_seq_err +560 here"). */
 uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause,
 			    char *moved, int len);
+/* Sum of the sequence-gap counters of a run, both ends. */
+uint64_t triage_traffic_gaps(const struct tri_traffic *t);
 
 #endif

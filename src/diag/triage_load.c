@@ -23,16 +23,18 @@ bool triage_counter_is_pause(const char *n)
 	return strstr(n, "pause") || strstr(n, "pfc") || strstr(n, "cnp") || strstr(n, "ecn_marked");
 }
 
-static uint64_t sum_ctr(const struct testctr *t, bool pause, const char *where,
+bool triage_counter_is_gap(const char *n)
+{
+	return strstr(n, "seq_err") || strstr(n, "out_of_seq");
+}
+
+static uint64_t sum_ctr(const struct testctr *t, bool (*is)(const char *), const char *where,
 			char *moved, int len, int *n)
 {
 	uint64_t s = 0;
 
 	for (uint32_t i = 0; i < t->n; i++) {
-		bool hit = pause ? triage_counter_is_pause(t->c[i].name) :
-				   triage_counter_is_retrans(t->c[i].name);
-
-		if (!hit || !t->c[i].delta)
+		if (!is(t->c[i].name) || !t->c[i].delta)
 			continue;
 		s += t->c[i].delta;
 		if (moved && *n < len)
@@ -42,17 +44,32 @@ static uint64_t sum_ctr(const struct testctr *t, bool pause, const char *where,
 	return s;
 }
 
-uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause, char *moved, int len)
+static uint64_t both_ends(const struct tri_traffic *t, bool (*is)(const char *), char *moved, int len)
 {
 	int n = 0;
 	uint64_t s;
 
 	if (moved && len)
 		moved[0] = '\0';
-	s = sum_ctr(&t->local_ctr, pause, "here", moved, len, &n);
-	s += sum_ctr(&t->peer_ctr, pause, "on the peer", moved, len, &n);
+	s = sum_ctr(&t->local_ctr, is, "here", moved, len, &n);
+	s += sum_ctr(&t->peer_ctr, is, "on the peer", moved, len, &n);
 	return s;
 }
+
+uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause, char *moved, int len)
+{
+	return both_ends(t, pause ? triage_counter_is_pause : triage_counter_is_retrans, moved, len);
+}
+
+uint64_t triage_traffic_gaps(const struct tri_traffic *t)
+{
+	return both_ends(t, triage_counter_is_gap, NULL, 0);
+}
+
+/* Retransmissions on timeouts alone (retry counters, duplicates at the
+ * responder) with no sequence gap at either end: no packet was seen lost,
+ * the acks were late. */
+#define LATE_ACKS_HINT "look for a starved host or peer (CPU, interrupts) before the network: a loss would have shown a sequence gap"
 
 /* "Good idle, collapses under load": the load run's total falls below
  * half of what one QP alone carried. */
@@ -82,18 +99,23 @@ static void load_broke(const struct tri_traffic *one, const struct tri_traffic *
 	char m1[TRI_LINE], ml[TRI_LINE];
 	uint64_t re1 = triage_traffic_sum(one, false, m1, sizeof(m1));
 	uint64_t rel = triage_traffic_sum(load, false, ml, sizeof(ml));
-	uint64_t pal = triage_traffic_sum(load, true, NULL, 0);
+	uint64_t pal = triage_traffic_sum(load, true, NULL, 0), gap = triage_traffic_gaps(load);
 
 	tri_line(r, "1 QP: %.4g Gb/s; retransmissions +%llu%s%s", one->gbps,
 		 (unsigned long long)re1, m1[0] ? ": " : "", m1);
 	tri_line(r, "%u QPs both ways broke off: %s", load->qps, load->err);
-	tri_line(r, "until then: retransmissions +%llu, pause / CNP +%llu%s%s",
-		 (unsigned long long)rel, (unsigned long long)pal, ml[0] ? ": " : "", ml);
-	if (rel || pal)
+	tri_line(r, "until then: retransmissions +%llu (sequence gaps +%llu), pause / CNP +%llu%s%s",
+		 (unsigned long long)rel, (unsigned long long)gap, (unsigned long long)pal,
+		 ml[0] ? ": " : "", ml);
+	if (gap || pal)
 		tri_judge(r, TRI_FAIL, tri_steps[TRI_LOSSLESS].hint,
 			  "fine idle (1 QP %.3g Gb/s), collapses under load: %u QPs both ways broke off with %s +%llu",
-			  one->gbps, load->qps, rel ? "retransmissions" : "pauses",
-			  (unsigned long long)(rel ? rel : pal));
+			  one->gbps, load->qps, gap ? "retransmissions" : "pauses",
+			  (unsigned long long)(gap ? rel : pal));
+	else if (rel)
+		tri_judge(r, TRI_WARN, LATE_ACKS_HINT,
+			  "the load test broke off with retransmissions +%llu but no sequence gap: acks came late, nothing was seen lost",
+			  (unsigned long long)rel);
 	else
 		tri_judge(r, TRI_WARN, "check the agent on the peer and re-run this step",
 			  "the load test broke off with no retransmission or pause counted: %.100s", load->err);
@@ -103,7 +125,7 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const struct tri_traffic *one = &ev->bw1, *load = &ev->load;
 	char m1[TRI_LINE], ml[TRI_LINE];
-	uint64_t re1, pa1, rel, pal;
+	uint64_t re1, pa1, rel, pal, gap;
 
 	if (tri_no_port(ev, r))
 		return;
@@ -136,16 +158,21 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 	pa1 = triage_traffic_sum(one, true, NULL, 0);
 	rel = triage_traffic_sum(load, false, ml, sizeof(ml));
 	pal = triage_traffic_sum(load, true, NULL, 0);
+	gap = triage_traffic_gaps(load);
 	tri_line(r, "1 QP: %.4g Gb/s; retransmissions +%llu, pause / CNP +%llu%s%s", one->gbps,
 	     (unsigned long long)re1, (unsigned long long)pa1, m1[0] ? ": " : "", m1);
-	tri_line(r, "%u QPs both ways: %.4g Gb/s; retransmissions +%llu, pause / CNP +%llu%s%s",
-	     load->qps, load->gbps, (unsigned long long)rel, (unsigned long long)pal,
-	     ml[0] ? ": " : "", ml);
-	if (load->gbps < one->gbps * TRI_COLLAPSE && (rel || pal))
+	tri_line(r, "%u QPs both ways: %.4g Gb/s; retransmissions +%llu (sequence gaps +%llu), pause / CNP +%llu%s%s",
+	     load->qps, load->gbps, (unsigned long long)rel, (unsigned long long)gap,
+	     (unsigned long long)pal, ml[0] ? ": " : "", ml);
+	if (load->gbps < one->gbps * TRI_COLLAPSE && (gap || pal))
 		tri_judge(r, TRI_FAIL, tri_steps[TRI_LOSSLESS].hint,
 		      "fine idle (1 QP %.3g Gb/s), collapses under load (%.3g Gb/s, %u QPs both ways) with %s +%llu",
 		      one->gbps, load->gbps, load->qps, rel ? "retransmissions" : "pauses",
 		      (unsigned long long)(rel ? rel : pal));
+	else if (load->gbps < one->gbps * TRI_COLLAPSE && rel)
+		tri_judge(r, TRI_WARN, LATE_ACKS_HINT,
+			  "collapses under load (%.3g of %.3g Gb/s) with retransmissions +%llu but no sequence gap: acks came late, nothing was seen lost",
+			  load->gbps, one->gbps, (unsigned long long)rel);
 	else if (load->gbps < one->gbps * TRI_COLLAPSE)
 		tri_judge(r, TRI_WARN, "watch the switch's drop counters during a load test",
 		      "collapses under load (%.3g of %.3g Gb/s) with no retransmission or pause counted",

@@ -30,6 +30,7 @@ static void traffic_json(struct json *j, const char *key, const struct tri_traff
 		/* a run that broke off: counted up to the break */
 		json_int(j, "retransmissions_delta", (long long)triage_traffic_sum(t, false, moved, sizeof(moved)));
 		json_str(j, "retransmissions_moved", moved);
+		json_int(j, "sequence_gaps_delta", (long long)triage_traffic_gaps(t));
 		json_int(j, "pause_cnp_delta", (long long)triage_traffic_sum(t, true, moved, sizeof(moved)));
 	}
 	json_obj_end(j);
