@@ -162,7 +162,8 @@ static void conclude(struct triage *t, enum tri_step s, const char *extra)
 	if (s == TRI_ENV)
 		tri_fmt(c->text, sizeof(c->text), "environment: %s", r->reason);
 	else
-		tri_fmt(c->text, sizeof(c->text), "%s (step %d): %s", tri_steps[s].cause, (int)s, r->reason);
+		tri_fmt(c->text, sizeof(c->text), "%s (step %d): %s",
+			r->state == TRI_FAIL ? tri_steps[s].cause : tri_steps[s].title, (int)s, r->reason);
 	snprintf(c->action, sizeof(c->action), "%s", r->hint[0] ? r->hint : tri_steps[s].hint);
 	snprintf(c->lines[c->nlines++], TRI_LINE, "%s", r->reason);
 	if (extra && *extra)

@@ -40,7 +40,9 @@ struct tri_step_def {
 	enum tri_step step;
 	const char *id;		/* JSON name, snake_case */
 	const char *title;	/* screen column */
-	const char *cause;	/* what a conclusion names ("lossless configuration") */
+	const char *cause;	/* what a failed step's conclusion names
+				 * ("lossless configuration"); a warning's
+				 * names the title */
 	const char *question;	/* the procedure's question */
 	const char *evidence;	/* what it looks at */
 	const char *hint;	/* what to do when it fails */

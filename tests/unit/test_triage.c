@@ -714,6 +714,7 @@ static void conclusion_order(void **s)
 	triage_eval(ev, &t);
 	assert_int_equal(t.c.step, TRI_QPS);
 	assert_false(t.any_fail);
+	HAS(t.c.text, "more QPs (step 7): ");
 	/* an MTU mismatch that also broke the load run: step 4 is the cause,
 	 * not the lossless fingerprint of step 5 */
 	collapsing_roce();
