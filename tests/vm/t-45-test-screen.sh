@@ -13,37 +13,17 @@ set -eu
 command -v tmux > /dev/null || fail "tmux missing: apt-get install tmux"
 command -v iperf3 > /dev/null || fail "iperf3 missing: apt-get install iperf3"
 
-# tmux needs pseudo-terminals: the VM's /dev has no devpts of its own
-if [ ! -e /dev/pts/ptmx ]; then
-	mkdir -p /dev/pts
-	mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "cannot mount devpts for tmux"
-fi
-# tmux's socket cannot live on the 9p root: a tmpfs of the VM's own
-mkdir -p "$IBC_TMP/tmux"
-mount -t tmpfs tmpfs "$IBC_TMP/tmux" || fail "cannot mount a tmpfs for tmux's socket"
-TMUX_TMPDIR=$IBC_TMP/tmux
+vm_tmux "$IBC_TMP/tmux" ibct45
 XDG_STATE_HOME=$IBC_TMP/state
-export TMUX_TMPDIR XDG_STATE_HOME
+export XDG_STATE_HOME
 unset IBCONSOLE_RECORD_DIR
-T="tmux -u -L ibct45"
 cleanup() {
-	$T kill-server 2> /dev/null || true
 	for p in $pids; do kill -9 "$p" 2> /dev/null || true; done
-	umount -l "$IBC_TMP/tmux" 2> /dev/null || true
+	vm_tmux_end
 }
 trap cleanup EXIT
-
-cap() { $T capture-pane -p -t ui; }
-ms() { date +%s%3N; }
-# wait_for ERE SECONDS: until the screen shows it (wall clock: a slow
-# emulated guest must not stretch the limit); the screen on failure
-wait_for() {
-	end=$(($(ms) + $2 * 1000))
-	while ! cap | grep -Eq -- "$1"; do
-		[ "$(ms)" -le "$end" ] || { cap; fail "the screen never showed /$1/ within $2 s"; }
-		sleep 0.05
-	done
-}
+# wait_for (vmlib.sh) polls every 50 ms here: it times key-to-screen
+WAIT_POLL=0.05
 key() { $T send-keys -t ui "$@"; }
 # A counter's LOCAL and PEER deltas in a capture: "+N +M" (rates and
 # marks dropped)
