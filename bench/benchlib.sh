@@ -4,14 +4,15 @@
 #   bench_madcount_build          build madcount.so (MADs per process)
 #   bench_mads NAME CMD...        one run under madcount; prints "sent received"
 #   bench_sim_cpu                 ibsim's CPU time so far, seconds
-#   bench_pairs N A B             N alternating pairs of commands $A / $B
+#   bench_pairs N NA A NB B       N alternating pairs of commands $A / $B
 #                                 (strings, run with sim_run) after one
 #                                 warm-up each; each run's wall time, peak
 #                                 RSS and ibsim CPU time go to
-#                                 $SIM_DIR/{A,B}.runs as "wall_s rss_kb
+#                                 $SIM_DIR/{NA,NB}.runs as "wall_s rss_kb
 #                                 sim_cpu_s cpu_s rc" (cpu_s: the
 #                                 command's own user + system time)
 #   bench_ratio FILE_A FILE_B COL prints "median min max" of A/B by pair
+#   bench_ratio_row LABEL NA NB COL  the same as a Markdown table row
 #   bench_median FILE COL          median of a column
 bench_madcount_build()
 {
@@ -54,22 +55,33 @@ bench_one()
 		'BEGIN { split(m, x, " "); printf "%.6f %d %.3f %.2f %d\n", b - a, x[1], d - c, x[2] + x[3], rc }' >>"$file.runs"
 }
 
+# bench_pairs N NAME_A CMD_A NAME_B CMD_B: one untimed warm-up each, then
+# N pairs, A first in odd pairs, B in even; each side's runs, last output
+# and exit status in $SIM_DIR/NAME.runs, .out, .rc
 bench_pairs()
 {
-	local n=$1 a=$2 b=$3 i
-	: >"$SIM_DIR/A.runs"
-	: >"$SIM_DIR/B.runs"
+	local n=$1 na=$2 a=$3 nb=$4 b=$5 i
+	: >"$SIM_DIR/$na.runs"
+	: >"$SIM_DIR/$nb.runs"
 	sim_run $a >/dev/null 2>&1	# warm-up, untimed
 	sim_run $b >/dev/null 2>&1
 	for i in $(seq 1 "$n"); do
 		if [ $((i % 2)) = 1 ]; then
-			bench_one "$SIM_DIR/A" "$a"
-			bench_one "$SIM_DIR/B" "$b"
+			bench_one "$SIM_DIR/$na" "$a"
+			bench_one "$SIM_DIR/$nb" "$b"
 		else
-			bench_one "$SIM_DIR/B" "$b"
-			bench_one "$SIM_DIR/A" "$a"
+			bench_one "$SIM_DIR/$nb" "$b"
+			bench_one "$SIM_DIR/$na" "$a"
 		fi
 	done
+}
+
+# bench_ratio_row LABEL A B COL: a Markdown row "| LABEL | median | range |"
+# of the pairwise ratio A / B in column COL of NAME.runs
+bench_ratio_row()
+{
+	set -- "$1" $(bench_ratio "$SIM_DIR/$2.runs" "$SIM_DIR/$3.runs" "$4")
+	echo "| $1 | **$2** | $3 - $4 |"
 }
 
 bench_ratio()

@@ -38,15 +38,9 @@ CMD_REF="ibnetdiscover"
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r MADS_IBC _ <<<"$(bench_mads ibc $CMD_IBC)"
 read -r MADS_REF _ <<<"$(bench_mads ref $CMD_REF)"
-bench_pairs "$PAIRS" "$CMD_IBC" "$CMD_REF"
-mv "$SIM_DIR/A.runs" "$SIM_DIR/ibc.runs"
-mv "$SIM_DIR/B.runs" "$SIM_DIR/ref.runs"
-cp "$SIM_DIR/A.out" "$SIM_DIR/ibc.out"
-cp "$SIM_DIR/B.out" "$SIM_DIR/ref.out"
+bench_pairs "$PAIRS" ibc "$CMD_IBC" ref "$CMD_REF"
 if [ -n "$BASE" ]; then
-	bench_pairs "$PAIRS" "$CMD_IBC" "$BASE fabric --json"
-	mv "$SIM_DIR/A.runs" "$SIM_DIR/new.runs"
-	mv "$SIM_DIR/B.runs" "$SIM_DIR/old.runs"
+	bench_pairs "$PAIRS" new "$CMD_IBC" old "$BASE fabric --json"
 	read -r MADS_OLD _ <<<"$(bench_mads old "$BASE" fabric --json)"
 fi
 LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -85,11 +79,6 @@ row() # NAME RUNS MADS
 		f = (c > 0) ? sprintf("%.1fx", w / c) : "below the 10 ms tick"
 		printf "| %s | %.3f s | %.2f s | %.1f MB | %s | %.3f s (%.1f us/MAD) | %s |\n", n, w, u, r / 1024, m, c, (m ? c / m * 1e6 : 0), f }'
 }
-ratio() # LABEL A B COL
-{
-	set -- "$1" $(bench_ratio "$SIM_DIR/$2.runs" "$SIM_DIR/$3.runs" "$4")
-	echo "| $1 | **$2** | $3 - $4 |"
-}
 echo "# Discovery: \`ibconsole fabric --json\` vs \`ibnetdiscover\`"
 echo
 echo "Written by \`$(basename "$0")${*:+ $*}\` (PAIRS=$PAIRS) on $(date -u +%Y-%m-%d), ibsim,"
@@ -116,13 +105,13 @@ row "ibnetdiscover" ref "$MADS_REF"
 echo
 echo "| pairwise ratio | median | range |"
 echo "|---|---|---|"
-ratio "wall, ibconsole / ibnetdiscover" ibc ref 1
-ratio "user+sys CPU, ibconsole / ibnetdiscover" ibc ref 4
-ratio "peak RSS, ibconsole / ibnetdiscover" ibc ref 2
+bench_ratio_row "wall, ibconsole / ibnetdiscover" ibc ref 1
+bench_ratio_row "user+sys CPU, ibconsole / ibnetdiscover" ibc ref 4
+bench_ratio_row "peak RSS, ibconsole / ibnetdiscover" ibc ref 2
 if [ -n "$BASE" ]; then
-	ratio "wall, new / old ibconsole" new old 1
-	ratio "user+sys CPU, new / old ibconsole" new old 4
-	ratio "peak RSS, new / old ibconsole" new old 2
+	bench_ratio_row "wall, new / old ibconsole" new old 1
+	bench_ratio_row "user+sys CPU, new / old ibconsole" new old 4
+	bench_ratio_row "peak RSS, new / old ibconsole" new old 2
 fi
 echo
 echo "Every run (wall s, peak RSS kB, ibsim CPU s, user+sys CPU s, exit status):"

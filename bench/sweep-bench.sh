@@ -51,16 +51,10 @@ LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r MADS_IBC RECV_IBC <<<"$(bench_mads ibc $CMD_IBC)"
 read -r MADS_IQE RECV_IQE <<<"$(bench_mads iqe $CMD_IQE)"
 
-bench_pairs "$PAIRS" "$CMD_IBC" "$CMD_IQE"
-mv "$SIM_DIR/A.runs" "$SIM_DIR/ibc.runs"
-mv "$SIM_DIR/B.runs" "$SIM_DIR/iqe.runs"
-cp "$SIM_DIR/A.out" "$SIM_DIR/ibc.out"
-cp "$SIM_DIR/B.out" "$SIM_DIR/iqe.out"
-RC_IBC=$(cat "$SIM_DIR/A.rc") RC_IQE=$(cat "$SIM_DIR/B.rc")
+bench_pairs "$PAIRS" ibc "$CMD_IBC" iqe "$CMD_IQE"
+RC_IBC=$(cat "$SIM_DIR/ibc.rc") RC_IQE=$(cat "$SIM_DIR/iqe.rc")
 if [ -n "$BASE" ]; then
-	bench_pairs "$PAIRS" "$CMD_IBC" "$BASE errors --json"
-	mv "$SIM_DIR/A.runs" "$SIM_DIR/new.runs"
-	mv "$SIM_DIR/B.runs" "$SIM_DIR/old.runs"
+	bench_pairs "$PAIRS" new "$CMD_IBC" old "$BASE errors --json"
 	read -r MADS_OLD RECV_OLD <<<"$(bench_mads old "$BASE" errors --json)"
 fi
 LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -130,19 +124,13 @@ row() # NAME RUNS MADS: wall, RSS, ibsim CPU (the floor), wall / floor
 	echo
 	echo "| pairwise ratio | median | range |"
 	echo "|---|---|---|"
-	set -- $(bench_ratio "$SIM_DIR/ibc.runs" "$SIM_DIR/iqe.runs" 1)
-	echo "| wall, ibconsole / ibqueryerrors | **$1** | $2 - $3 |"
-	set -- $(bench_ratio "$SIM_DIR/ibc.runs" "$SIM_DIR/iqe.runs" 4)
-	echo "| user+sys CPU, ibconsole / ibqueryerrors | **$1** | $2 - $3 |"
-	set -- $(bench_ratio "$SIM_DIR/ibc.runs" "$SIM_DIR/iqe.runs" 2)
-	echo "| peak RSS, ibconsole / ibqueryerrors | **$1** | $2 - $3 |"
+	bench_ratio_row "wall, ibconsole / ibqueryerrors" ibc iqe 1
+	bench_ratio_row "user+sys CPU, ibconsole / ibqueryerrors" ibc iqe 4
+	bench_ratio_row "peak RSS, ibconsole / ibqueryerrors" ibc iqe 2
 	if [ -n "$BASE" ]; then
-		set -- $(bench_ratio "$SIM_DIR/new.runs" "$SIM_DIR/old.runs" 1)
-		echo "| wall, new / old ibconsole | **$1** | $2 - $3 |"
-		set -- $(bench_ratio "$SIM_DIR/new.runs" "$SIM_DIR/old.runs" 4)
-		echo "| user+sys CPU, new / old ibconsole | **$1** | $2 - $3 |"
-		set -- $(bench_ratio "$SIM_DIR/new.runs" "$SIM_DIR/old.runs" 2)
-		echo "| peak RSS, new / old ibconsole | **$1** | $2 - $3 |"
+		bench_ratio_row "wall, new / old ibconsole" new old 1
+		bench_ratio_row "user+sys CPU, new / old ibconsole" new old 4
+		bench_ratio_row "peak RSS, new / old ibconsole" new old 2
 	fi
 	echo
 	echo "Every run (wall s, peak RSS kB, ibsim CPU s, user+sys CPU s, exit status):"

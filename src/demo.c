@@ -264,6 +264,20 @@ static bool demo_pid_alive(pid_t pid)
 	return alive;
 }
 
+/* Waits up to the grace time for all of pids to be gone. */
+static void demo_wait_gone(const pid_t *pids, int n)
+{
+	for (int waited = 0; waited < DEMO_REAP_GRACE_MS; waited += 50) {
+		bool any = false;
+
+		for (int i = 0; i < n; i++)
+			any |= demo_pid_alive(pids[i]);
+		if (!any)
+			return;
+		demo_sleep_ms(50);
+	}
+}
+
 /* The reaper's life: collect the pids we tell it, and when the pipe says
  * we are gone, end them (SIGTERM, a grace period, SIGKILL) and remove the
  * directory. Never returns. */
@@ -271,7 +285,6 @@ static void demo_reaper(int fd, const char *dir)
 {
 	pid_t pids[DEMO_REAP_MAX];
 	int n = 0, i;
-	long waited;
 	char c;
 	long v = 0;
 	bool in = false;
@@ -299,28 +312,12 @@ static void demo_reaper(int fd, const char *dir)
 	for (i = 0; i < n; i++)
 		if (demo_pid_alive(pids[i]))
 			kill(pids[i], SIGTERM);
-	for (waited = 0; waited < DEMO_REAP_GRACE_MS; waited += 50) {
-		bool any = false;
-
-		for (i = 0; i < n; i++)
-			any |= demo_pid_alive(pids[i]);
-		if (!any)
-			break;
-		demo_sleep_ms(50);
-	}
+	demo_wait_gone(pids, n);
 	for (i = 0; i < n; i++)
 		if (demo_pid_alive(pids[i]))
 			kill(pids[i], SIGKILL);
 	/* the directory goes only once nobody writes into it */
-	for (waited = 0; waited < DEMO_REAP_GRACE_MS; waited += 50) {
-		bool any = false;
-
-		for (i = 0; i < n; i++)
-			any |= demo_pid_alive(pids[i]);
-		if (!any)
-			break;
-		demo_sleep_ms(50);
-	}
+	demo_wait_gone(pids, n);
 	demo_rmtree(dir);
 	_exit(0);
 }

@@ -36,21 +36,8 @@ done
 
 args="-d $dev -x $idx -s $size -n $iters --report_gbits -p $tcp_port"
 # shellcheck disable=SC2086
-timeout -k 5 120 ib_write_bw $args > server.log 2>&1 &
-spid=$!
-n=0
-until ss -Hltn "sport = :$tcp_port" | grep -q LISTEN; do
-	n=$((n + 1))
-	[ "$n" -le 60 ] && kill -0 "$spid" 2>/dev/null ||
-		{ cat server.log; fail "ib_write_bw server never listened"; }
-	sleep 0.5
-done
-crc=0
-# shellcheck disable=SC2086
-timeout -k 5 120 ib_write_bw $args 127.0.0.1 > client.log 2>&1 || crc=$?
-wait "$spid" || true
+perftest_pair 120 "$tcp_port" ib_write_bw $args
 cat client.log
-[ "$crc" = 0 ] || fail "ib_write_bw client exited $crc"
 sleep 2.5		# two more intervals after the traffic stopped
 kill -INT "$wpid"
 wait "$wpid"

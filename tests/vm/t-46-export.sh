@@ -77,20 +77,7 @@ implied=$((iters * ((size + mtu - 1) / mtu)))
 args="-d $dev -x $idx -s $size -n $iters --report_gbits -p $tcp_port"
 echo "perftest: $iters x $size B at MTU $mtu = $implied data packets"
 # shellcheck disable=SC2086
-timeout -k 5 90 ib_write_bw $args > server.log 2>&1 &
-spid=$!
-n=0
-until ss -Hltn "sport = :$tcp_port" | grep -q LISTEN; do
-	n=$((n + 1))
-	[ "$n" -le 60 ] && kill -0 "$spid" 2>/dev/null ||
-		{ cat server.log; fail "ib_write_bw server never listened"; }
-	sleep 0.5
-done
-crc=0
-# shellcheck disable=SC2086
-timeout -k 5 90 ib_write_bw $args 127.0.0.1 > client.log 2>&1 || crc=$?
-wait "$spid" || true
-[ "$crc" = 0 ] || { cat client.log; fail "ib_write_bw client exited $crc"; }
+perftest_pair 90 "$tcp_port" ib_write_bw $args
 echo "perftest done"
 scrape 1
 grep -v 'level=info\|running as root\|MAXPROCS' ne.log | sed -n 1,4p

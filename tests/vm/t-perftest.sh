@@ -20,34 +20,15 @@ args="-d $dev -x $idx -s 65536 -n 200 --report_gbits -p $tcp_port"
 sent0=$(cat "$P/hw_counters/sent_pkts")
 rcvd0=$(cat "$P/hw_counters/rcvd_pkts")
 
-# Server first; the client connects once and never retries, so wait until
-# the server listens (its accept() has no time-out: timeout bounds it).
-# shellcheck disable=SC2086 # args is a word list
-timeout -k 5 90 ib_write_bw $args > server.log 2>&1 &
-spid=$!
-# timeout puts itself in its own process group, so the suite's time-out
-# does not reach the server: stop it on every way out of this test.
-trap 'kill "$spid" 2>/dev/null' EXIT
+# The suite's time-out does not reach the server (timeout runs in a
+# process group of its own): stop it on every way out of this test.
+trap 'kill "${spid:-}" 2>/dev/null' EXIT
 trap 'exit 1' HUP INT TERM
-n=0
-until ss -Hltn "sport = :$tcp_port" | grep -q LISTEN; do
-	n=$((n + 1))
-	if [ "$n" -gt 60 ] || ! kill -0 "$spid" 2>/dev/null; then
-		cat server.log
-		kill "$spid" 2>/dev/null
-		fail "ib_write_bw server never listened on port $tcp_port"
-	fi
-	sleep 0.5
-done
-crc=0
-# shellcheck disable=SC2086
-timeout -k 5 90 ib_write_bw $args 127.0.0.1 > client.log 2>&1 || crc=$?
-src=0
-wait "$spid" || src=$?
-echo "--- server (exit $src)"; cat server.log
-echo "--- client (exit $crc)"; cat client.log
-[ "$crc" = 0 ] || fail "ib_write_bw client exited $crc"
-[ "$src" = 0 ] || fail "ib_write_bw server exited $src"
+# shellcheck disable=SC2086 # args is a word list
+perftest_pair 90 "$tcp_port" ib_write_bw $args
+echo "--- server (exit $perftest_src)"; cat server.log
+echo "--- client"; cat client.log
+[ "$perftest_src" = 0 ] || fail "ib_write_bw server exited $perftest_src"
 
 # The result row: "#bytes #iterations BW-peak BW-average MsgRate".
 for log in client.log server.log; do

@@ -232,8 +232,26 @@ static int with_path(struct scan *sc, const char *suffix)
 	return rc;
 }
 
+/* After a member or an element: ',' goes on (0), the closing bracket
+ * ends the object or array (1), anything else is an error (-1). */
+static int next_or_close(struct scan *sc, char close)
+{
+	ws(sc);
+	if (sc->off < sc->len && sc->s[sc->off] == ',') {
+		sc->off++;
+		return 0;
+	}
+	if (sc->off < sc->len && sc->s[sc->off] == close) {
+		sc->off++;
+		return 1;
+	}
+	return bad(sc, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+}
+
 static int value(struct scan *sc)
 {
+	int rc;
+
 	char buf[256], key[160];
 
 	ws(sc);
@@ -258,18 +276,10 @@ static int value(struct scan *sc)
 				return bad(sc, "expected ':'");
 			sc->off++;
 			snprintf(buf, sizeof(buf), "%s%s", sc->path[0] ? "." : "", key);
-			if (with_path(sc, buf))
+			if (with_path(sc, buf) || (rc = next_or_close(sc, '}')) < 0)
 				return -1;
-			ws(sc);
-			if (sc->off < sc->len && sc->s[sc->off] == ',') {
-				sc->off++;
-				continue;
-			}
-			if (sc->off < sc->len && sc->s[sc->off] == '}') {
-				sc->off++;
+			if (rc)
 				break;
-			}
-			return bad(sc, "expected ',' or '}'");
 		}
 		break;
 	case '[':
@@ -281,18 +291,10 @@ static int value(struct scan *sc)
 		}
 		for (int i = 0;; i++) {
 			snprintf(buf, sizeof(buf), "[%d]", i);
-			if (with_path(sc, buf))
+			if (with_path(sc, buf) || (rc = next_or_close(sc, ']')) < 0)
 				return -1;
-			ws(sc);
-			if (sc->off < sc->len && sc->s[sc->off] == ',') {
-				sc->off++;
-				continue;
-			}
-			if (sc->off < sc->len && sc->s[sc->off] == ']') {
-				sc->off++;
+			if (rc)
 				break;
-			}
-			return bad(sc, "expected ',' or ']'");
 		}
 		break;
 	case '"':

@@ -99,6 +99,30 @@ static void name_of(char *buf, size_t len, const char *prefix, const char *suffi
 	snprintf(buf, len, "%s_%s", prefix, suffix);
 }
 
+/* One sample whose labels are the port's plus key="val" and xkey="xval". */
+static void sample_plus(struct expo_buf *b, const char *name, const char *labels,
+			const char *key, const char *val, const char *xkey,
+			const char *xval, uint64_t v)
+{
+	struct expo_buf l;
+	bool first = !labels || !*labels;
+
+	expo_init(&l);
+	expo_printf(&l, "%s", labels ? labels : "");
+	expo_label(&l, &first, key, val);
+	expo_sample_u64(b, name, l.p, xkey, xval, v);
+	expo_free(&l);
+}
+
+/* A GUID label in the form every tool prints it (0x and 16 digits). */
+static void label_guid(struct expo_buf *x, bool *first, const char *key, uint64_t guid)
+{
+	char g[24];
+
+	snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)guid);
+	expo_label(x, first, key, g);
+}
+
 void export_write_counters(struct expo_buf *b, const char *prefix,
 			   const struct export_target *t, int n)
 {
@@ -154,16 +178,10 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			continue;
 		for (int c = 0; c < cs->n; c++) {
 			const struct ctr_value *v = &cs->c[c];
-			struct expo_buf l;
-			bool first = false;
 
-			if (!v->valid || is_table_counter(v->name) || strchr(v->name, ':'))
-				continue;
-			expo_init(&l);
-			expo_printf(&l, "%s", t[i].labels);
-			expo_label(&l, &first, "counter", v->name);
-			expo_sample_u64(b, name, l.p, "class", ctr_class_name(v->cls), v->value);
-			expo_free(&l);
+			if (v->valid && !is_table_counter(v->name) && !strchr(v->name, ':'))
+				sample_plus(b, name, t[i].labels, "counter", v->name,
+					    "class", ctr_class_name(v->cls), v->value);
 		}
 	}
 	/* netdev pause / PFC statistics (ethtool -S names) */
@@ -179,17 +197,12 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			const struct ctr_value *v = &cs->c[c];
 			const char *colon = strchr(v->name, ':');
 			char netdev[CTR_NAME];
-			struct expo_buf l;
-			bool first = false;
 
 			if (!v->valid || !colon)
 				continue;
 			snprintf(netdev, sizeof(netdev), "%.*s", (int)(colon - v->name), v->name);
-			expo_init(&l);
-			expo_printf(&l, "%s", t[i].labels);
-			expo_label(&l, &first, "netdev", netdev);
-			expo_sample_u64(b, name, l.p, "counter", colon + 1, v->value);
-			expo_free(&l);
+			sample_plus(b, name, t[i].labels, "netdev", netdev, "counter", colon + 1,
+				    v->value);
 		}
 	}
 	/* whether the counters could be read, and why not */
@@ -208,16 +221,10 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 		    "Where the counters come from (source pma or sysfs) and which PMA attributes and widths are in use (value always 1).");
 	for (int i = 0; i < n; i++) {
 		const struct counter_set *cs = t[i].cs;
-		struct expo_buf l;
-		bool first = false;
 
-		if (!cs || !cs->valid)
-			continue;
-		expo_init(&l);
-		expo_printf(&l, "%s", t[i].labels);
-		expo_label(&l, &first, "source", cs->source == CTR_SRC_PMA ? "pma" : "sysfs");
-		expo_sample(b, name, l.p, "mode", cs->mode, 1);
-		expo_free(&l);
+		if (cs && cs->valid)
+			sample_plus(b, name, t[i].labels, "source",
+				    cs->source == CTR_SRC_PMA ? "pma" : "sysfs", "mode", cs->mode, 1);
 	}
 	/* the counter rules' verdicts */
 	name_of(name, sizeof(name), prefix, "verdict");
@@ -317,10 +324,8 @@ void export_write_local(struct expo_buf *b, const struct snapshot *s,
 
 		expo_init(&x);
 		expo_printf(&x, "%s", t[i].labels);
-		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->node_guid);
-		expo_label(&x, &first, "node_guid", g);
-		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->port_guid);
-		expo_label(&x, &first, "port_guid", g);
+		label_guid(&x, &first, "node_guid", p->node_guid);
+		label_guid(&x, &first, "port_guid", p->port_guid);
 		expo_label(&x, &first, "ca_type", p->ca_type);
 		expo_label(&x, &first, "fw_ver", p->fw_ver);
 		expo_label(&x, &first, "hw_ver", p->hw_ver);
@@ -395,8 +400,7 @@ void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 		char g[24];
 
 		expo_init(&x);
-		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)nd->guid);
-		expo_label(&x, &first, "node_guid", g);
+		label_guid(&x, &first, "node_guid", nd->guid);
 		expo_label(&x, &first, "node", nd->name);
 		expo_label(&x, &first, "description", nd->desc);
 		expo_label(&x, &first, "type", fabric_type_name(nd->type));
@@ -425,18 +429,13 @@ void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 	expo_family(b, name, "gauge",
 		    "1 when every port of the node answered its PMA queries in the last complete sweep, else 0.");
 	for (int k = 0; k < f->nnodes; k++) {
-		const struct fab_node *nd = &f->nodes[k];
-		struct expo_buf x;
-		bool first = true;
 		char g[24];
 
 		if (up[k] < 0)
 			continue;
-		expo_init(&x);
-		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)nd->guid);
-		expo_label(&x, &first, "node_guid", g);
-		expo_sample(b, name, x.p, "node", nd->name, up[k]);
-		expo_free(&x);
+		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)f->nodes[k].guid);
+		sample_plus(b, name, NULL, "node_guid", g, "node", f->nodes[k].name,
+			    (uint64_t)up[k]);
 	}
 	name = "ibconsole_fabric_port_link_info";
 	expo_family(b, name, "gauge",
@@ -452,8 +451,7 @@ void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 		r = &f->ports[p->remote];
 		expo_init(&x);
 		expo_printf(&x, "%s", t[i].labels);
-		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)f->nodes[r->node].guid);
-		expo_label(&x, &first, "remote_node_guid", g);
+		label_guid(&x, &first, "remote_node_guid", f->nodes[r->node].guid);
 		expo_label(&x, &first, "remote_node", f->nodes[r->node].name);
 		snprintf(g, sizeof(g), "%d", r->portnum);
 		expo_sample(b, name, x.p, "remote_port", g, 1);
