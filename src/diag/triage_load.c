@@ -177,6 +177,13 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 		tri_judge(r, TRI_WARN, "watch the switch's drop counters during a load test",
 		      "collapses under load (%.3g of %.3g Gb/s) with no retransmission or pause counted",
 		      load->gbps, one->gbps);
+	else if (gap && !triage_traffic_gaps(one))
+		/* a lossless fabric loses nothing under load: packets missing
+		 * under load and none at 1 QP are the fingerprint, whether or
+		 * not the bandwidth fell (a CPU-bound host may hide it) */
+		tri_judge(r, TRI_FAIL, tri_steps[TRI_LOSSLESS].hint,
+			  "fine idle (1 QP %.3g Gb/s, no gap), drops under load (%.3g Gb/s, %u QPs both ways): sequence gaps +%llu, retransmissions +%llu",
+			  one->gbps, load->gbps, load->qps, (unsigned long long)gap, (unsigned long long)rel);
 	else if (rel)
 		tri_judge(r, TRI_WARN, tri_steps[TRI_LOSSLESS].hint,
 		      "retransmissions under load (+%llu) though the bandwidth held", (unsigned long long)rel);

@@ -54,14 +54,14 @@ wire_lossless() {
 	tc qdisc replace dev "$1" root pfifo limit 10000 || fail "tc: cannot set pfifo on $1"
 }
 # wire_drop_under_load DEV: a wire that drops only under load: CoDel
-# (fq_codel, target 2 ms, interval 20 ms, no ECN) drops packets once a
+# (fq_codel, target 1 ms, interval 5 ms, no ECN) drops packets once a
 # queue stands above the target, as a switch port without PFC drops when
 # its buffer fills. A queue stands only when the NIC's ring is full: one
 # QP (at most 64 packets in flight in rxe) leaves it room, eight QPs both
 # ways do not. Its drops happen when a packet leaves the queue, after rxe
 # handed it on: real losses that the other end must ask for again.
 wire_drop_under_load() {
-	tc qdisc replace dev "$1" root fq_codel limit 10240 target 2ms interval 20ms noecn ||
+	tc qdisc replace dev "$1" root fq_codel limit 10240 target 1ms interval 5ms noecn ||
 		fail "tc: cannot set fq_codel on $1"
 }
 # wire_dropped DEV: packets the root queue of DEV dropped so far
