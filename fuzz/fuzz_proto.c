@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: the agent's message parser (header + every payload
- * type) and the record scanner, fed arbitrary bytes. */
+ * type, test orders and their results included) and the record scanner,
+ * fed arbitrary bytes. */
 #include "config.h"
 
 #include <stddef.h>
@@ -35,6 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap();
 			if (proto_decode(type, out + PROTO_HDR, n, &back, why, sizeof(why)))
 				__builtin_trap();
+			/* a decoded order is within its limits and has a MAC */
+			if (type == MSG_ORDER) {
+				static const uint8_t nonce[PROTO_NONCE];
+				uint8_t mac[32];
+
+				if (proto_check_order(&m, why, sizeof(why)) ||
+				    proto_order_mac("secret", nonce, &m, mac))
+					__builtin_trap();
+			}
 		}
 	}
 	/* any type with any payload */

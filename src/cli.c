@@ -43,7 +43,7 @@ enum opt_id {
 	/* export */
 	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
 	/* accept */
-	OPT_REF,
+	OPT_REF, OPT_HOSTS, OPT_RESULTS,
 	/* events */
 	OPT_SINCE,
 };
@@ -60,7 +60,7 @@ static const struct cli_option {
 	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, events, fabric, test, triage, accept)" },
 	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
 	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
-	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed" },
+	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed; --demo roce: two Soft-RoCE VMs (qemu) with real traffic and planted faults" },
 	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
 	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
 	/* fabric */
@@ -111,6 +111,8 @@ static const struct cli_option {
 	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
 	/* accept */
 	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
+	{ "hosts", NULL, OPT_HOSTS, required_argument, "FILE", "accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them" },
+	{ "results", NULL, OPT_RESULTS, required_argument, "DIR", "accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)" },
 	/* events */
 	{ "since", NULL, OPT_SINCE, required_argument, "T", "events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
@@ -145,7 +147,7 @@ static const int test_opts[] = {
 };
 static const int serve_opts[] = {
 	OPT_TCPPORT, OPT_BIND, OPT_SECRET, OPT_TIMEOUT, OPT_MAXMEM, OPT_ONCE,
-	OPT_GID, 0
+	OPT_GID, OPT_HOSTS, 0
 };
 
 static const int triage_opts[] = {
@@ -159,7 +161,7 @@ static const int export_opts[] = {
 };
 
 static const int accept_opts[] = {
-	OPT_JSON, OPT_REF, OPT_OP, OPT_SIZE, OPT_ITERS, OPT_DURATION, OPT_GID,
+	OPT_JSON, OPT_REF, OPT_HOSTS, OPT_RESULTS, OPT_OP, OPT_SIZE, OPT_ITERS, OPT_DURATION, OPT_GID,
 	OPT_TCPPORT, OPT_SECRET, OPT_TIMEOUT, OPT_LINERATE, OPT_NO_SMP, 0
 };
 
@@ -185,7 +187,7 @@ static const struct cli_command commands[] = {
 	{ "test", CMD_TEST, "bw|lat|rate|tcp [OPTIONS] PEER",
 	  "run a test against an agent ('ibconsole serve' on PEER); tcp: the TCP baseline", test_opts,
 	  cmd_test },
-	{ "serve", CMD_SERVE, "[--bind ADDR] [-p P] [--secret-file F] [--once]",
+	{ "serve", CMD_SERVE, "[--bind ADDR] [-p P] [--secret-file F] [--hosts FILE] [--once]",
 	  "the peer agent that 'test' talks to", serve_opts, cmd_serve },
 	{ "triage", CMD_TRIAGE, "[--peer HOST] [--json] [--report FILE] [-x N]",
 	  "the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
@@ -195,8 +197,8 @@ static const struct cli_command commands[] = {
 	  "Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
 	  export_opts, cmd_export },
 	{ "accept", CMD_ACCEPT,
-	  "--ref HOST [-d DEV]... [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
-	  "acceptance: every local device against a reference host, pass at 90 % of the data rate, cause of each failure",
+	  "--ref HOST [-d DEV]... | --hosts FILE --secret-file F [--results DIR] [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
+	  "acceptance: every local device against a reference host, or every host against every host, with the cause of each failure",
 	  accept_opts, cmd_accept },
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
@@ -361,6 +363,8 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_ACCEPT: t->accept = true; break;
 	case OPT_PEER: t->peer = optarg; break;
 	case OPT_REF: c->ref = optarg; break;
+	case OPT_HOSTS: c->hosts = optarg; break;
+	case OPT_RESULTS: c->results = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
 	case OPT_LISTEN: c->listen = optarg; break;
 	case OPT_TEXTFILE: c->textfile = optarg; break;
@@ -504,6 +508,11 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 			return 2;
 		}
 		}
+	}
+	/* --demo roce: the word belongs to --demo, not a command */
+	if (c->demo && optind < argc && !strcmp(argv[optind], "roce")) {
+		c->demo_roce = true;
+		optind++;
 	}
 	if (optind < argc) {
 		int i;

@@ -45,6 +45,7 @@ struct cli {
 	const char *sysfs_root;
 	bool json;
 	bool demo;
+	bool demo_roce;		/* --demo roce: the two Soft-RoCE VMs */
 	bool no_color;
 	bool no_smp;
 	double interval;
@@ -74,6 +75,8 @@ struct cli {
 	bool once;		/* --once (serve: one session; export: one collection) */
 	/* accept */
 	const char *ref;	/* --ref HOST: the reference's agent */
+	const char *hosts;	/* accept --hosts FILE: all pairs; serve: order targets */
+	const char *results;	/* accept --results DIR */
 #define CLI_MAX_DEVICES 16
 	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
 	int ndevices;

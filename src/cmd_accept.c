@@ -3,17 +3,25 @@
  * new machine. Each local RDMA port runs send bandwidth at 64 KiB against
  * the reference host's agent (`ibconsole serve`), passes at 90 % of its
  * data rate, and a failure names its cause from what the console reads
- * locally (trained width / speed, PCIe, NUMA, GID type, MTU). */
+ * locally (trained width / speed, PCIe, NUMA, GID type, MTU).
+ * `accept --hosts FILE`: every agent against every other, n-1 rounds of
+ * disjoint pairs ordered to the agents, the fleet rules, a re-test of the
+ * bad pairs, then the bad host or the bad path named. */
 #include "config.h"
 #include "cmd_accept.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
+#include "core/agent/agent.h"
+#include "core/agent/allpairs.h"
 #include "core/agent/client.h"
+#include "core/agent/testjob.h"
 #include "core/base/json.h"
 #include "core/base/parse.h"
 #include "core/port/snapshot.h"
@@ -194,6 +202,465 @@ static void write_json(const struct cli *c, const struct proto_params *p, const 
 	fputc('\n', stdout);
 }
 
+/* ---- accept --hosts: all pairs ---- */
+
+/* One pair of the run: what the agents measured, judged. */
+struct hpair {
+	struct allpairs_pair m;		/* the last measurement */
+	bool retested;
+	bool first_ok;			/* the first run's figures, when re-tested */
+	double first_bw, first_lat;
+	struct acc_pair j;		/* the judgement */
+};
+
+struct hrun {
+	const struct cli *c;
+	const struct hostlist *hl;
+	const struct acc_limits *l;
+	const struct proto_params *bw, *lat;
+	struct hpair *p;
+	int np, rounds, per_round, nbad, nhostbad, npaths;
+	bool host_bad[HOSTLIST_MAX];
+	struct proto_facts facts[HOSTLIST_MAX];	/* device "" when none came */
+	char host_why[HOSTLIST_MAX][700];
+	int *paths;
+	char dir[512], stamp[32];
+};
+
+/* The pair's figures into its judgement; facts of both ends kept. */
+static void take(struct hrun *r, struct hpair *h)
+{
+	const struct allpairs_pair *m = &h->m;
+	const struct proto_facts *fa = &m->bw.local, *fb = &m->bw.peer;
+
+	h->j.a = m->a;
+	h->j.b = m->b;
+	h->j.ok = m->status == 0;
+	h->j.bw_gbps = m->bw.gbps;
+	h->j.lat_us = m->lat.lat_p99_us;
+	if (r->c->t.line_rate > 0)
+		h->j.data_gbps = r->c->t.line_rate;
+	else if (fa->rate_mbps && fb->rate_mbps)
+		h->j.data_gbps = (fa->rate_mbps < fb->rate_mbps ? fa->rate_mbps : fb->rate_mbps) / 1000.0;
+	else
+		h->j.data_gbps = 0;
+	if (fa->device[0])
+		r->facts[m->a] = *fa;
+	if (fb->device[0])
+		r->facts[m->b] = *fb;
+}
+
+static void round_line(const struct hrun *r, const char *what, struct hpair **ps, int n)
+{
+	fprintf(stderr, "ibconsole: accept: %s:", what);
+	for (int i = 0; i < n; i++) {
+		const struct allpairs_pair *m = &ps[i]->m;
+
+		fprintf(stderr, "%s %s - %s ", i ? ";" : "", r->hl->h[m->a].name, r->hl->h[m->b].name);
+		if (m->status)
+			fprintf(stderr, "no result (%s)", m->err);
+		else
+			fprintf(stderr, "%.3f Gb/s, p99 %.2f us", m->bw.gbps, m->lat.lat_p99_us);
+	}
+	fputc('\n', stderr);
+}
+
+/* Runs pairs at once; returns -1 when an agent refused an order for want
+ * of permission (the secret, its --hosts list): every order would be, so
+ * that one line is the whole answer. */
+static int run_round(struct hrun *r, const struct allpairs_opts *ao, const char *what,
+		     struct hpair **ps, int n)
+{
+	struct allpairs_pair *m = calloc((size_t)n, sizeof(*m));
+	char err[ENG_ERR];
+
+	if (!m) {
+		for (int i = 0; i < n; i++) {
+			ps[i]->m.status = 5;
+			snprintf(ps[i]->m.err, sizeof(ps[i]->m.err), "out of memory");
+			take(r, ps[i]);
+		}
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		memset(&m[i], 0, sizeof(m[i]));
+		m[i].a = ps[i]->m.a;
+		m[i].b = ps[i]->m.b;
+	}
+	(void)allpairs_round(ao, m, n, err, sizeof(err));	/* each pair carries its error */
+	for (int i = 0; i < n; i++) {
+		ps[i]->m = m[i];
+		take(r, ps[i]);
+	}
+	free(m);
+	for (int i = 0; i < n; i++)
+		if (ps[i]->m.refused && ps[i]->m.status == ENG_NODEV) {
+			fail(ps[i]->m.err);
+			return -1;
+		}
+	round_line(r, what, ps, n);
+	return 0;
+}
+
+/* The MTU most hosts have: the one a bad host's is compared with. */
+static uint32_t fleet_mtu(const struct hrun *r)
+{
+	uint32_t best = 0;
+	int bestn = 0;
+
+	for (int i = 0; i < r->hl->n; i++) {
+		int k = 0;
+
+		for (int j = 0; j < r->hl->n; j++)
+			k += r->facts[i].mtu && r->facts[j].mtu == r->facts[i].mtu;
+		if (k > bestn) {
+			bestn = k;
+			best = r->facts[i].mtu;
+		}
+	}
+	return best;
+}
+
+static void hosts_json(const struct hrun *r, FILE *f)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "ibconsole/accept/1");
+	json_str(&j, "time", r->stamp);
+	json_str(&j, "mode", "hosts");
+	json_str(&j, "results_dir", r->dir);
+	json_str(&j, "bw_op", op_name(r->bw->op));
+	json_u64(&j, "bw_size_bytes", r->bw->size);
+	json_str(&j, "lat_op", op_name(r->lat->op));
+	json_u64(&j, "lat_size_bytes", r->lat->size);
+	json_num(&j, "accept_pct", 100 * r->l->accept);
+	json_num(&j, "fleet_bw_pct", 100 * r->l->fleet_bw);
+	json_num(&j, "fleet_lat_ratio", r->l->fleet_lat);
+	json_num_or_null(&j, "line_rate_gbps", r->c->t.line_rate > 0, r->c->t.line_rate);
+	json_int(&j, "rounds", r->rounds);
+	json_int(&j, "pairs_per_round", r->per_round);
+	json_bool(&j, "passed", r->nbad == 0);
+	json_int(&j, "bad_pairs", r->nbad);
+	json_arr_begin(&j, "hosts");
+	for (int i = 0; i < r->hl->n; i++) {
+		const struct proto_facts *x = &r->facts[i];
+
+		json_obj_begin(&j, NULL);
+		json_str(&j, "host", r->hl->h[i].name);
+		json_bool(&j, "bad", r->host_bad[i]);
+		json_str(&j, "evidence", r->host_bad[i] ? r->host_why[i] : NULL);
+		json_str(&j, "hostname", x->device[0] ? x->host : NULL);
+		json_str(&j, "device", x->device[0] ? x->device : NULL);
+		json_num_or_null(&j, "data_rate_gbps", x->rate_mbps > 0, x->rate_mbps / 1000.0);
+		json_int_or_null(&j, "mtu", x->mtu > 0, x->mtu);
+		json_str(&j, "pcie", x->pcie[0] ? x->pcie : NULL);
+		json_int_or_null(&j, "numa_node", x->device[0] && x->numa_node >= 0, x->numa_node);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "pairs");
+	for (int i = 0; i < r->np; i++) {
+		const struct hpair *h = &r->p[i];
+
+		json_obj_begin(&j, NULL);
+		json_int(&j, "round", i / (r->per_round ? r->per_round : 1) + 1);
+		json_str(&j, "a", r->hl->h[h->j.a].name);
+		json_str(&j, "b", r->hl->h[h->j.b].name);
+		json_str(&j, "verdict", h->j.bad ? "bad" : "good");
+		json_str(&j, "why", h->j.bad ? h->j.why : NULL);
+		json_num_or_null(&j, "bw_gbps", h->j.ok, h->j.bw_gbps);
+		json_num_or_null(&j, "lat_median_us", h->j.ok, h->m.lat.lat_median_us);
+		json_num_or_null(&j, "lat_p99_us", h->j.ok, h->j.lat_us);
+		json_num_or_null(&j, "data_rate_gbps", h->j.data_gbps > 0, h->j.data_gbps);
+		json_str(&j, "error", h->j.ok ? NULL : h->m.err);
+		json_bool(&j, "retested", h->retested);
+		json_num_or_null(&j, "first_bw_gbps", h->retested && h->first_ok, h->first_bw);
+		json_num_or_null(&j, "first_lat_p99_us", h->retested && h->first_ok, h->first_lat);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "bad_hosts");
+	for (int i = 0; i < r->hl->n; i++)
+		if (r->host_bad[i])
+			json_str(&j, NULL, r->hl->h[i].name);
+	json_arr_end(&j);
+	json_arr_begin(&j, "bad_paths");
+	for (int i = 0; i < r->npaths; i++) {
+		const struct acc_pair *x = &r->p[r->paths[i]].j;
+
+		json_obj_begin(&j, NULL);
+		json_str(&j, "a", r->hl->h[x->a].name);
+		json_str(&j, "b", r->hl->h[x->b].name);
+		json_str(&j, "why", x->why);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fputc('\n', f);
+}
+
+/* CSV, one pair a row; empty cells where there is no figure. */
+static void hosts_csv(const struct hrun *r, FILE *f)
+{
+	fprintf(f, "round,a,b,verdict,bw_gbps,lat_median_us,lat_p99_us,data_rate_gbps,retested,why\n");
+	for (int i = 0; i < r->np; i++) {
+		const struct hpair *h = &r->p[i];
+		const char *why = h->j.bad ? h->j.why : "";
+
+		fprintf(f, "%d,%s,%s,%s,", i / (r->per_round ? r->per_round : 1) + 1,
+			r->hl->h[h->j.a].name, r->hl->h[h->j.b].name, h->j.bad ? "bad" : "good");
+		if (h->j.ok)
+			fprintf(f, "%.6f,%.3f,%.3f,", h->j.bw_gbps, h->m.lat.lat_median_us, h->j.lat_us);
+		else
+			fprintf(f, ",,,");
+		if (h->j.data_gbps > 0)
+			fprintf(f, "%.3f", h->j.data_gbps);
+		fprintf(f, ",%s,\"", h->retested ? "yes" : "no");
+		for (const char *s = h->j.ok ? why : h->m.err; *s; s++)
+			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+		fprintf(f, "\"\n");
+	}
+}
+
+static void hosts_text(const struct hrun *r)
+{
+	int n = r->hl->n;
+
+	printf("all pairs of %d hosts in %d rounds: %s bandwidth at %llu B, %s latency at %llu B\n", n,
+	       r->rounds, op_name(r->bw->op), (unsigned long long)r->bw->size, op_name(r->lat->op),
+	       (unsigned long long)r->lat->size);
+	printf("bad below %.0f %% of the data rate, below %.0f %% of the best pair's bandwidth, or above %.1fx the best p99 latency\n",
+	       100 * r->l->accept, 100 * r->l->fleet_bw, r->l->fleet_lat);
+	printf("\nbandwidth Gb/s between hosts by number (! bad, - no result)\n%4s", "");
+	for (int b = 0; b < n; b++)
+		printf(" %9d", b + 1);
+	putchar('\n');
+	for (int a = 0; a < n; a++) {
+		printf("%4d", a + 1);
+		for (int b = 0; b < n; b++) {
+			const struct hpair *h = NULL;
+
+			for (int i = 0; i < r->np; i++)
+				if ((r->p[i].j.a == a && r->p[i].j.b == b) || (r->p[i].j.a == b && r->p[i].j.b == a))
+					h = &r->p[i];
+			if (!h)
+				printf(" %9s", "");
+			else if (!h->j.ok)
+				printf(" %8s%s", "-", h->j.bad ? "!" : " ");
+			else
+				printf(" %8.3f%s", h->j.bw_gbps, h->j.bad ? "!" : " ");
+		}
+		printf("  %s\n", r->hl->h[a].name);
+	}
+	printf("\n%-24s %-24s %10s %10s  %-4s %s\n", "A", "B", "Gb/s", "p99 us", "", "why");
+	for (int i = 0; i < r->np; i++) {
+		const struct hpair *h = &r->p[i];
+		char bw[24] = "-", lat[24] = "-";
+
+		if (h->j.ok) {
+			snprintf(bw, sizeof(bw), "%.3f", h->j.bw_gbps);
+			snprintf(lat, sizeof(lat), "%.2f", h->j.lat_us);
+		}
+		printf("%-24s %-24s %10s %10s  %-4s %s\n", r->hl->h[h->j.a].name, r->hl->h[h->j.b].name,
+		       bw, lat, h->j.bad ? "BAD" : "ok", h->j.bad ? (h->j.ok ? h->j.why : h->m.err) : "");
+	}
+	putchar('\n');
+	for (int i = 0; i < n; i++)
+		if (r->host_bad[i])
+			printf("BAD HOST %s: bad with most partners; %s\n", r->hl->h[i].name, r->host_why[i]);
+	for (int i = 0; i < r->npaths; i++) {
+		const struct acc_pair *x = &r->p[r->paths[i]].j;
+
+		printf("BAD PATH %s - %s: %s — check the switch ports and cables between them\n",
+		       r->hl->h[x->a].name, r->hl->h[x->b].name,
+		       x->ok ? x->why : r->p[r->paths[i]].m.err);
+	}
+	printf("%d of %d pairs good; results in %s\n", r->np - r->nbad, r->np, r->dir);
+}
+
+static int write_file(const struct hrun *r, const char *name, void (*fn)(const struct hrun *, FILE *))
+{
+	char path[600], msg[800];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fn(r, f);
+		if (fclose(f) == 0)
+			return 0;
+	}
+	snprintf(msg, sizeof(msg), "cannot write %s: %s — check the disk or give --results DIR", path,
+		 strerror(errno));
+	fail(msg);
+	return -1;
+}
+
+static int results_dir(struct hrun *r)
+{
+	char msg[800];
+
+	if (r->c->results)
+		snprintf(r->dir, sizeof(r->dir), "%s", r->c->results);
+	else {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(r->dir, sizeof(r->dir), "ibconsole-accept-%Y%m%dT%H%M%SZ", &tm);
+	}
+	if (mkdir(r->dir, 0777) && errno != EEXIST) {
+		snprintf(msg, sizeof(msg), "cannot create the results directory %s: %s — give --results DIR in a writable place",
+			 r->dir, strerror(errno));
+		fail(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int accept_hosts(const struct cli *c, const struct proto_params *bw, const struct acc_limits *l,
+			const char *secret)
+{
+	static struct hostlist hl;
+	struct tj_choice lc = { .kind = KIND_LAT, .op = -1, .size = -1, .iters = c->t.iters,
+				.duration_s = c->t.duration_s, .tx_depth = -1, .inline_size = -1, .cq_mod = -1 };
+	struct proto_params lat;
+	struct allpairs_opts ao = { .hosts = &hl, .secret = secret, .bw = *bw,
+				    .timeout_ms = (int)((c->t.timeout_s > 0 ? c->t.timeout_s : 10) * 1000) };
+	struct hrun *r = calloc(1, sizeof(*r));
+	int (*sched)[2] = NULL;
+	struct acc_pair *judge = NULL;
+	uint32_t mtu;
+	char err[ENG_ERR], msg[ENG_ERR + 200];
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = 2;
+
+	if (!r) {
+		fail("cannot run the acceptance: out of memory — close other programs and retry");
+		return 5;
+	}
+	testjob_params(&lc, &lat);
+	ao.lat = lat;
+	/* the agent stops an order at 60 s from its start, then answers */
+	ao.run_ms = (int)PROTO_ORDER_MAX_DURATION_MS + 5000;
+	if (!secret) {
+		fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
+		goto out;
+	}
+	if (hostlist_load(&hl, c->hosts, c->t.tcp_port ? c->t.tcp_port : AGENT_DEFAULT_PORT, err, sizeof(err))) {
+		fail(err);
+		goto out;
+	}
+	if (hl.n < 2) {
+		snprintf(msg, sizeof(msg), "the hosts file %s lists %d host%s — give at least two (one host[:port] a line)",
+			 c->hosts, hl.n, hl.n == 1 ? "" : "s");
+		fail(msg);
+		goto out;
+	}
+	{
+		struct proto_msg t = { .type = MSG_ORDER };
+
+		t.u.order.port = 1;
+		snprintf(t.u.order.target, sizeof(t.u.order.target), "x");
+		for (int k = 0; k < 2; k++) {
+			t.u.order.p = k ? lat : *bw;
+			if (proto_check_order(&t, err, sizeof(err))) {
+				snprintf(msg, sizeof(msg), "bad test parameters for an order: %s — see ibconsole accept --help", err);
+				fail(msg);
+				goto out;
+			}
+		}
+	}
+	r->c = c;
+	r->hl = &hl;
+	r->l = l;
+	r->bw = bw;
+	r->lat = &lat;
+	gmtime_r(&now, &tm);
+	strftime(r->stamp, sizeof(r->stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r->np = hl.n * (hl.n - 1) / 2;
+	sched = calloc((size_t)(hl.n + 1) * (size_t)hl.n, sizeof(*sched));
+	r->p = calloc((size_t)r->np, sizeof(*r->p));
+	r->paths = calloc((size_t)r->np, sizeof(*r->paths));
+	judge = calloc((size_t)r->np, sizeof(*judge));
+	rc = 5;
+	if (!sched || !r->p || !r->paths || !judge) {
+		fail("cannot run the acceptance: out of memory — close other programs and retry");
+		goto out;
+	}
+	r->rounds = acc_schedule(hl.n, sched, (hl.n + 1) * hl.n, &r->per_round);
+	if (r->rounds < 0 || results_dir(r))
+		goto out;
+	for (int i = 0; i < r->np; i++) {
+		r->p[i].m.a = sched[i][0];
+		r->p[i].m.b = sched[i][1];
+	}
+	for (int k = 0; k < r->rounds; k++) {
+		struct hpair *ps[HOSTLIST_MAX / 2 + 1];
+		char what[32];
+
+		for (int i = 0; i < r->per_round; i++)
+			ps[i] = &r->p[k * r->per_round + i];
+		snprintf(what, sizeof(what), "round %d/%d", k + 1, r->rounds);
+		if (run_round(r, &ao, what, ps, r->per_round)) {
+			rc = 3;
+			goto out;
+		}
+	}
+	/* bad pairs once more, one at a time: a pair is bad only when the
+	 * re-test confirms it */
+	for (int i = 0; i < r->np; i++)
+		judge[i] = r->p[i].j;
+	acc_pairs_judge(judge, r->np, l);
+	for (int i = 0; i < r->np; i++) {
+		struct hpair *h = &r->p[i];
+
+		if (!judge[i].bad)
+			continue;
+		h->retested = true;
+		h->first_ok = h->j.ok;
+		h->first_bw = h->j.bw_gbps;
+		h->first_lat = h->j.lat_us;
+		if (run_round(r, &ao, "re-test", &h, 1)) {
+			rc = 3;
+			goto out;
+		}
+	}
+	for (int i = 0; i < r->np; i++)
+		judge[i] = r->p[i].j;
+	r->nbad = acc_pairs_judge(judge, r->np, l);
+	r->nhostbad = acc_localise(hl.n, judge, r->np, r->host_bad, r->paths, &r->npaths);
+	for (int i = 0; i < r->np; i++)
+		r->p[i].j = judge[i];
+	mtu = fleet_mtu(r);
+	for (int i = 0; i < hl.n; i++)
+		if (r->host_bad[i])
+			acc_host_evidence(&r->facts[i], mtu, r->host_why[i], sizeof(r->host_why[i]));
+	if (write_file(r, "accept.json", hosts_json) || write_file(r, "pairs.csv", hosts_csv))
+		goto out;
+	if (c->json)
+		hosts_json(r, stdout);
+	else
+		hosts_text(r);
+	rc = r->nbad ? 1 : 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fail("cannot write the output: stdout failed — check the disk or the pipe");
+		rc = 5;
+	}
+out:
+	free(judge);
+	if (r) {
+		free(r->p);
+		free(r->paths);
+	}
+	free(r);
+	free(sched);
+	return rc;
+}
+
 int cmd_accept(const struct cli *c, const struct snap_opts *so)
 {
 	struct snap_opts sopt = { .device = NULL, .port = c->port, .no_smp = so ? so->no_smp : false };
@@ -211,8 +678,17 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		goto out;
 	}
 	rc = 2;
-	if (!c->ref) {
-		fail("accept needs the reference host — give --ref HOST (its agent: ibconsole serve)");
+	if (!c->ref == !c->hosts) {
+		fail(c->ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
+			      "accept needs the reference host — give --ref HOST (its agent: ibconsole serve), or --hosts FILE for all pairs");
+		goto out;
+	}
+	if (c->results && !c->hosts) {
+		fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
+		goto out;
+	}
+	if (c->hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
+		fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
 		goto out;
 	}
 	if (c->t.iters && c->t.duration_s > 0) {
@@ -245,6 +721,10 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	}
 	if (c->t.secret_file && read_secret(c->t.secret_file, secret, sizeof(secret)))
 		goto out;
+	if (c->hosts) {
+		rc = accept_hosts(c, &p, &l, c->t.secret_file ? secret : NULL);
+		goto out;
+	}
 	rc = snapshot_collect(s, &sopt, err, sizeof(err));
 	if (rc) {
 		fail(err);

@@ -25,7 +25,7 @@
 #include "diag/baseline.h"
 #include "core/port/events.h"
 #include "core/port/asyncev.h"
-#include "core/counters/samples.h"
+#include "core/counters/portcong.h"
 #include "diag/congestion.h"
 #include "diag/pfc.h"
 
@@ -160,6 +160,14 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		       (unsigned long long)c->value, dl, c->state == DELTA_OK ? "" : "  ",
 		       c->state == DELTA_OK ? "" : delta_state_name(c->state));
 	}
+	for (int g = 0; g < DET_GROUPS; g++) {
+		char line[400];
+
+		if (!cs->det.g[g].asked)
+			continue;	/* nothing to detail */
+		details_text(&cs->det.g[g], g, line, sizeof(line));
+		printf("  %-30s %s\n", details_attr_name(g), line);
+	}
 	if (v->level != VERDICT_OK)
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
@@ -202,57 +210,12 @@ static void baseline_keep(struct port_baseline *pb)
 	}
 }
 
-/* What turns a port's PortXmitWait into time: its Tick (read once, -1
- * when the port does not report one) and its lanes' data rate. */
-struct port_cong {
-	int tick;
-	double lane_gbps;
-	char why[120];		/* why there is no share */
-};
-
-#define TICK_TIMEOUT_MS 300
-
-static void cong_open(struct port_cong *pc, const struct ctr_target *t,
-		      const struct snapshot *s)
-{
-	uint8_t psc[SAMPLES_DATA_SZ];
-	char why[200];
-
-	pc->tick = -1;
-	pc->lane_gbps = 0;
-	pc->why[0] = '\0';
-	for (int k = 0; !t->remote && k < s->nports; k++)
-		if (!strcmp(s->ports[k].dev, t->dev) && s->ports[k].port == t->port)
-			pc->lane_gbps = port_lane_data_gbps(s->ports[k].speed_name);
-	if (!t->lid)
-		return;		/* sysfs counters: no PortXmitWait to convert */
-	if (samples_control_get(t->dev, t->port, t->lid, t->pma_port, TICK_TIMEOUT_MS,
-				psc, why, sizeof(why)) == 0)
-		pc->tick = congestion_psc_tick(psc);
-	if (pc->tick < 0)
-		snprintf(pc->why, sizeof(pc->why), "n/a (the port does not report its tick)");
-	else if (!(pc->lane_gbps > 0))
-		snprintf(pc->why, sizeof(pc->why), "n/a (the port's link speed is not known here)");
-}
-
-/* The PortXmitWait delta of the last interval; false when there is none. */
-static bool xmit_wait_delta(const struct delta_port *d, uint64_t *delta)
-{
-	const struct delta_ctr *c = delta_find(d, "PortXmitWait");
-
-	if (!c || !c->have || c->state != DELTA_OK)
-		return false;
-	*delta = c->delta;
-	return true;
-}
-
 static void cong_json(struct json *j, const struct delta_port *d,
-		      const struct port_cong *pc, double iv)
+		      const struct portcong *pc, double iv)
 {
-	uint64_t w = 0;
-	bool have = xmit_wait_delta(d, &w), clamped = false;
-	double share = have ? congestion_wait_share(w, pc->tick, pc->lane_gbps,
-						    d->dt > 0 ? d->dt : iv, &clamped) : -1;
+	uint64_t w;
+	double share;
+	bool clamped, have = congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &w, &share, &clamped);
 	double ns = congestion_tick_ns(pc->tick, pc->lane_gbps);
 	bool any = false;
 
@@ -284,14 +247,13 @@ static void cong_json(struct json *j, const struct delta_port *d,
 		json_arr_end(j);
 }
 
-static void cong_text(const struct delta_port *d, const struct port_cong *pc, double iv)
+static void cong_text(const struct delta_port *d, const struct portcong *pc, double iv)
 {
-	uint64_t w = 0;
-	bool clamped = false;
+	uint64_t w;
+	bool clamped;
 	double share;
 
-	if (xmit_wait_delta(d, &w)) {
-		share = congestion_wait_share(w, pc->tick, pc->lane_gbps, d->dt > 0 ? d->dt : iv, &clamped);
+	if (congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &w, &share, &clamped)) {
 		if (share >= 0)
 			printf("  %-30s %.1f %% of the time%s (%llu ticks of %.3g ns)\n", "xmit wait",
 			       share * 100, clamped ? " (clamped: the port's tick is implausible)" : "",
@@ -310,62 +272,20 @@ static void cong_text(const struct delta_port *d, const struct port_cong *pc, do
 	}
 }
 
-/* A RoCE port's per-priority PFC: the previous and newest ethtool
- * samples and the priority RoCE uses (-1: not shown by the driver). */
-struct port_pfc {
-	bool on;		/* a local RoCE port with a netdev */
-	int roce_prio;
-	char how[96];
-	struct pfc_sample prev, cur;
-};
-
-static void pfc_open(struct port_pfc *pp, const struct ctr_target *t)
-{
-	memset(pp, 0, sizeof(*pp));
-	pp->roce_prio = -1;
-	if (t->remote || !t->netdev[0])
-		return;
-	pp->on = true;
-	pp->roce_prio = pfc_roce_priority(t->dev, t->port, pp->how, sizeof(pp->how));
-}
-
-static void pfc_tick(struct port_pfc *pp, const struct ctr_target *t)
-{
-	if (!pp->on)
-		return;
-	pp->prev = pp->cur;
-	if (!sysfs_is_real_root()) {
-		memset(&pp->cur, 0, sizeof(pp->cur));
-		snprintf(pp->cur.why, sizeof(pp->cur.why), "not read under --sysfs-root");
-		return;
-	}
-	pfc_read(t->netdev, &pp->cur);
-}
-
-/* Why there are no per-priority numbers, or NULL when there are. */
-static const char *pfc_none(const struct port_pfc *pp)
-{
-	if (!pp->cur.read)
-		return pp->cur.why[0] ? pp->cur.why : "the ethtool statistics could not be read";
-	if (!pp->cur.per_prio)
-		return PFC_NO_COUNTERS;
-	return NULL;
-}
-
-static void pfc_json(struct json *j, const struct port_pfc *pp, const struct ctr_target *t)
+static void pfc_json(struct json *j, const struct portcong *pp, const struct ctr_target *t)
 {
 	struct pfc_delta d;
 	char flag[PFC_MAX_FLAGS][160];
-	const char *none = pfc_none(pp);
+	const char *none = portcong_pfc_none(pp);
 	int nf;
 
-	if (!pp->on)
+	if (!pp->pfc_on)
 		return;
 	pfc_diff(&pp->prev, &pp->cur, &d);
 	json_obj_begin(j, "pfc");
 	json_str(j, "netdev", t->netdev);
 	json_int_or_null(j, "roce_priority", pp->roce_prio >= 0, pp->roce_prio);
-	json_str(j, "roce_priority_from", pp->roce_prio >= 0 ? pp->how : NULL);
+	json_str(j, "roce_priority_from", pp->roce_prio >= 0 ? pp->prio_how : NULL);
 	json_str(j, "note", none);
 	json_arr_begin(j, "priorities");
 	for (int p = 0; !none && p < PFC_PRIOS; p++) {
@@ -395,14 +315,14 @@ static void pfc_json(struct json *j, const struct port_pfc *pp, const struct ctr
 	json_obj_end(j);
 }
 
-static void pfc_text(const struct port_pfc *pp)
+static void pfc_text(const struct portcong *pp)
 {
 	struct pfc_delta d;
 	char flag[PFC_MAX_FLAGS][160];
-	const char *none = pfc_none(pp);
+	const char *none = portcong_pfc_none(pp);
 	int nf;
 
-	if (!pp->on)
+	if (!pp->pfc_on)
 		return;
 	if (none) {
 		printf("  %-30s %s\n", "PFC per priority", none);
@@ -508,9 +428,8 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct ctr_reader *smp = NULL;
 	struct port_baseline *bl = NULL;
 	struct port_flaps *fl = NULL;
-	struct port_cong *pc = NULL;
+	struct portcong *pc = NULL;
 	struct asyncev *verbs = NULL;
-	struct port_pfc *pf = NULL;
 	char evpath[512];
 	const char *evp = events_path(evpath, sizeof(evpath));
 	struct sigaction sa, old_int, old_term;
@@ -558,31 +477,26 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
-	for (int i = 0; i < n; i++)
-		cong_open(&pc[i], &t[i], s);
-	/* the neighbour's end of the cable runs at the local port's speed */
-	for (int i = 0; i < nlocal; i++) {
-		struct port_cong *q = peer_at[i] >= 0 ? &pc[peer_at[i]] : NULL;
-
-		if (q && !(q->lane_gbps > 0) && pc[i].lane_gbps > 0) {
-			q->lane_gbps = pc[i].lane_gbps;
-			if (q->tick >= 0)
-				q->why[0] = '\0';
-		}
-	}
-	snapshot_release(s);
-	free(s);
 	dp = calloc((size_t)n, sizeof(*dp));
 	cs = calloc((size_t)n, sizeof(*cs));
 	bl = calloc((size_t)n, sizeof(*bl));
 	fl = calloc((size_t)n, sizeof(*fl));
-	pf = calloc((size_t)n, sizeof(*pf));
 	smp = reader_open();
-	if (!dp || !cs || !bl || !fl || !pf || !smp) {
+	if (!dp || !cs || !bl || !fl || !smp) {
+		snapshot_release(s);
+		free(s);
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
 	}
+	for (int i = 0; i < n; i++)
+		portcong_open(&pc[i], &t[i], reader_target_lane_gbps(s, &t[i]), smp);
+	/* the neighbour's end of the cable runs at the local port's speed */
+	for (int i = 0; i < nlocal; i++)
+		if (peer_at[i] >= 0)
+			portcong_set_lane(&pc[peer_at[i]], pc[i].lane_gbps);
+	snapshot_release(s);
+	free(s);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -593,7 +507,6 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	for (int i = 0; i < n; i++) {
 		delta_init(&dp[i], t[i].label, iv);
 		baseline_open(&bl[i], &t[i]);
-		pfc_open(&pf[i], &t[i]);
 	}
 	{
 		char why[200];
@@ -617,7 +530,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		for (int i = 0; i < n; i++) {
 			reader_read(smp, &t[i], &cs[i]);
 			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
-			pfc_tick(&pf[i], &t[i]);
+			portcong_tick(&pc[i], &t[i]);
 			if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
 				nev += flaps_poll(&fl[i], &t[i], &dp[i], o->no_smp, evp, ev + nev);
 		}
@@ -661,7 +574,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 				print_text(&dp[i], &cs[i], &v, now);
 				if (cs[i].valid)
 					cong_text(&dp[i], &pc[i], iv);
-				pfc_text(&pf[i]);
+				pfc_text(&pc[i]);
 				continue;
 			}
 			json_obj_begin(&j, NULL);
@@ -678,8 +591,9 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
 			json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
+			counters_json_details(&j, &cs[i]);
 			cong_json(&j, &dp[i], &pc[i], iv);
-			pfc_json(&j, &pf[i], &t[i]);
+			pfc_json(&j, &pc[i], &t[i]);
 			if (i < nlocal)
 				peer_json(&j, &peer[i], peer_at[i] >= 0 ? &dp[peer_at[i]] : NULL,
 					  peer_at[i] >= 0 ? &cs[peer_at[i]] : NULL, &th, now);
@@ -710,7 +624,6 @@ out:
 	free(cs);
 	free(bl);
 	free(fl);
-	free(pf);
 	free(pc);
 	sigexit_note(cmd_stop);	/* main dies of it: 130 / 143 */
 	return rc;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/agent/agent.h"
+#include "core/agent/hostlist.h"
 #include "core/base/parse.h"
 #include "core/base/sigexit.h"
 #include "core/agent/record.h"
@@ -383,10 +384,23 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 	char secret[256], err[ENG_ERR];
 	int rc;
 
+	static struct hostlist order_to;	/* large: not on the stack */
+
 	if (t->secret_file) {
 		if (read_secret(t->secret_file, secret, sizeof(secret)))
 			return 2;
 		o.secret = secret;
+	}
+	if (c->hosts) {
+		if (hostlist_load(&order_to, c->hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
+			fail(err);
+			return 2;
+		}
+		if (!o.secret) {
+			fail("serve --hosts limits test orders, which need a shared secret — give --secret-file too");
+			return 2;
+		}
+		o.order_to = &order_to;
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

@@ -14,4 +14,9 @@
  * the first HCA of demo.net), TMPDIR. */
 int demo_run(const char *self_exe, int argc, char **argv);
 
+/* --demo roce: replaces this process with roce-demo.sh from
+ * IBCONSOLE_LIBEXECDIR or the installed pkglibexecdir, IBCONSOLE set to
+ * this binary. Returns only when that failed: 3 (script missing) or 5. */
+int demo_roce_run(void);
+
 #endif

@@ -32,6 +32,8 @@ static int run(int argc, char **argv)
 		printf("ibconsole %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	if (c.demo_roce)
+		return demo_roce_run();
 	if (c.demo)
 		return demo_run("/proc/self/exe", argc, argv);
 

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/agent/proto.h"
+
 #define EPS 1e-9
 
 void acc_limits_defaults(struct acc_limits *l)
@@ -197,4 +199,42 @@ int acc_localise(int n, const struct acc_pair *p, int np, bool *host_bad,
 		if (p[i].bad && !host_bad[p[i].a] && !host_bad[p[i].b])
 			paths[(*npaths)++] = i;
 	return nbad;
+}
+
+/* "8 GT/s x8 of 16 GT/s x16": the trained link, then the capability. */
+static bool pcie_short(const char *pcie)
+{
+	const char *of = strstr(pcie, " of ");
+
+	return of && ((size_t)(of - pcie) != strlen(of + 4) ||
+		      strncmp(pcie, of + 4, (size_t)(of - pcie)) != 0);
+}
+
+void acc_host_evidence(const struct proto_facts *f, uint32_t fleet_mtu, char *out, size_t len)
+{
+	char t[400], drv[PROTO_NAME + 4];
+
+	out[0] = '\0';
+	if (!f->device[0]) {
+		snprintf(out, len, "no facts from its agent");
+		return;
+	}
+	if (f->pcie[0] && pcie_short(f->pcie)) {
+		snprintf(t, sizeof(t), "PCIe trained below its capability: %s", f->pcie);
+		add(out, len, t);
+	}
+	if (f->cpu_governor[0] && strcmp(f->cpu_governor, "performance")) {
+		snprintf(t, sizeof(t), "CPU governor %s, not performance", f->cpu_governor);
+		add(out, len, t);
+	}
+	if (fleet_mtu && f->mtu && f->mtu != fleet_mtu) {
+		snprintf(t, sizeof(t), "active MTU %u, the other hosts %u", f->mtu, fleet_mtu);
+		add(out, len, t);
+	}
+	snprintf(drv, sizeof(drv), "%s%s%s", f->driver[0] ? " (" : "", f->driver,
+		 f->driver[0] ? ")" : "");
+	snprintf(t, sizeof(t), "%s%s%s%s, fw %s, data rate %.2f Gb/s, MTU %u, PCIe %s, NUMA node %d",
+		 f->host, f->host[0] ? " " : "", f->device, drv, f->fw_ver[0] ? f->fw_ver : "?",
+		 f->rate_mbps / 1000.0, f->mtu, f->pcie[0] ? f->pcie : "unknown", f->numa_node);
+	add(out, len, t);
 }

@@ -8,6 +8,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct proto_facts;
 
 /* Site-settable numbers (config keys in testverdict's table). */
 struct acc_limits {
@@ -86,5 +89,11 @@ int acc_pairs_judge(struct acc_pair *p, int np, const struct acc_limits *l);
  * into p go to paths. */
 int acc_localise(int n, const struct acc_pair *p, int np, bool *host_bad,
 		 int *paths, int *npaths);
+
+/* A bad host's local evidence from its agent's facts: what could slow
+ * every pair it is in (PCIe below its capability, a CPU governor other
+ * than performance, an MTU other than the fleet's), then the facts that
+ * identify it. fleet_mtu 0: unknown. */
+void acc_host_evidence(const struct proto_facts *f, uint32_t fleet_mtu, char *out, size_t len);
 
 #endif

@@ -6,12 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#define PSC_TICK_BYTE 2		/* OpCode 0, PortSelect 1, Tick 2 */
+#include "core/counters/delta.h"
 
-int congestion_psc_tick(const uint8_t *psc)
-{
-	return psc ? psc[PSC_TICK_BYTE] : -1;
-}
 
 double congestion_tick_ns(int tick, double lane_gbps)
 {
@@ -87,4 +83,20 @@ const char *congestion_roce_class_name(enum roce_class c)
 	case ROCE_CLASS_LOSS: return "loss";
 	default: return NULL;
 	}
+}
+
+bool congestion_port_wait(const struct delta_port *d, int tick, double lane_gbps,
+			  double interval_s, uint64_t *ticks, double *share, bool *clamped)
+{
+	const struct delta_ctr *c = delta_find(d, "PortXmitWait");
+
+	*clamped = false;
+	*share = -1;
+	*ticks = 0;
+	if (!c || !c->have || c->state != DELTA_OK)
+		return false;
+	*ticks = c->delta;
+	*share = congestion_wait_share(c->delta, tick, lane_gbps,
+				       d->dt > 0 ? d->dt : interval_s, clamped);
+	return true;
 }

@@ -9,10 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The Tick field of a PortSamplesControl attribute (IBA vol. 1,
- * PerformanceManagement PortSamplesControl: byte 2 of the attribute
- * data); -1 when psc is NULL. */
-int congestion_psc_tick(const uint8_t *psc);
 
 /* One PortXmitWait tick in ns: (Tick + 1) symbol times, a symbol time
  * being one byte on one lane (IBA: Tick 0x00 = 1 symbol time, 4 ns at
@@ -26,6 +22,13 @@ double congestion_tick_ns(int tick, double lane_gbps);
  * unknown or interval_s is not positive. */
 double congestion_wait_share(uint64_t xmit_wait_delta, int tick, double lane_gbps,
 			     double interval_s, bool *clamped);
+
+struct delta_port;
+/* The last interval of port d: *ticks its PortXmitWait delta, *share
+ * the wait share (-1 unknown, see above). false when d has no usable
+ * PortXmitWait delta (absent, first sample, reset, saturated). */
+bool congestion_port_wait(const struct delta_port *d, int tick, double lane_gbps,
+			  double interval_s, uint64_t *ticks, double *share, bool *clamped);
 
 enum roce_class {
 	ROCE_CLASS_NONE,	/* not a congestion / loss counter */

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include "core/counters/pfc.h"
 
-#define PFC_NO_COUNTERS "the driver exposes no per-priority pause counters"
 
 struct pfc_delta {
 	bool valid;		/* both samples had per-priority counters */

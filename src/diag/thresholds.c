@@ -195,7 +195,8 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 			snprintf(th->origin, sizeof(th->origin), "config %.30s:%d", path, ln);
 			continue;
 		}
-		if (!strncmp(k, "test_", 5)) {	/* the test verdicts' table */
+		/* the test verdicts' table (and the acceptance's fleet rules) */
+		if (!strncmp(k, "test_", 5) || !strncmp(k, "accept_", 7)) {
 			int trc = tv_limits_set(&th->tv, k, v);
 
 			if (trc < 0) {

@@ -224,6 +224,7 @@ static bool ui_key(struct ui_app *a, int key)
 		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_test.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_triage.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_demo.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -256,6 +257,11 @@ static bool ui_key(struct ui_app *a, int key)
 		break;
 	case UI_ACT_TEST:
 		ui_show(a, &screen_test);
+		break;
+	case UI_ACT_DEMO:
+		if (!screen_demo_active())
+			return true;
+		ui_show(a, &screen_demo);
 		break;
 	case UI_ACT_SLOWER:
 	case UI_ACT_FASTER:

@@ -51,6 +51,8 @@ const struct keymap_entry keymap_table[] = {
 	{ KEYS_ALL, { 'T', KEY_F(4) }, { 0 }, UI_ACT_TRIAGE,
 	  "triage screen: the seven-step walk of the selected port" },
 	{ KEYS_ALL, { 'q', KEY_F(10) }, { 'Q' }, UI_ACT_QUIT, "quit" },
+	{ KEYS_ALL, { 'F' }, { 0 }, UI_ACT_DEMO,
+	  "RoCE demo (--demo roce) only: the menu of planted faults" },
 	/* counters panel */
 	{ KEYS_COUNTERS, { 'c', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
 	  "back to the ports" },
@@ -94,6 +96,13 @@ const struct keymap_entry keymap_table[] = {
 	  "write the report (Markdown + JSON) to the records folder" },
 	{ KEYS_TRIAGE, { 'T', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
 	  "back to the ports" },
+	/* RoCE demo menu */
+	{ KEYS_DEMO, { '\n', ' ' }, { KEY_ENTER, '\r' }, UI_ACT_DEMO_TOGGLE,
+	  "switch the selected fault on (the others off) or off" },
+	{ KEYS_DEMO, { '0' }, { 0 }, UI_ACT_DEMO_OFF,
+	  "every fault off: a clean wire" },
+	{ KEYS_DEMO, { 'F', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "back to the ports" },
 	/* help (modal: any other key returns) */
 	{ KEYS_HELP, { KEY_DOWN }, { 0 }, UI_ACT_DOWN, "one line down" },
 	{ KEYS_HELP, { KEY_NPAGE, ' ' }, { 0 }, UI_ACT_PAGE_DOWN,
@@ -113,8 +122,14 @@ static const char *const keymap_titles[KEYS_SCREEN_N] = {
 	[KEYS_FABRIC] = "Fabric screen",
 	[KEYS_TEST] = "Test screen",
 	[KEYS_TRIAGE] = "Triage screen",
+	[KEYS_DEMO] = "RoCE demo menu (--demo roce only)",
 	[KEYS_HELP] = "Help (any other key returns)",
 };
+
+bool keymap_demo_only(const struct keymap_entry *e)
+{
+	return e->screen == KEYS_DEMO || e->action == UI_ACT_DEMO;
+}
 
 const char *keymap_screen_title(enum keys_screen s)
 {

@@ -52,6 +52,10 @@ enum ui_action {
 	UI_ACT_TRI_PREV,
 	UI_ACT_TRI_RERUN,
 	UI_ACT_TRI_WRITE,
+	/* RoCE demo menu */
+	UI_ACT_DEMO,
+	UI_ACT_DEMO_TOGGLE,
+	UI_ACT_DEMO_OFF,
 };
 
 /* Where a row applies. KEYS_ALL rows work on every screen except the
@@ -67,6 +71,7 @@ enum keys_screen {
 	KEYS_FABRIC,
 	KEYS_TEST,
 	KEYS_TRIAGE,
+	KEYS_DEMO,		/* only with --demo roce */
 	KEYS_HELP,		/* modal: only its own rows, any other key returns */
 	KEYS_SCREEN_N
 };
@@ -96,6 +101,10 @@ enum ui_action keymap_lookup(enum keys_screen s, int key);
 const char *keymap_key_name(int key, char *buf, int len);
 /* A row's listed keys, joined with ", ". */
 char *keymap_row_keys(const struct keymap_entry *e, char *buf, int len);
+
+/* Rows of the RoCE demo menu (its key and its screen): help lists them
+ * only in the demo, the man page always. */
+bool keymap_demo_only(const struct keymap_entry *e);
 
 /* The heading of a screen's rows in help and the man page. */
 const char *keymap_screen_title(enum keys_screen s);

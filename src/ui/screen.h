@@ -80,6 +80,10 @@ void screen_triage_configure(const struct snap_opts *o, const char *config);
 bool screen_triage_poll(void);
 const char *screen_triage_last(void);
 void screen_triage_shutdown(void);
+/* RoCE demo menu: the planted faults of --demo roce, switched by the
+ * script IBCONSOLE_DEMO_FAULTS names; active when that is set. */
+extern const struct screen screen_demo;
+bool screen_demo_active(void);
 /* Starts the fabric's discovery before the screen is first shown; the
  * newest judged discovery's findings (false before one exists). */
 void screen_fabric_prefetch(void);

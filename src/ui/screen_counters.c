@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "ctrview.h"
+#include "diag/congestion.h"
+#include "diag/pfc.h"
 #include "layout.h"
 #include "widgets.h"
 
@@ -137,6 +139,134 @@ static void counters_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	widgets_text(win, y, 0, getmaxx(win), buf, role, false, true);
 }
 
+#define CV_ITEMS (DET_GROUPS + 3 + PFC_MAX_FLAGS)
+
+struct cv_item {
+	const char *label;
+	char text[480];
+	enum ui_role role;
+};
+
+/* The wait share of the last interval and the per-priority pauses. */
+static int cv_congestion(struct cv_item *item, const struct monitor_port *p,
+			 const struct delta_port *d, double iv)
+{
+	const struct portcong *pc = &p->cong;
+	char flag[PFC_MAX_FLAGS][160];
+	struct pfc_delta pd;
+	uint64_t ticks;
+	double share;
+	bool clamped;
+	int n = 0, o = 0, nf;
+
+	if (congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &ticks, &share, &clamped)) {
+		item[n].label = "xmit wait";
+		if (share >= 0)
+			snprintf(item[n].text, sizeof(item[0].text),
+				 "%.1f %% of the time waiting to send%s (%llu ticks of %.3g ns)",
+				 share * 100, clamped ? " (clamped: the port's tick is implausible)" : "",
+				 (unsigned long long)ticks, congestion_tick_ns(pc->tick, pc->lane_gbps));
+		else
+			snprintf(item[n].text, sizeof(item[0].text), "%s, %llu ticks",
+				 pc->why[0] ? pc->why : "n/a", (unsigned long long)ticks);
+		item[n++].role = share > 0.1 ? UI_WARN : share >= 0 ? UI_NORMAL : UI_DIM;
+	}
+	if (!pc->pfc_on)
+		return n;
+	item[n].label = "PFC per priority";
+	item[n].role = UI_DIM;
+	if (portcong_pfc_none(pc)) {
+		snprintf(item[n++].text, sizeof(item[0].text), "%s", portcong_pfc_none(pc));
+		return n;
+	}
+	pfc_diff(&pc->prev, &pc->cur, &pd);
+	for (int q = 0; q < PFC_PRIOS && o < (int)sizeof(item[0].text); q++) {
+		int k;
+
+		if (!pc->cur.has[q])
+			continue;
+		/* pause frames received / sent, and this interval's rise */
+		k = snprintf(item[n].text + o, sizeof(item[0].text) - (size_t)o,
+			     "%sprio %d%s rx %llu +%llu tx %llu +%llu", o ? ";  " : "", q,
+			     q == pc->roce_prio ? " (RoCE)" : "",
+			     (unsigned long long)pc->cur.rx[q], (unsigned long long)(pd.valid ? pd.rx[q] : 0),
+			     (unsigned long long)pc->cur.tx[q], (unsigned long long)(pd.valid ? pd.tx[q] : 0));
+		if (k < 0)
+			break;
+		o += k;
+		if (pd.valid && (pd.rx[q] || pd.tx[q]))
+			item[n].role = UI_NORMAL;
+	}
+	n++;
+	nf = pfc_judge(&pd, pc->roce_prio, flag, PFC_MAX_FLAGS);
+	for (int k = 0; k < nf; k++) {
+		item[n].label = "PFC";
+		snprintf(item[n].text, sizeof(item[0].text), "%.159s", flag[k]);
+		item[n++].role = UI_WARN;
+	}
+	return n;
+}
+
+/* Below the counter rows, ending at row end: the port's wait share and
+ * per-priority pauses, the error details it was asked for (those whose
+ * total is not 0) and, for a port read from sysfs for want of MAD
+ * access, what needs MADs and what would help. Long texts wrap under
+ * their label. At most max rows; returns how many were drawn. */
+static int cv_below(WINDOW *win, const struct monitor_port *p, const struct delta_port *d,
+		    double iv, int end, int w, int max)
+{
+	struct cv_item item[CV_ITEMS];
+	struct { int item, off, len; } row[24];
+	int ni, nr = 0, tw = w - 31;
+
+	ni = cv_congestion(item, p, d, iv);
+
+	if (p->t.no_mad[0]) {
+		item[ni].label = "needs MADs";
+		snprintf(item[ni].text, sizeof(item[0].text),
+			 "error details, the other end's counters, the fabric: %s", p->t.no_mad);
+		item[ni++].role = UI_WARN;
+	}
+	for (int g = 0; g < DET_GROUPS; g++) {
+		const struct det_values *dv = &p->det.g[g];
+
+		if (!dv->asked)
+			continue;
+		item[ni].label = details_attr_name(g);
+		details_text(dv, g, item[ni].text, sizeof(item[0].text));
+		item[ni++].role = dv->valid ? UI_WARN : UI_DIM;
+	}
+	if (tw < 20)
+		tw = 20;
+	for (int i = 0; i < ni; i++) {
+		int off = 0, total = (int)strlen(item[i].text);
+
+		do {
+			int next, len = layout_wrap(item[i].text + off, tw, &next);
+
+			if (nr < (int)(sizeof(row) / sizeof(row[0]))) {
+				row[nr].item = i;
+				row[nr].off = off;
+				row[nr++].len = len;
+			}
+			if (next <= 0)
+				break;
+			off += next;
+		} while (off < total);
+	}
+	if (nr > max)
+		nr = max;
+	for (int r = 0; r < nr; r++) {
+		char buf[520];
+		int i = row[r].item;
+
+		snprintf(buf, sizeof(buf), " %-28s %.*s", row[r].off ? "" : item[i].label,
+			 row[r].len, item[i].text + row[r].off);
+		widgets_text(win, end - nr + r, 0, w, buf, item[i].role, false, true);
+	}
+	return nr;
+}
+
 static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	int w = getmaxx(win), h = getmaxy(win), i;
@@ -147,7 +277,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	const struct verdict *vd;
 	bool utf8 = ctrview_utf8();
 	bool wide;
-	int sparkw;
+	int sparkw, nb;
 
 	i = cv_selected(c, label, sizeof(label));
 	widgets_bar(win, 1, w, UI_TITLE);
@@ -195,7 +325,8 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	rc.wide = wide;
 	rc.sparkw = sparkw;
 	rc.utf8 = utf8;
-	widgets_list_draw(win, &cv.list, 5, h - 6, d->n, counters_row, &rc);
+	nb = cv_below(win, &m->port[i], d, m->interval_s, h - 1, w, h - 6 - 4);
+	widgets_list_draw(win, &cv.list, 5, h - 6 - nb, d->n, counters_row, &rc);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
 		     " a ack  m mark  C clear  e events  x sweep  Up/Down scroll  c/Esc back  q quit   ! = unacknowledged error increment",

@@ -692,6 +692,8 @@ static void fab_draw(WINDOW *win, const struct ui_ctx *c)
 	if (fab() && !fs.nrows)
 		widgets_text(win, ty, 2, w - 2, fs.filter[0] ? "no row matches the filter" :
 			     "nothing discovered", UI_DIM, false, false);
+	else if (!fab() && fs.v && fs.v->err[0])	/* the whole reason, wrapped */
+		detail_wrapped(win, ty, ty + th - 1, w, "Discovery failed", fs.v->err, UI_BAD);
 	if (dh)
 		draw_detail(win, h - 1 - dh, dh, w);
 	widgets_bar(win, h - 1, w, UI_FOOTER);

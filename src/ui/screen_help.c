@@ -37,7 +37,8 @@ static int help_line(int i, char *buf, size_t len)
 		for (k = 0; k < keymap_count; k++) {
 			const struct keymap_entry *e = &keymap_table[k];
 
-			if (e->screen != (enum keys_screen)s)
+			if (e->screen != (enum keys_screen)s ||
+			    (keymap_demo_only(e) && !screen_demo_active()))
 				continue;
 			if (!titled) {
 				titled = true;

@@ -8,7 +8,8 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_parse tests/unit/test_thresholds tests/unit/test_topoinput \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
 	tests/unit/test_accept tests/unit/test_export tests/unit/test_json \
-	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc
+	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc \
+	tests/unit/test_hostlist tests/unit/test_spawn
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_events_SOURCES = tests/unit/test_events.c
@@ -41,6 +42,8 @@ tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)
 # Strict parsers and the config file: values, files and lines users give.
+tests_unit_test_spawn_SOURCES = tests/unit/test_spawn.c
+tests_unit_test_spawn_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_parse_SOURCES = tests/unit/test_parse.c
 tests_unit_test_parse_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_thresholds_SOURCES = tests/unit/test_thresholds.c
@@ -77,3 +80,6 @@ tests_unit_test_json_SOURCES = tests/unit/test_json.c
 tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c
 tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# The hosts file of accept --hosts / serve --hosts.
+tests_unit_test_hostlist_SOURCES = tests/unit/test_hostlist.c
+tests_unit_test_hostlist_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)

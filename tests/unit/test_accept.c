@@ -9,9 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/agent/proto.h"
 #include "diag/accept.h"
 
 static struct acc_evidence healthy(void)
@@ -248,6 +250,43 @@ static void test_pairs_latency_and_missing(void **state)
 	assert_int_equal(np, 1);
 }
 
+/* A bad host's evidence from its agent's facts. */
+static void test_host_evidence(void **state)
+{
+	struct proto_facts f;
+	char out[900];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.numa_node = -1;
+	acc_host_evidence(&f, 4096, out, sizeof(out));
+	assert_string_equal(out, "no facts from its agent");
+
+	snprintf(f.host, sizeof(f.host), "node07");
+	snprintf(f.device, sizeof(f.device), "mlx5_0");
+	snprintf(f.driver, sizeof(f.driver), "mlx5_core");
+	snprintf(f.fw_ver, sizeof(f.fw_ver), "20.31.1014");
+	snprintf(f.pcie, sizeof(f.pcie), "16 GT/s x16 of 16 GT/s x16");
+	snprintf(f.cpu_governor, sizeof(f.cpu_governor), "performance");
+	f.rate_mbps = 200000;
+	f.mtu = 4096;
+	f.numa_node = 1;
+	acc_host_evidence(&f, 4096, out, sizeof(out));
+	/* healthy: only the facts that identify it */
+	assert_string_equal(out, "node07 mlx5_0 (mlx5_core), fw 20.31.1014, data rate 200.00 Gb/s, MTU 4096, PCIe 16 GT/s x16 of 16 GT/s x16, NUMA node 1");
+
+	snprintf(f.pcie, sizeof(f.pcie), "16 GT/s x8 of 16 GT/s x16");
+	snprintf(f.cpu_governor, sizeof(f.cpu_governor), "powersave");
+	f.mtu = 2048;
+	acc_host_evidence(&f, 4096, out, sizeof(out));
+	assert_non_null(strstr(out, "PCIe trained below its capability: 16 GT/s x8 of 16 GT/s x16; "));
+	assert_non_null(strstr(out, "CPU governor powersave, not performance; "));
+	assert_non_null(strstr(out, "active MTU 2048, the other hosts 4096; node07 mlx5_0"));
+	/* fleet MTU unknown: no MTU verdict */
+	acc_host_evidence(&f, 0, out, sizeof(out));
+	assert_null(strstr(out, "the other hosts"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_pairs_and_host),
 		cmocka_unit_test(test_pairs_and_path),
 		cmocka_unit_test(test_pairs_latency_and_missing),
+		cmocka_unit_test(test_host_evidence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <infiniband/mad.h>
 
 #include "diag/congestion.h"
+#include "core/counters/samples.h"
 
 /* A PerfMgt GetResp(PortSamplesControl) MAD: the 24-byte common header,
  * 40 reserved bytes, then the attribute data (IBA vol. 1, 16.1.3.2).
@@ -39,13 +40,13 @@ static void test_tick_from_mad(void **state)
 	(void)state;
 	assert_int_equal(IB_PC_DATA_OFFS, 64);
 	assert_int_equal(psc_mad[16] << 8 | psc_mad[17], IB_GSI_PORT_SAMPLES_CONTROL);
-	assert_int_equal(congestion_psc_tick(data), 7);
+	assert_int_equal(samples_tick(data), 7);
 	/* the same field through libibmad's table */
 	assert_int_equal(mad_get_field((void *)data, 0, IB_PSC_TICK_F), 7);
 	assert_int_equal(mad_get_field((void *)data, 0, IB_PSC_PORT_SELECT_F), 1);
 	assert_int_equal(mad_get_field((void *)data, 0, IB_PSC_COUNTER_WIDTH_F), 4);
 	assert_int_equal(mad_get_field((void *)data, 0, IB_PSC_COUNTER_MASK0_F), 2);
-	assert_int_equal(congestion_psc_tick(NULL), -1);
+	assert_int_equal(samples_tick(NULL), -1);
 }
 
 static void test_tick_ns(void **state)
@@ -76,7 +77,7 @@ static void test_wait_share(void **state)
 	assert_true(fabs(s - 0.5) < 1e-9);
 	assert_false(clamped);
 	/* the tick read from the MAD above, QDR, 2 s: 25,000,000 x 8 ns = 0.2 s */
-	s = congestion_wait_share(25000000, congestion_psc_tick(psc_mad + 64), 8.0, 2.0, &clamped);
+	s = congestion_wait_share(25000000, samples_tick(psc_mad + 64), 8.0, 2.0, &clamped);
 	assert_true(fabs(s - 0.1) < 1e-9);
 	assert_true(congestion_wait_share(0, 7, 8.0, 1.0, NULL) == 0);
 	/* more waiting than time: the port's tick is wrong; clamp and say so */

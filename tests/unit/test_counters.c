@@ -311,6 +311,59 @@ static void test_sysfs_widths(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* PortRcvErrorDetails and PortXmitDiscardDetails data as the
+ * specification lays them out: reserved, PortSelect, CounterSelect (16),
+ * then one 16-bit big-endian counter after another. */
+static void test_error_details(void **state)
+{
+	static const uint8_t rcv[64] = {
+		0x00, 0x01, 0x00, 0x00,
+		0x00, 0x05,	/* PortLocalPhysicalErrors */
+		0x00, 0x00,	/* PortMalformedPktErrors */
+		0x01, 0x02,	/* PortBufferOverrunErrors 258 */
+		0x00, 0x00,	/* PortDLIDMappingErrors */
+		0xff, 0xff,	/* PortVLMappingErrors, saturated */
+		0x00, 0x07,	/* PortLoopingErrors */
+	};
+	static const uint8_t xmt[64] = {
+		0x00, 0x03, 0x00, 0x00,
+		0x00, 0x02,	/* PortInactiveDiscards */
+		0x00, 0x00,	/* PortNeighborMTUDiscards */
+		0x00, 0x00,	/* PortSwLifetimeLimitDiscards */
+		0x00, 0x09,	/* PortSwHOQLifetimeLimitDiscards */
+	};
+	struct det_values d;
+	char line[200];
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	details_decode(&d, DET_RCV_ERR, rcv);
+	assert_true(d.valid);
+	assert_int_equal(d.n, 6);
+	assert_int_equal(d.v[0], 5);
+	assert_int_equal(d.v[2], 258);
+	assert_int_equal(d.v[4], 65535);
+	assert_int_equal(d.v[5], 7);
+	assert_string_equal(details_field_name(DET_RCV_ERR, 0), "PortLocalPhysicalErrors");
+	assert_string_equal(details_field_name(DET_RCV_ERR, 5), "PortLoopingErrors");
+	details_text(&d, DET_RCV_ERR, line, sizeof(line));
+	assert_string_equal(line, "PortLocalPhysicalErrors 5, PortBufferOverrunErrors 258, "
+			    "PortVLMappingErrors 65535, PortLoopingErrors 7");
+	memset(&d, 0, sizeof(d));
+	details_decode(&d, DET_XMIT_DISC, xmt);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.v[0], 2);
+	assert_int_equal(d.v[3], 9);
+	assert_string_equal(details_field_name(DET_XMIT_DISC, 3), "PortSwHOQLifetimeLimitDiscards");
+	assert_int_equal(details_count(DET_VL_WAIT), 16);
+	assert_string_equal(details_total_name(DET_XMIT_DISC), "PortXmitDiscards");
+	/* a refusal reads as such, never as zeros */
+	memset(&d, 0, sizeof(d));
+	snprintf(d.why, sizeof(d.why), "not supported by the port (MAD status 0x000c)");
+	details_text(&d, DET_RCV_ERR, line, sizeof(line));
+	assert_string_equal(line, "n/a (not supported by the port (MAD status 0x000c))");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_index_and_near),
 		cmocka_unit_test(test_remote_targets),
 		cmocka_unit_test(test_sysfs_widths),
+		cmocka_unit_test(test_error_details),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

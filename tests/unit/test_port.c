@@ -3,6 +3,7 @@
  * below-capability rule, MTU codes and ibstat's rate wording. */
 #include "config.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <infiniband/mad.h>
 
 #include "core/port/port.h"
+#include "core/port/madaccess.h"
 
 static const struct rate_row {
 	unsigned width, speed, ext, ext2;
@@ -291,6 +293,48 @@ static void test_read_portinfo(void **state)
 	assert_float_equal(p.rate_gbps, 800, 0);
 }
 
+/* The permission advice for each way a umad device can refuse. */
+static void test_madaccess_explain(void **state)
+{
+	struct madaccess_node n = { .path = "/dev/infiniband/umad0", .err = EACCES,
+				    .have_stat = true, .mode = 0600, .owner = "root",
+				    .group = "root" };
+	char why[256];
+
+	(void)state;
+	/* root only: a udev rule and a group, or root */
+	madaccess_explain("mlx5_0", 1, &n, why, sizeof(why));
+	assert_string_equal(why, "cannot open /dev/infiniband/umad0 (mlx5_0/1): Permission denied (root:root 0600)"
+			    " — run as root, or add the udev rule KERNEL==\"umad*\", GROUP=\"rdma\", MODE=\"0660\" and join group rdma");
+	/* a group may already: join it */
+	n.mode = 0660;
+	n.group = "rdma";
+	madaccess_explain("mlx5_0", 1, &n, why, sizeof(why));
+	assert_non_null(strstr(why, "(root:rdma 0660) — join group rdma (usermod -aG rdma USER"));
+	/* joined, but this login predates it */
+	n.member = true;
+	madaccess_explain("mlx5_0", 1, &n, why, sizeof(why));
+	assert_non_null(strstr(why, "you are in group rdma but this session is not: log in again"));
+	/* a group without write access is no way in */
+	n.mode = 0640;
+	n.member = false;
+	madaccess_explain("mlx5_0", 1, &n, why, sizeof(why));
+	assert_non_null(strstr(why, "run as root, or add the udev rule"));
+	/* no device node: the module */
+	n.err = ENOENT;
+	n.have_stat = false;
+	madaccess_explain("mlx5_0", 1, &n, why, sizeof(why));
+	assert_string_equal(why, "cannot open /dev/infiniband/umad0 (mlx5_0/1): No such file or directory"
+			    " — load the ib_umad module (modprobe ib_umad)");
+	/* the whole line fits a port field (the neighbour's reason) */
+	n.err = EACCES;
+	n.have_stat = true;
+	n.mode = 0600;
+	n.owner = n.group = "root";
+	madaccess_explain("mlx5_bond_0", 1, &n, why, sizeof(why));
+	assert_true(strlen(why) < PORT_ERR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_speed_list),
 		cmocka_unit_test(test_read_portinfo),
+		cmocka_unit_test(test_madaccess_explain),
 	};
 
 	return cmocka_run_group_tests_name("port", tests, NULL, NULL);

@@ -4,6 +4,7 @@
  * and the record scanner used by --compare. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -290,6 +291,143 @@ static void test_error_msg(void **state)
 	assert_int_equal(m.u.error.code, 5);
 }
 
+static struct proto_msg good_order(void)
+{
+	struct proto_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_ORDER;
+	m.u.order.p = good_params();
+	m.u.order.p.iters = 1000;
+	m.u.order.port = 18702;
+	snprintf(m.u.order.target, sizeof(m.u.order.target), "10.0.2.15");
+	return m;
+}
+
+/* An order travels whole, and is held to tighter limits than a test. */
+static void test_order(void **state)
+{
+	struct proto_msg m = good_order(), o;
+	char why[128];
+
+	(void)state;
+	memset(m.u.order.mac, 0xa5, 32);
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_int_equal(o.type, MSG_ORDER);
+	assert_int_equal(o.u.order.port, 18702);
+	assert_string_equal(o.u.order.target, "10.0.2.15");
+	assert_memory_equal(o.u.order.mac, m.u.order.mac, 32);
+	assert_int_equal(o.u.order.p.iters, 1000);
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), 0);
+
+	m = good_order();
+	m.u.order.p.flags = PARAM_SWEEP;
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "sweep"));
+	assert_int_equal(roundtrip(&m, &o), -1);
+	m = good_order();
+	m.u.order.p.qps = 17;	/* a test may have 64 */
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), -1);
+	m.u.order.p.qps = 16;
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), 0);
+	m.u.order.p.iters = PROTO_ORDER_MAX_ITERS + 1;
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), -1);
+	m = good_order();
+	m.u.order.p.duration_ms = 60001;
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "60 s"));
+	m.u.order.p.duration_ms = 60000;
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), 0);
+	m = good_order();
+	m.u.order.p.size = 16u << 20;	/* the test's own limit still holds */
+	assert_int_equal(proto_check_order(&m, why, sizeof(why)), -1);
+	m = good_order();
+	m.u.order.port = 0;
+	assert_int_equal(roundtrip(&m, &o), -1);
+	m = good_order();
+	m.u.order.target[0] = '\0';
+	assert_int_equal(roundtrip(&m, &o), -1);
+	m = good_order();
+	snprintf(m.u.order.target, sizeof(m.u.order.target), "bad\nhost");
+	assert_int_equal(roundtrip(&m, &o), -1);
+}
+
+/* The order's MAC covers the nonce and everything the order asks for. */
+static void test_order_mac(void **state)
+{
+	struct proto_msg m = good_order(), t;
+	uint8_t nonce[PROTO_NONCE], a[32], b[32];
+
+	(void)state;
+	memset(nonce, 3, sizeof(nonce));
+	assert_int_equal(proto_order_mac("secret", nonce, &m, a), 0);
+	memset(m.u.order.mac, 0x55, 32);	/* the mac field itself is not covered */
+	assert_int_equal(proto_order_mac("secret", nonce, &m, b), 0);
+	assert_memory_equal(a, b, 32);
+	assert_int_equal(proto_order_mac("Secret", nonce, &m, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	nonce[15] ^= 1;
+	assert_int_equal(proto_order_mac("secret", nonce, &m, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	nonce[15] ^= 1;
+	t = m;
+	t.u.order.p.size = 1u << 20;
+	assert_int_equal(proto_order_mac("secret", nonce, &t, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	t = m;
+	t.u.order.port = 18704;
+	assert_int_equal(proto_order_mac("secret", nonce, &t, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	t = m;
+	t.u.order.target[0] = '2';
+	assert_int_equal(proto_order_mac("secret", nonce, &t, b), 0);
+	assert_memory_not_equal(a, b, 32);
+	t = m;
+	t.type = MSG_SETUP;
+	assert_int_equal(proto_order_mac("secret", nonce, &t, b), -1);
+	t = m;
+	t.u.order.p.qps = 0;
+	assert_int_equal(proto_order_mac("secret", nonce, &t, b), -1);
+}
+
+static void test_order_result(void **state)
+{
+	struct proto_msg m, o;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_ORDER_RESULT;
+	m.u.oresult.gbps = 0.0512;
+	m.u.oresult.mpps = 0.1;
+	m.u.oresult.lat_median_us = 20.5;
+	m.u.oresult.lat_p99_us = 41.25;
+	m.u.oresult.local.numa_node = m.u.oresult.peer.numa_node = -1;
+	m.u.oresult.local.gid_index = 1;
+	m.u.oresult.peer.gid_index = -1;
+	snprintf(m.u.oresult.local.device, PROTO_NAME, "rxe0");
+	snprintf(m.u.oresult.peer.host, PROTO_STR, "node-b");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_true(o.u.oresult.gbps == 0.0512 && o.u.oresult.lat_p99_us == 41.25);
+	assert_string_equal(o.u.oresult.local.device, "rxe0");
+	assert_string_equal(o.u.oresult.peer.host, "node-b");
+	assert_int_equal(o.u.oresult.status, 0);
+
+	m.u.oresult.status = 4;
+	snprintf(m.u.oresult.text, sizeof(m.u.oresult.text), "cannot reach the agent -- start it");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_int_equal(o.u.oresult.status, 4);
+	assert_string_equal(o.u.oresult.text, m.u.oresult.text);
+	m.u.oresult.status = 6;
+	assert_int_equal(roundtrip(&m, &o), -1);
+	m.u.oresult.status = 0;
+	m.u.oresult.gbps = -1;
+	assert_int_equal(roundtrip(&m, &o), -1);
+	m.u.oresult.gbps = HUGE_VAL;
+	assert_int_equal(roundtrip(&m, &o), -1);
+	assert_string_equal(proto_type_name(MSG_ORDER), "ORDER");
+	assert_string_equal(proto_type_name(MSG_ORDER_RESULT), "ORDER_RESULT");
+}
+
 static void hex(const uint8_t *d, char *out)
 {
 	for (int i = 0; i < 32; i++)
@@ -365,6 +503,9 @@ int main(void)
 		cmocka_unit_test(test_error_msg),
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_record_parse),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_order_mac),
+		cmocka_unit_test(test_order_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,19 @@ static void test_alias(void **state)
 	assert_int_equal(w, 3);
 }
 
+/* The acceptance's keys reach the verdict table, not the counter rows. */
+static void test_accept_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(load("test_accept_pct = 85\naccept_fleet_bw_pct = 50\naccept_fleet_lat_ratio = 3.5\n"), 0);
+	assert_true(th.tv.accept > 0.849 && th.tv.accept < 0.851);
+	assert_true(th.tv.accept_fleet_bw > 0.499 && th.tv.accept_fleet_bw < 0.501);
+	assert_true(th.tv.accept_fleet_lat > 3.49 && th.tv.accept_fleet_lat < 3.51);
+	assert_int_equal(th.n, 0);
+	assert_int_equal(load("accept_fleet_bw_pct = 101\n"), -1);
+	assert_non_null(strstr(err, "accept_fleet_bw_pct '101' is not a number in range"));
+}
+
 static void test_long_line(void **state)
 {
 	char text[1200];
@@ -143,6 +156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias),
+		cmocka_unit_test(test_accept_keys),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_watch_above_act),
 		cmocka_unit_test(test_bad_values),

@@ -2,22 +2,26 @@
 # runs every t-*.sh inside it through suite.sh; wire.test, wire-screen.test
 # (the console's test screen on a lossy wire) and wire-triage.test (the
 # triage across a wire: MTUs, drops under load, its screen) join two VMs
-# through wire-run.sh.
-# agent-hammer.test starves `serve` with hammer.py on this machine (no VM).
+# through wire-run.sh. demo.test runs `ibconsole --demo roce` (two VMs,
+# the console on the terminal) in tmux.
+# agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
+# agent-orders.test checks an agent's refusals of test orders (no VM).
 TESTS += tests/vm/verbs.test tests/vm/wire.test tests/vm/wire-screen.test \
-	tests/vm/wire-triage.test tests/vm/agent-hammer.test
+	tests/vm/wire-triage.test tests/vm/agent-hammer.test tests/vm/agent-orders.test \
+	tests/vm/demo.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test \
+	tests/vm/agent-orders.test \
 	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-snapshot.sh \
 	tests/vm/t-perftest.sh tests/vm/t-40-counters.sh tests/vm/t-40-engine-bw.sh \
 	tests/vm/t-41-fabric.sh tests/vm/t-41-faults-net.sh \
 	tests/vm/t-42-engine-lat-rate.sh tests/vm/t-43-engine-oracle.sh \
-	tests/vm/t-44-faults-kill.sh tests/vm/t-45-triage.sh tests/vm/t-46-accept.sh \
+	tests/vm/t-44-faults-kill.sh tests/vm/t-45-triage.sh tests/vm/t-46-accept.sh tests/vm/t-50-accept-hosts.sh \
 	tests/vm/t-46-export.sh tests/vm/t-47-perftest-peer.sh \
 	tests/vm/t-48-agent-starve.sh tests/vm/t-49-flaps.sh tests/vm/t-45-test-screen.sh \
 	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh \
 	tests/vm/wire-screen.test tests/vm/wire/screen-server.sh \
 	tests/vm/wire/screen-client.sh tests/vm/wire-run.sh \
 	tests/vm/wire-triage.test tests/vm/wire/triage-server.sh \
-	tests/vm/wire/triage-client.sh
+	tests/vm/wire/triage-client.sh tests/vm/demo.test

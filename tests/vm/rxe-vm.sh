@@ -4,6 +4,8 @@
 # (Soft-RoCE rxe0) and run a command in it; the project's VM test harness.
 #
 # usage: tests/vm/rxe-vm.sh COMMAND [ARG...]
+#        tests/vm/rxe-vm.sh --prepare   (check the host tools and fill the
+#                                        kernel cache, boot nothing)
 #
 # COMMAND is a path on THIS machine: the VM mounts this machine's root
 # filesystem over 9p and chroots into it, so COMMAND, the build tree and
@@ -43,6 +45,15 @@
 #                         abs_top_srcdir, abs_top_builddir, and IBCONSOLE_*.
 #   IBCONSOLE_VM_QUIET    1: do not print the console (it is still kept for
 #                         the exit status).
+#   RXE_VM_TTY            1: COMMAND runs on this terminal instead: the VM's
+#                         serial console is stdin/stdout (raw, restored on
+#                         any exit), COMMAND is its session leader with the
+#                         console as controlling tty (Ctrl-C reaches it),
+#                         TERM and the size are carried in and a resize
+#                         (SIGWINCH here) is sent over a second serial line
+#                         and applied with stty, which signals COMMAND.
+#                         Kernel messages are silenced; IBCONSOLE_VM_QUIET
+#                         does not apply.
 #
 # Two hosts and a wire (for two-node tests): start two VMs at once, joined
 # by a qemu socket NIC:
@@ -67,10 +78,15 @@ die99() {
 	exit 99
 }
 
-[ $# -ge 1 ] || { echo "usage: $0 COMMAND [ARG...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 COMMAND [ARG...] | --prepare" >&2; exit 2; }
 cmd=$1
-case $cmd in /*) ;; *) cmd=$(pwd)/$cmd ;; esac
-[ -x "$cmd" ] || die99 "$cmd is not an executable file"
+prepare=false
+if [ "$cmd" = --prepare ]; then
+	prepare=true
+else
+	case $cmd in /*) ;; *) cmd=$(pwd)/$cmd ;; esac
+	[ -x "$cmd" ] || die99 "$cmd is not an executable file"
+fi
 shift
 
 timeout_s=${IBCONSOLE_VM_TIMEOUT:-300}
@@ -79,6 +95,10 @@ mem=${IBCONSOLE_VM_MEM:-1024}
 smp=${IBCONSOLE_VM_SMP:-2}
 wire=${RXE_VM_WIRE:-}
 wire_ip=${RXE_VM_IP:-}
+tty_mode=${RXE_VM_TTY:-0}
+if [ "$tty_mode" = 1 ] && ! $prepare && ! [ -t 0 ]; then
+	die99 "RXE_VM_TTY=1 needs a terminal on stdin"
+fi
 if [ -n "$wire" ] && [ -z "$wire_ip" ]; then
 	die99 "RXE_VM_WIRE is set but RXE_VM_IP is not (e.g. RXE_VM_IP=192.168.77.1/24)"
 fi
@@ -172,6 +192,7 @@ if [ ! -s "$cache/kernel/order" ] || [ "$(cat "$cache/kernel/wanted" 2>/dev/null
 fi
 flock -u 8
 exec 8>&-
+$prepare && exit 0
 kdir=$cache/kernel
 kver=$(cat "$kdir/kver")
 
@@ -181,6 +202,8 @@ kver=$(cat "$kdir/kver")
 # depend on parsing a console that kernel messages may interleave.
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibconsole-vm.XXXXXX")
 qpid=
+saved_tty=
+[ "$tty_mode" = 1 ] && saved_tty=$(stty -g)
 # shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {
 	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
@@ -188,6 +211,8 @@ cleanup() {
 		sleep 1
 		kill -KILL "$qpid" 2>/dev/null || true
 	fi
+	# qemu restores the terminal when it exits, not when it is killed
+	[ -z "$saved_tty" ] || stty "$saved_tty" 2>/dev/null || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -205,6 +230,7 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin; export PATH'
 	echo 'HOME=/root; export HOME'
 	names="IBCONSOLE srcdir top_srcdir abs_top_srcdir abs_top_builddir ${IBCONSOLE_VM_PASSENV:-}"
+	[ "$tty_mode" = 1 ] && names="$names TERM LANG LC_ALL COLORTERM NO_COLOR"
 	names="$names $(env | sed -n 's/^\(IBCONSOLE_[A-Za-z0-9_]*\)=.*/\1/p')"
 	# shellcheck disable=SC2154 # isset and v are assigned by eval
 	for n in $names; do
@@ -216,6 +242,10 @@ q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	echo "RXE_VM_NETDEV=$([ -n "$wire" ] && echo eth1 || echo eth0); export RXE_VM_NETDEV"
 	echo "RXE_VM_IP=$(q "${wire_ip:-10.0.2.15/24}"); export RXE_VM_IP"
 	echo "ulimit -l unlimited"
+	# Ctrl-C is for COMMAND: this wrapper lives on to record its status
+	[ "$tty_mode" = 1 ] && echo "trap : INT QUIT"
+	# the size the terminal has now; later changes come over ttyS1
+	[ "$tty_mode" = 1 ] && stty size | { read -r r c; echo "stty rows $r cols $c"; }
 	echo "cd $(q "$(pwd)") || exit 99"
 	printf '%s' "$(q "$cmd")"
 	for a in "$@"; do printf ' %s' "$(q "$a")"; done
@@ -240,6 +270,13 @@ ip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0
 dev=eth0
 if [ -n "$wire_ip" ]; then ip link set eth1 up; ip addr add $wire_ip dev eth1; dev=eth1; fi
 chroot /host rdma link add rxe0 type rxe netdev \$dev || echo "$me: rdma link add failed"
+if [ "$tty_mode" = 1 ]; then
+	echo 0 > /proc/sys/kernel/printk
+	stty -F /dev/ttyS1 -echo icanon
+	while read -r r c; do stty -F /dev/ttyS0 rows \$r cols \$c; done < /dev/ttyS1 &
+	setsid -c chroot /host $work/run.sh < /dev/ttyS0 > /dev/ttyS0 2>&1
+	poweroff -f
+fi
 echo "$me: \$(dmesg | grep -m1 -o 'Hypervisor detected.*' || echo 'no hypervisor signature: TCG')"
 echo "$me: guest up after \$(cut -d' ' -f1 /proc/uptime) s, running $cmd"
 chroot /host $work/run.sh
@@ -291,28 +328,57 @@ if [ -n "$wire" ]; then
 	wire_args="-netdev socket,id=wire,$wire -device virtio-net-pci,netdev=wire,mac=52:54:00:77:00:$(printf %02x "$last")"
 fi
 
-echo "$me: kernel $kver, $accel_args, ${mem} MiB, $smp cpus, time-out ${timeout_s} s"
+serial_args="-serial file:$work/console"
+kargs=
+if [ "$tty_mode" = 1 ]; then
+	kargs=" loglevel=1"	# the user's terminal: no boot messages
+	# signal=off: Ctrl-C goes to the guest; the second serial line
+	# (ttyS1) carries "ROWS COLS" lines, written through a FIFO that is
+	# held open here so a write never blocks
+	mkfifo "$work/winch.in" "$work/winch.out"
+	exec 7<>"$work/winch.in" 6<>"$work/winch.out"
+	serial_args="-chardev stdio,id=con,signal=off -serial chardev:con -chardev pipe,id=winch,path=$work/winch -serial chardev:winch"
+	trap 'stty size >&7 2>/dev/null || true' WINCH
+else
+	echo "$me: kernel $kver, $accel_args, ${mem} MiB, $smp cpus, time-out ${timeout_s} s"
+fi
 start=$(date +%s)
 : > "$work/console"
-# shellcheck disable=SC2086 # accel_args and wire_args are word lists
-timeout -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
-	-display none -monitor none -serial "file:$work/console" -no-reboot \
-	-kernel "$kdir/vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet panic=-1" \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap \
-	-nic user,model=virtio-net-pci \
-	$wire_args \
-	< /dev/null > "$work/qemu.log" 2>&1 &
+# exec: qpid is timeout itself, which hands a TERM on to qemu
+# shellcheck disable=SC2086 # accel_args, wire_args, tflag, serial_args are word lists
+run_qemu() {
+	exec timeout $tflag -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
+		-display none -monitor none $serial_args -no-reboot \
+		-kernel "$kdir/vmlinuz" -initrd "$work/initrd.gz" \
+		-append "console=ttyS0 quiet panic=-1$kargs" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap \
+		-nic user,model=virtio-net-pci \
+		$wire_args
+}
+if [ "$tty_mode" = 1 ]; then
+	# an asynchronous command's stdin would be /dev/null: hand it ours;
+	# --foreground: timeout must not take qemu off the terminal
+	exec 5<&0
+	tflag=--foreground
+	run_qemu <&5 2> "$work/qemu.log" &
+else
+	tflag=
+	run_qemu < /dev/null > "$work/qemu.log" 2>&1 &
+fi
 qpid=$!
-if [ "${IBCONSOLE_VM_QUIET:-0}" != 1 ]; then
+if [ "$tty_mode" != 1 ] && [ "${IBCONSOLE_VM_QUIET:-0}" != 1 ]; then
 	tail -n +1 -f --pid="$qpid" "$work/console" | tr -d '\r'
 fi
 qrc=0
-wait "$qpid" || qrc=$?
+# a trapped signal (SIGWINCH) ends wait early: wait again while qemu runs
+while :; do
+	wait "$qpid" && qrc=0 || qrc=$?
+	kill -0 "$qpid" 2>/dev/null || break
+done
 qpid=
 end=$(date +%s)
 grep -v 'host doesn.t support requested feature' "$work/qemu.log" >&2 || true
-echo "$me: VM ran $((end - start)) s"
+[ "$tty_mode" = 1 ] || echo "$me: VM ran $((end - start)) s"
 
 if [ -s "$work/status" ]; then
 	exit "$(cat "$work/status")"

@@ -4,7 +4,8 @@
 #
 # usage (inside the VM, normally through verbs.test): suite.sh [DIR]
 # Runs DIR/t-*.sh (default: this script's directory) in name order, each
-# under `timeout` (IBCONSOLE_VM_TEST_TIMEOUT seconds, default 180), with
+# under `timeout` (IBCONSOLE_VM_TEST_TIMEOUT seconds, default 180, or
+# more where the test has a "# vm-timeout: S" line), with
 # its output shown between "=== RUN: name" and a "PASS: name" or
 # "FAIL: name" line, then a summary. Exit 0 when all passed, 1 otherwise.
 # IBCONSOLE_VM_ONLY=t-foo restricts the run to matching names (a shell
@@ -64,8 +65,11 @@ for t in "$dir"/t-*.sh; do
 	IBC_TMP=$(mktemp -d /tmp/ibc-vmtest.XXXXXX)
 	export IBC_TMP
 	echo "=== RUN: $name"
+	# a test that needs longer says so in a "# vm-timeout: S" line
+	tper=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -1)
+	[ -n "$tper" ] && [ "$tper" -gt "$per" ] || tper=$per
 	t0=$(date +%s)
-	(cd "$IBC_TMP" && exec timeout -k 5 "$per" sh "$t") 2>&1
+	(cd "$IBC_TMP" && exec timeout -k 5 "$tper" sh "$t") 2>&1
 	rc=$?
 	t1=$(date +%s)
 	rm -rf "$IBC_TMP"
@@ -74,7 +78,7 @@ for t in "$dir"/t-*.sh; do
 		pass=$((pass + 1))
 	else
 		why="exit $rc"
-		[ "$rc" = 124 ] || [ "$rc" = 137 ] && why="timed out after ${per} s"
+		[ "$rc" = 124 ] || [ "$rc" = 137 ] && why="timed out after ${tper} s"
 		echo "FAIL: $name ($why, $((t1 - t0)) s)"
 		fail=$((fail + 1))
 		failed="$failed $name"

@@ -72,6 +72,16 @@ wire_wait_agent() {
 	done
 }
 
+# wait_listening LOG: until the agent writing LOG says it listens (10 s).
+wait_listening() {
+	i=0
+	until grep -qs listening "$1"; do
+		i=$((i + 1))
+		[ $i -le 100 ] || fail "the agent did not start: $(cat "$1")"
+		sleep 0.1
+	done
+}
+
 # perftest_pair SECONDS PORT PROG ARGS...: an unmodified perftest server
 # (PROG ARGS, listening on TCP PORT) and its client (PROG ARGS 127.0.0.1)
 # on this VM, each bounded by SECONDS. The server starts first and the

@@ -28,6 +28,8 @@
 #include "core/engine/engine.h"
 #include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
+#include "core/agent/client.h"
+#include "core/agent/hostlist.h"
 #include "core/agent/proto.h"
 #include "core/agent/tcptest.h"
 #include "core/agent/testctr.h"
@@ -49,6 +51,8 @@ struct sess {
 	int status;
 	char why[ENG_ERR];
 	atomic_bool done;
+	atomic_int cancel;	/* an order: stop its test (over time, or stopping) */
+	atomic_bool finishing;	/* said its last word (BYE came, result sent) */
 	int wake;		/* write end of the main loop's pipe */
 };
 
@@ -205,8 +209,10 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	for (;;) {
 		if (proto_recv(s->fd, &m, o->timeout_ms, err, errlen))
 			return ENG_PEER;
-		if (m.type == MSG_BYE)
+		if (m.type == MSG_BYE) {
+			atomic_store(&s->finishing, true);
 			return 0;
+		}
 		if (m.type == MSG_ERROR) {
 			snprintf(err, errlen, "the client gave up: %s", m.u.error.text);
 			return ENG_PEER;
@@ -224,11 +230,79 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	}
 }
 
+/* An order from a coordinator: this agent runs the test as a client of
+ * the target agent (the same engine and client as `ibconsole test`) and
+ * answers with the result, or with why there is none. */
+static int order_run(struct sess *s, char *err, size_t errlen)
+{
+	const struct agent_opts *o = s->o;
+	const struct proto_msg *ord = &s->setup;
+	struct client_opts co = { .peer = ord->u.order.target, .tcp_port = ord->u.order.port,
+				  .secret = o->secret, .device = o->device, .ib_port = o->ib_port,
+				  .gid_index = o->gid_index, .p = ord->u.order.p,
+				  .timeout_ms = o->timeout_ms, .busy_wait_ms = o->timeout_ms,
+				  .stall_ms = 5000, .cancel = &s->cancel };
+	struct client_result *cr = calloc(1, sizeof(*cr));
+	struct proto_msg m = { .type = MSG_ORDER_RESULT }, e;
+	struct proto_order_result *r = &m.u.oresult;
+	int st;
+
+	logf_(o, "%s: ordered: %s %s to %s port %u, %llu B", s->peer, eng_kind_name(co.p.kind),
+	      eng_op_name(co.p.op), co.peer, co.tcp_port, (unsigned long long)co.p.size);
+	if (!cr) {
+		snprintf(err, errlen, "out of memory");
+		proto_send_error(s->fd, 5, err);
+		return ENG_INTERNAL;
+	}
+	st = client_run(&co, cr, err, errlen);
+	if (st && atomic_load(&s->cancel)) {
+		snprintf(err, errlen, "the ordered test ran past an order's %u s limit and was stopped — order fewer iterations or a --duration",
+			 PROTO_ORDER_MAX_DURATION_MS / 1000);
+		st = ENG_PEER;
+	}
+	if (!st && cr->nphases < 1) {
+		snprintf(err, errlen, "the test ran no phase");
+		st = ENG_INTERNAL;
+	}
+	r->status = (uint16_t)st;
+	r->local = cr->local;
+	r->peer = cr->peer;
+	if (st) {
+		proto_error_msg(&e, st, err);	/* the wire's ASCII */
+		snprintf(r->text, sizeof(r->text), "%s", e.u.error.text);
+	} else {
+		const struct client_phase *ph = &cr->ph[cr->nphases - 1];
+
+		r->gbps = ph->total_avg_gbps;
+		r->mpps = ph->total_mpps;
+		if (ph->local.lat_valid) {
+			r->lat_median_us = ph->local.lat_median;
+			r->lat_p99_us = ph->local.lat_p99;
+		}
+	}
+	free(cr);
+	/* facts the codec would refuse (a host name too long) must not lose
+	 * the result: send it without them */
+	if (proto_send(s->fd, &m, o->timeout_ms, err, errlen)) {
+		memset(&r->local, 0, sizeof(r->local));
+		memset(&r->peer, 0, sizeof(r->peer));
+		r->local.numa_node = r->peer.numa_node = -1;
+		r->local.gid_index = r->peer.gid_index = -1;
+		if (proto_send(s->fd, &m, o->timeout_ms, err, errlen))
+			return ENG_PEER;
+	}
+	atomic_store(&s->finishing, true);
+	return st;
+}
+
 static void *session_main(void *arg)
 {
 	struct sess *s = arg;
 
-	s->status = session_run(s, s->why, sizeof(s->why));
+	if (s->setup.type == MSG_ORDER)
+		s->status = order_run(s, s->why, sizeof(s->why));
+	else
+		s->status = session_run(s, s->why, sizeof(s->why));
 	eng_close(s->e);
 	s->e = NULL;
 	if (s->status)
@@ -349,7 +423,8 @@ static void answer_busy(struct agent *a, struct conn *c)
 		long long ran = ms_now() - a->s->started;
 
 		m.u.busy.running_ms = (uint32_t)(ran > 0 ? ran : 0);
-		m.u.busy.planned_ms = a->s->setup.u.setup.p.duration_ms;
+		m.u.busy.planned_ms = a->s->setup.type == MSG_ORDER ?
+				      a->s->setup.u.order.p.duration_ms : a->s->setup.u.setup.p.duration_ms;
 		snprintf(m.u.busy.peer, sizeof(m.u.busy.peer), "%s", a->s->peer);
 	}
 	(void)send_now(c->fd, &m);
@@ -375,6 +450,8 @@ static void start_session(struct agent *a, struct conn *c, const struct proto_ms
 	s->wake = a->wake[1];
 	snprintf(s->peer, sizeof(s->peer), "%s", c->peer);
 	atomic_init(&s->done, false);
+	atomic_init(&s->cancel, 0);
+	atomic_init(&s->finishing, false);
 	/* signals are the main loop's: the worker never sees EINTR */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -405,28 +482,62 @@ static void end_session(struct agent *a)
 	free(s);
 }
 
-/* A complete SETUP: authenticate, check the limits, then run the test
- * or answer BUSY. */
-static void got_setup(struct agent *a, struct conn *c, const struct proto_msg *m)
+/* An order: only with a shared secret that vouches for its content,
+ * and only towards an agent of the --hosts list when there is one. */
+static int order_allowed(struct agent *a, struct conn *c, const struct proto_msg *m)
 {
 	const struct agent_opts *o = a->o;
 	uint8_t mac[32];
 	char why[ENG_ERR];
 
-	if (o->secret) {
+	if (!o->secret) {
+		refuse(a, c, 3, "test orders refused: this agent has no shared secret — start it with serve --secret-file (the same file as accept's)");
+		return -1;
+	}
+	if (proto_order_mac(o->secret, c->nonce, m, mac) || !same_mac(mac, m->u.order.mac)) {
+		refuse(a, c, 3, "test order refused: authentication failed: wrong or missing shared secret — give the same --secret-file to accept and every serve");
+		return -1;
+	}
+	if (o->order_to && !hostlist_has(o->order_to, m->u.order.target, m->u.order.port)) {
+		snprintf(why, sizeof(why), "test order refused: %s port %u is not in this agent's --hosts list — add it there, or order tests only within the list",
+			 m->u.order.target, m->u.order.port);
+		refuse(a, c, 3, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* A complete SETUP or ORDER: authenticate, check the limits, then run the
+ * test or answer BUSY. */
+static void got_setup(struct agent *a, struct conn *c, const struct proto_msg *m)
+{
+	const struct agent_opts *o = a->o;
+	const struct proto_params *p = m->type == MSG_ORDER ? &m->u.order.p : &m->u.setup.p;
+	uint8_t mac[32];
+	char why[ENG_ERR];
+
+	if (m->type == MSG_ORDER) {
+		if (order_allowed(a, c, m))
+			return;
+	} else if (o->secret) {
 		proto_auth_mac(o->secret, c->nonce, mac);
 		if (!same_mac(mac, m->u.setup.mac)) {
 			refuse(a, c, 3, "authentication failed: wrong or missing shared secret — give the same --secret-file on both ends");
 			return;
 		}
 	}
-	if (eng_mem_need(&m->u.setup.p) > o->max_mem) {
+	if (eng_mem_need(p) > o->max_mem) {
 		snprintf(why, sizeof(why), "the test needs %llu MiB of locked memory, this agent allows %llu MiB — lower --size or --qps, or raise serve --max-mem",
-			 (unsigned long long)(eng_mem_need(&m->u.setup.p) >> 20),
+			 (unsigned long long)(eng_mem_need(p) >> 20),
 			 (unsigned long long)(o->max_mem >> 20));
 		refuse(a, c, 2, why);
 		return;
 	}
+	/* a test that said its last word ends in moments: its client may
+	 * already be back for the next one (accept --hosts), so wait for it
+	 * rather than answer BUSY */
+	if (a->s && atomic_load(&a->s->finishing))
+		end_session(a);
 	if (a->s || (o->sessions && a->started >= o->sessions)) {
 		answer_busy(a, c);
 		return;
@@ -456,9 +567,9 @@ static void on_readable(struct agent *a, struct conn *c)
 		return;
 	if (c->need == PROTO_HDR) {
 		n = proto_header(c->buf, &type, why, sizeof(why));
-		if (n < 0 || (type != MSG_SETUP && type != MSG_ERROR)) {
+		if (n < 0 || (type != MSG_SETUP && type != MSG_ORDER && type != MSG_ERROR)) {
 			if (n >= 0)
-				snprintf(why, sizeof(why), "sent %s where SETUP was due", proto_type_name(type));
+				snprintf(why, sizeof(why), "sent %s where SETUP or ORDER was due", proto_type_name(type));
 			snprintf(line, sizeof(line), "bad handshake: %s", why);
 			refuse(a, c, 4, line);
 			return;
@@ -664,6 +775,10 @@ static void round_(struct agent *a)
 	}
 	if (a->s && atomic_load(&a->s->done))
 		end_session(a);
+	/* an order runs unattended: past its limit it is stopped */
+	if (a->s && a->s->setup.type == MSG_ORDER &&
+	    ms_now() - a->s->started > (long long)PROTO_ORDER_MAX_DURATION_MS)
+		atomic_store(&a->s->cancel, 1);
 	for (int i = 0; n > 0 && i < AGENT_MAX_PENDING; i++)
 		if (a->c[i].fd >= 0 && a->pfd[i + 2].fd == a->c[i].fd && a->pfd[i + 2].revents)
 			on_readable(a, &a->c[i]);
@@ -738,6 +853,7 @@ int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 	if (a->s) {
 		/* stopped mid-test: end it now, not at its client's leisure */
 		logf_(o, "%s: stopping the running test", a->s->peer);
+		atomic_store(&a->s->cancel, 1);
 		shutdown(a->s->fd, SHUT_RDWR);
 		end_session(a);
 	}

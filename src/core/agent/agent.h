@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The peer agent (`ibconsole serve`): greets many clients at once, runs
  * one test at a time on the RDMA side (the others are answered BUSY), runs
- * its side of the test and streams its counter deltas. */
+ * its side of the test and streams its counter deltas; with a shared
+ * secret it also runs a test ordered by a coordinator against another
+ * agent (accept --hosts) and returns the result. */
 #ifndef IBC_AGENT_AGENT_H
 #define IBC_AGENT_AGENT_H
 
@@ -20,7 +22,9 @@
 struct agent_opts {
 	const char *bind;	/* NULL: all addresses */
 	int port;		/* 0: AGENT_DEFAULT_PORT */
-	const char *secret;	/* NULL: no authentication */
+	const char *secret;	/* NULL: no authentication, and no test orders */
+	const struct hostlist *order_to;	/* test orders only towards these
+						 * agents; NULL: any (the secret decides) */
 	const char *device;
 	int ib_port;
 	int gid_index;		/* -1 automatic */
@@ -34,6 +38,8 @@ struct agent_opts {
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
 };
+
+struct hostlist;
 
 /* Serves until *stop, or after `sessions` sessions. Returns 0, or an exit
  * status with err filled (cannot listen, or the last session failed when

@@ -170,6 +170,43 @@ static int expect(struct client *c, struct proto_msg *m, uint8_t type, char *err
 	}
 }
 
+/* Connects, waits for the agent's HELLO and checks its version and
+ * whether it wants a secret we have. */
+static int greeted(struct client *c, struct proto_msg *m, char *err, size_t errlen)
+{
+	int st = dial(c, err, errlen);
+
+	if (!st)
+		st = expect(c, m, MSG_HELLO, err, errlen);
+
+	if (st)
+		return st;
+	if (m->u.hello.ver_min > PROTO_VERSION || m->u.hello.ver_max < PROTO_VERSION) {
+		snprintf(err, errlen, "the agent at %s speaks protocol %u..%u, this ibconsole %u — run the same version on both ends",
+			 c->where, m->u.hello.ver_min, m->u.hello.ver_max, PROTO_VERSION);
+		return ENG_PEER;
+	}
+	if (m->u.hello.auth_required && !c->o->secret) {
+		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", c->where);
+		return ENG_NODEV;
+	}
+	return 0;
+}
+
+/* After a BUSY answer, when there is time left to wait for the agent's
+ * test to end: hangs up, pauses, and says to try again. */
+static bool busy_again(struct client *c, const struct proto_msg *m, long long until)
+{
+	struct timespec ts = { 0, 200000000 };
+
+	if (m->type != MSG_BUSY || ms_now() + 200 >= until || client_cancelled(c->o))
+		return false;
+	close(c->fd);
+	c->fd = -1;
+	nanosleep(&ts, NULL);
+	return true;
+}
+
 static int client_tick(void *arg, char *err, size_t errlen)
 {
 	struct client *c = arg;
@@ -276,6 +313,7 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 	struct testctr before, after;
 	struct eng *e = NULL;
 	time_t now = time(NULL);
+	long long busy_until = ms_now() + o->busy_wait_ms;
 	struct tm tm;
 	int st;
 
@@ -289,26 +327,12 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 		goto out;
 	r->info = *eng_info(e);
 	facts_collect(&r->local, e);
-	st = dial(&c, err, errlen);
-	if (st)
-		goto out;
-	st = expect(&c, &m, MSG_HELLO, err, errlen);
-	if (st)
-		goto out;
-	if (m.u.hello.ver_min > PROTO_VERSION || m.u.hello.ver_max < PROTO_VERSION) {
-		snprintf(err, errlen, "the agent at %s speaks protocol %u..%u, this ibconsole %u — run the same version on both ends",
-			 c.where, m.u.hello.ver_min, m.u.hello.ver_max, PROTO_VERSION);
-		st = ENG_PEER;
-		goto out;
-	}
-	if (m.u.hello.auth_required && !o->secret) {
-		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", c.where);
-		st = ENG_NODEV;
-		goto out;
-	}
-	{
+	do {
 		struct proto_msg s = { .type = MSG_SETUP };
 
+		st = greeted(&c, &m, err, errlen);
+		if (st)
+			goto out;
 		if (o->secret)
 			proto_auth_mac(o->secret, m.u.hello.nonce, s.u.setup.mac);
 		s.u.setup.p = o->p;
@@ -317,8 +341,8 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 			st = ENG_PEER;
 			goto out;
 		}
-	}
-	st = expect(&c, &m, MSG_ACCEPT, err, errlen);
+		st = expect(&c, &m, MSG_ACCEPT, err, errlen);
+	} while (st && busy_again(&c, &m, busy_until));
 	if (st)
 		goto out;
 	r->peer = m.u.qps.facts;
@@ -349,5 +373,62 @@ out:
 	if (c.fd >= 0)
 		close(c.fd);
 	eng_close(e);
+	return st;
+}
+
+int client_order(const struct client_order_opts *o, struct proto_order_result *r,
+		 bool *refused, char *err, size_t errlen)
+{
+	struct client_opts co = { .peer = o->agent, .tcp_port = o->tcp_port, .secret = o->secret,
+				  .timeout_ms = o->timeout_ms };
+	struct client_opts wait = co;
+	struct client c = { .o = &co, .fd = -1 };
+	struct proto_msg m, ord = { .type = MSG_ORDER };
+	long long busy_until = ms_now() + o->busy_wait_ms;
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	*refused = false;
+	r->local.numa_node = r->peer.numa_node = -1;
+	r->local.gid_index = r->peer.gid_index = -1;
+	ord.u.order.p = o->p;
+	ord.u.order.port = (uint16_t)o->target_port;
+	snprintf(ord.u.order.target, sizeof(ord.u.order.target), "%s", o->target);
+	if (proto_check_order(&ord, err, errlen)) {
+		st = 2;
+		goto out;
+	}
+	/* the agent answers when its test ended: wait for the run itself,
+	 * then the usual time-out */
+	wait.timeout_ms = o->timeout_ms + o->run_ms;
+	do {
+		c.o = &co;
+		st = greeted(&c, &m, err, errlen);
+		if (st)
+			goto out;
+		if (!o->secret || proto_order_mac(o->secret, m.u.hello.nonce, &ord, ord.u.order.mac)) {
+			snprintf(err, errlen, "a test order needs the shared secret — give --secret-file (the agents' file)");
+			st = 2;
+			goto out;
+		}
+		if (proto_send(c.fd, &ord, o->timeout_ms, err, errlen)) {
+			st = ENG_PEER;
+			goto out;
+		}
+		c.o = &wait;
+		st = expect(&c, &m, MSG_ORDER_RESULT, err, errlen);
+	} while (st && busy_again(&c, &m, busy_until));
+	if (st) {
+		/* an ERROR instead of the result: the agent would not run it */
+		*refused = m.type == MSG_ERROR;
+		goto out;
+	}
+	*r = m.u.oresult;
+	st = r->status;
+	if (st)
+		proto_error_text(r->text, err, errlen);
+out:
+	if (c.fd >= 0)
+		close(c.fd);
 	return st;
 }

@@ -23,6 +23,8 @@ struct client_opts {
 	int gid_index;		/* -1 automatic */
 	struct proto_params p;	/* p.size: the size, or the largest of a sweep */
 	int timeout_ms;		/* connect (with retries) and every handshake wait */
+	int busy_wait_ms;	/* an agent busy with another test: try again
+				 * this long (0: fail at once) */
 	int stall_ms;
 	eng_progress_fn progress;
 	void *progress_arg;
@@ -53,5 +55,24 @@ struct client_result {
 int client_sizes(const struct proto_params *p, uint32_t mtu_cap, uint64_t *sizes, int max);
 /* Runs the whole test; 0 or an exit status with err filled. */
 int client_run(const struct client_opts *o, struct client_result *r, char *err, size_t errlen);
+
+/* A test order (accept --hosts): tells the agent at agent:tcp_port to run
+ * p against the agent at target:target_port and waits for the result
+ * (run_ms plus the time-out). 0, or an exit status with err filled: the
+ * ordered agent's refusal (*refused set: wrong secret, target not in its
+ * list, over its limits), or its test's failure, or ours. */
+struct client_order_opts {
+	const char *agent;
+	int tcp_port;
+	const char *secret;	/* required: it authenticates the order */
+	const char *target;
+	int target_port;
+	struct proto_params p;
+	int timeout_ms;
+	int busy_wait_ms;	/* as in client_opts */
+	int run_ms;		/* how long the test may take */
+};
+int client_order(const struct client_order_opts *o, struct proto_order_result *r,
+		 bool *refused, char *err, size_t errlen);
 
 #endif

@@ -4,6 +4,8 @@ libibc_core_a_SOURCES += \
 	src/core/agent/proto.c src/core/agent/proto.h \
 	src/core/agent/agent.c src/core/agent/agent.h \
 	src/core/agent/client.c src/core/agent/client.h \
+	src/core/agent/hostlist.c src/core/agent/hostlist.h \
+	src/core/agent/allpairs.c src/core/agent/allpairs.h \
 	src/core/agent/record.c src/core/agent/record.h \
 	src/core/agent/testctr.c src/core/agent/testctr.h \
 	src/core/agent/peer.c src/core/agent/peer.h \

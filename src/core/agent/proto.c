@@ -294,6 +294,67 @@ static void qps_io(struct cur *c, struct proto_msg *m, bool enc)
 	}
 }
 
+/* A double as its IEEE-754 bits; decoded, it must be a plausible figure
+ * (finite, 0 .. 1e6: Gb/s, Mpps and µs all fit). */
+static void num_io(struct cur *c, double *v, bool enc, const char *field)
+{
+	uint64_t bits;
+	char t[64];
+
+	if (enc) {
+		memcpy(&bits, v, 8);
+		put_u(c, bits, 8);
+		return;
+	}
+	bits = get_u(c, 8);
+	memcpy(v, &bits, 8);
+	if (!c->bad && !(*v >= 0 && *v < 1e6)) {
+		snprintf(t, sizeof(t), "%s not a plausible number", field);
+		fail(c, t);
+	}
+}
+
+static void order_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc)
+		put(c, m->u.order.mac, 32);
+	else
+		get(c, m->u.order.mac, 32);
+	params_io(c, &m->u.order.p, enc);
+	if (enc) {
+		put_u(c, m->u.order.port, 2);
+		put_str(c, m->u.order.target, sizeof(m->u.order.target));
+	} else {
+		m->u.order.port = (uint16_t)get_u(c, 2);
+		get_str(c, m->u.order.target, sizeof(m->u.order.target), "order target");
+	}
+	if (!c->bad && proto_check_order(m, c->why, sizeof(c->why)))
+		c->bad = true;
+}
+
+static void oresult_io(struct cur *c, struct proto_order_result *r, bool enc)
+{
+	if (enc) {
+		if (r->status > 5) {
+			c->bad = true;
+			return;
+		}
+		put_u(c, r->status, 2);
+		put_str(c, r->text, sizeof(r->text));
+	} else {
+		r->status = (uint16_t)get_u(c, 2);
+		get_str(c, r->text, sizeof(r->text), "result text");
+		if (!c->bad && r->status > 5)
+			fail(c, "result status out of range");
+	}
+	num_io(c, &r->gbps, enc, "bandwidth");
+	num_io(c, &r->mpps, enc, "message rate");
+	num_io(c, &r->lat_median_us, enc, "median latency");
+	num_io(c, &r->lat_p99_us, enc, "p99 latency");
+	facts_io(c, &r->local, enc);
+	facts_io(c, &r->peer, enc);
+}
+
 static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 {
 	switch (m->type) {
@@ -431,6 +492,12 @@ static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 				fail(c, "planned duration out of range");
 		}
 		break;
+	case MSG_ORDER:
+		order_io(c, m, enc);
+		break;
+	case MSG_ORDER_RESULT:
+		oresult_io(c, &m->u.oresult, enc);
+		break;
 	default:
 		fail(c, "unknown message type");
 	}
@@ -516,9 +583,56 @@ const char *proto_type_name(uint8_t type)
 	static const char *const names[] = {
 		"?", "HELLO", "SETUP", "ACCEPT", "QPS", "READY", "RUN", "RUN_OK",
 		"COUNTERS", "PHASE_END", "PHASE_RESULT", "BYE", "ERROR", "BUSY",
+		"ORDER", "ORDER_RESULT",
 	};
 
 	return type <= MSG_TYPE_MAX ? names[type] : "?";
+}
+
+int proto_check_order(const struct proto_msg *m, char *why, size_t whylen)
+{
+	const struct proto_params *p = &m->u.order.p;
+	const char *bad = NULL;
+
+	if (proto_check_params(p, why, whylen))
+		return -1;
+	if (p->flags & PARAM_SWEEP)
+		bad = "an order runs one size, not a sweep";
+	else if (p->qps > PROTO_ORDER_MAX_QPS)
+		bad = "an order may ask for at most 16 QPs";
+	else if (p->iters > PROTO_ORDER_MAX_ITERS)
+		bad = "an order may ask for at most 1000000 iterations";
+	else if (p->duration_ms > PROTO_ORDER_MAX_DURATION_MS)
+		bad = "an order may run at most 60 s";
+	else if (!m->u.order.port)
+		bad = "the order names no target port";
+	else if (!m->u.order.target[0])
+		bad = "the order names no target host";
+	if (bad) {
+		snprintf(why, whylen, "%s", bad);
+		return -1;
+	}
+	return 0;
+}
+
+int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
+		    const struct proto_msg *m, uint8_t mac[32])
+{
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	struct proto_msg t = *m;
+	int n;
+
+	if (m->type != MSG_ORDER)
+		return -1;
+	memset(t.u.order.mac, 0, sizeof(t.u.order.mac));
+	n = proto_encode(&t, buf, sizeof(buf));
+	if (n < PROTO_HDR + 32)
+		return -1;
+	/* the nonce goes where the mac sits: HMAC(nonce | payload after mac) */
+	memcpy(buf + PROTO_HDR + 32 - PROTO_NONCE, nonce, PROTO_NONCE);
+	hmac_sha256(secret, strlen(secret), buf + PROTO_HDR + 32 - PROTO_NONCE,
+		    (size_t)n - PROTO_HDR - 32 + PROTO_NONCE, mac);
+	return 0;
 }
 
 void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE], uint8_t mac[32])

@@ -52,7 +52,10 @@ enum proto_type {
 	MSG_ERROR,		/* either way: code + one line */
 	MSG_BUSY,		/* agent → client, instead of ACCEPT: another
 				 * test holds the RDMA side; try again later */
-	MSG_TYPE_MAX = MSG_BUSY,
+	MSG_ORDER,		/* coordinator → agent, instead of SETUP: run
+				 * this test as a client of that agent */
+	MSG_ORDER_RESULT,	/* agent → coordinator: the ordered test's result */
+	MSG_TYPE_MAX = MSG_ORDER_RESULT,
 };
 
 enum proto_kind { KIND_BW = 0, KIND_LAT, KIND_RATE };
@@ -106,6 +109,22 @@ struct proto_counter {
 	uint64_t delta;
 };
 
+/* What an ordered test returns to the coordinator. */
+struct proto_order_result {
+	uint16_t status;		/* 0 ok, else an exit status 1..5 */
+	char text[256];			/* why, when status != 0 */
+	double gbps, mpps;		/* bw / rate: average */
+	double lat_median_us, lat_p99_us;	/* lat: 0 when not measured */
+	struct proto_facts local, peer;	/* the ordered agent's, its target's */
+};
+
+/* What an order may ask for: an agent ordered by a coordinator runs
+ * unattended, so the order is held tighter than an interactive test
+ * (one size, a bounded run; memory is the agent's --max-mem). */
+#define PROTO_ORDER_MAX_QPS 16
+#define PROTO_ORDER_MAX_ITERS 1000000ull
+#define PROTO_ORDER_MAX_DURATION_MS 60000u
+
 struct proto_msg {
 	uint8_t type;
 	union {
@@ -144,6 +163,13 @@ struct proto_msg {
 			char text[256];
 		} error;
 		struct {
+			uint8_t mac[32];	/* proto_order_mac(): nonce + order */
+			struct proto_params p;
+			uint16_t port;		/* the target agent's TCP port */
+			char target[PROTO_PEER];	/* the target agent's host */
+		} order;
+		struct proto_order_result oresult;
+		struct {
 			uint16_t ver_min, ver_max;	/* the agent's, as in HELLO */
 			uint32_t running_ms;	/* the current test has run this long */
 			uint32_t planned_ms;	/* its --duration, 0 unknown (iterations) */
@@ -163,6 +189,14 @@ int proto_decode(uint8_t type, const uint8_t *p, size_t len,
 /* Semantic checks on parameters (limits); 0 or -1 with why. */
 int proto_check_params(const struct proto_params *p, char *why, size_t whylen);
 const char *proto_type_name(uint8_t type);
+
+/* An order's limits on top of proto_check_params(); 0 or -1 with why. */
+int proto_check_order(const struct proto_msg *m, char *why, size_t whylen);
+/* An order's authenticator: HMAC-SHA-256(secret, nonce | the order's
+ * encoded payload after its mac), so the secret vouches for what is
+ * ordered, not only for who connects. -1 when m is not a valid order. */
+int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
+		    const struct proto_msg *m, uint8_t mac[32]);
 
 /* The shared-secret answer to a nonce: HMAC-SHA-256(secret, nonce). */
 void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],

@@ -1,6 +1,7 @@
 # src/core/base: what every room stands on — rooted sysfs reads, the JSON
 # writer, SHA-256 / HMAC, the umad lock, the strict parsers, the
-# worker thread and dying of a caught signal.
+# worker thread, dying of a caught signal and running a short helper
+# program (spawn).
 libibc_core_a_SOURCES += \
 	src/core/base/sysfs.c src/core/base/sysfs.h \
 	src/core/base/json.c src/core/base/json.h \
@@ -8,4 +9,5 @@ libibc_core_a_SOURCES += \
 	src/core/base/umadlock.c src/core/base/umadlock.h \
 	src/core/base/worker.c src/core/base/worker.h \
 	src/core/base/parse.c src/core/base/parse.h \
-	src/core/base/sigexit.c src/core/base/sigexit.h
+	src/core/base/sigexit.c src/core/base/sigexit.h \
+	src/core/base/spawn.c src/core/base/spawn.h

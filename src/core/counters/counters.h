@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/counters/details.h"
+
 #define CTR_MAX 64		/* counters per port */
 #define CTR_NAME 40
+#define CTR_WHY_LONG 256	/* a reason with what to do about it */
 
 enum ctr_class { CTR_TRAFFIC = 0, CTR_CONGESTION, CTR_ERROR };
 
@@ -105,6 +108,10 @@ struct counter_set {
 	bool valid;
 	char why[160];		/* when !valid */
 	double t_mono;		/* CLOCK_MONOTONIC seconds at the read */
+	/* PMA ports with errors: what the error counters are made of */
+	struct ctr_details det;
+	/* read from sysfs because MADs cannot be sent: why ("" else) */
+	char no_mad[CTR_WHY_LONG];
 
 	int n;
 	struct ctr_value c[CTR_MAX];
@@ -149,10 +156,19 @@ struct pma_client;
 struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 			    char *err, size_t errlen);
 void pma_close(struct pma_client *c);
-/* ClassPortInfo then PortCounters (+ PortCountersExtended) of LID/port.
- * Returns 0, or -1 with cs->why filled (cs->valid false). */
+/* ClassPortInfo then PortCounters (+ PortCountersExtended) of LID/port,
+ * then, where a total is not 0, its details (cs->det): PortRcvErrors →
+ * PortRcvErrorDetails, PortXmitDiscards → PortXmitDiscardDetails,
+ * PortXmitWait → PortVLXmitWaitCounters when ClassPortInfo says the port
+ * counts PortXmitWait. An attribute the port refuses or leaves
+ * unanswered is not asked again. Returns 0, or -1 with cs->why filled
+ * (cs->valid false). */
 int pma_sample(struct pma_client *c, unsigned lid, int port,
 	       struct counter_set *cs);
+/* One Get of attr for LID/port on the client's pipe: 0 with the
+ * attribute data (IB_PC_DATA_SZ bytes) in out, -1 with why. */
+int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,
+	    char *why, size_t whylen);
 /* PortCounters (+Extended) reset of every counter on LID/port. */
 int pma_clear(struct pma_client *c, unsigned lid, int port, char *err,
 	      size_t errlen);

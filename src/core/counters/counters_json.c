@@ -137,3 +137,42 @@ void counters_json_delta(struct json *j, const struct delta_port *d,
 	json_arr_end(j);
 	(void)cs;
 }
+
+void counters_json_details(struct json *j, const struct counter_set *cs)
+{
+	if (!cs->valid || cs->source != CTR_SRC_PMA) {
+		char why[CTR_WHY_LONG + 128];
+
+		snprintf(why, sizeof(why), "%s%s", cs->no_mad[0] ? "the error details need MADs: " :
+			 !cs->valid ? "no counter sample" :
+			 "counters come from sysfs: the error details need the PMA (InfiniBand)",
+			 cs->no_mad);
+		json_null(j, "error_details");
+		json_str(j, "error_details_error", why);
+		return;
+	}
+	json_arr_begin(j, "error_details");
+	for (int g = 0; g < DET_GROUPS; g++) {
+		const struct det_values *dv = &cs->det.g[g];
+
+		json_obj_begin(j, NULL);
+		json_str(j, "attribute", details_attr_name(g));
+		json_str(j, "detail_of", details_total_name(g));
+		json_bool(j, "asked", dv->asked);
+		if (dv->valid) {
+			json_arr_begin(j, "counters");
+			for (int i = 0; i < dv->n; i++) {
+				json_obj_begin(j, NULL);
+				json_str(j, "name", details_field_name(g, i));
+				u64(j, "value", dv->v[i]);
+				json_obj_end(j);
+			}
+			json_arr_end(j);
+		} else {
+			json_null(j, "counters");
+			json_str(j, "counters_error", dv->why[0] ? dv->why : "not read");
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}

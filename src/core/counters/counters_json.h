@@ -17,6 +17,11 @@ void counters_json_set(struct json *j, const struct counter_set *cs);
 void counters_json_delta(struct json *j, const struct delta_port *d,
 			 const struct counter_set *cs, double now);
 
+/* "error_details": [ {attribute, detail_of, asked, counters: [ {name,
+ * value} ] or null with counters_error} ] for a PMA port, else null
+ * with "error_details_error". */
+void counters_json_details(struct json *j, const struct counter_set *cs);
+
 /* Traffic summary of a port: TX / RX Gb/s and packets/s, < 0 unknown. */
 struct ctr_rates {
 	double tx_gbps, rx_gbps, tx_pps, rx_pps;

@@ -31,6 +31,7 @@ struct monitor {
 	bool targets_new;
 	struct ctr_target targets[CTRW_MAX_PORTS];
 	struct monitor_peer peers[CTRW_MAX_PORTS];
+	double lanes[CTRW_MAX_PORTS];	/* targets' lane data rates */
 	int ntargets;
 
 	/* the sweep: its lock guards req_sweep, sweep_on and pub's sweep
@@ -211,6 +212,7 @@ static void local_main(struct worker *wk, void *arg)
 			for (int i = 0; i < m->n; i++) {
 				memset(&m->port[i], 0, sizeof(m->port[i]));
 				m->port[i].t = w->targets[i];
+				m->port[i].cong.lane_gbps = w->lanes[i];
 				delta_init(&m->dp[i], w->targets[i].label, w->interval_s);
 				m->peer[i] = w->peers[i];
 				delta_init(&m->peer_dp[i], w->peers[i].t.label, w->interval_s);
@@ -233,6 +235,10 @@ static void local_main(struct worker *wk, void *arg)
 		worker_unlock(wk);
 
 		umadlock_span_begin();
+		/* a new port's tick: a MAD, so outside the lock */
+		for (int i = 0; changed && i < m->n; i++)
+			portcong_open(&m->port[i].cong, &m->port[i].t, m->port[i].cong.lane_gbps,
+				      w->smp);
 		if (clear)
 			clear_port_counters(w, m, clear_dev, clear_port);
 		t = worker_now();
@@ -251,6 +257,8 @@ static void local_main(struct worker *wk, void *arg)
 				m->port[i].source = cs->source;
 				snprintf(m->port[i].mode, sizeof(m->port[i].mode), "%s", cs->mode);
 				snprintf(m->port[i].why, sizeof(m->port[i].why), "%s", cs->why);
+				m->port[i].det = cs->det;
+				portcong_tick(&m->port[i].cong, &m->port[i].t);
 				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
 				eventlog_add_from(&m->log, &m->dp[i], &wall);
 				port_events(w, m, i, &wall);
@@ -491,6 +499,8 @@ void monitor_set_targets(struct monitor *w, const struct snapshot *s)
 		       !strcmp(pe[i].t.label, w->peers[i].t.label) &&
 		       pe[i].t.lid == w->peers[i].t.lid;
 	if (!same) {
+		for (int i = 0; i < n; i++)
+			w->lanes[i] = reader_target_lane_gbps(s, &t[i]);
 		memcpy(w->targets, t, (size_t)n * sizeof(t[0]));
 		memcpy(w->peers, pe, (size_t)n * sizeof(pe[0]));
 		w->ntargets = n;

@@ -11,6 +11,7 @@
 #include "core/counters/reader.h"
 #include "core/counters/delta.h"
 #include "core/counters/eventlog.h"
+#include "core/counters/portcong.h"
 #include "core/port/snapshot.h"
 
 #define CTRW_MAX_PORTS 16
@@ -22,6 +23,8 @@ struct monitor_port {
 	bool valid;
 	char mode[96];
 	char why[160];
+	struct ctr_details det;		/* the last sample's error details */
+	struct portcong cong;		/* its tick and per-priority pauses */
 };
 
 /* The neighbour of a local port (the other end of its cable), sampled

@@ -4,17 +4,12 @@
 #include "core/counters/pfc.h"
 
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <unistd.h>
-#include <linux/ethtool.h>
-#include <linux/sockios.h>
 
 #include "core/base/sysfs.h"
+#include "core/counters/ethstats.h"
 
 int pfc_parse_name(const char *name, int *prio, bool *tx, bool *duration)
 {
@@ -75,81 +70,14 @@ void pfc_from_stats(struct pfc_sample *s, const char *const *names,
 
 int pfc_read(const char *netdev, struct pfc_sample *s)
 {
-	struct ethtool_sset_info *si = NULL;
-	struct ethtool_gstrings *gs = NULL;
-	struct ethtool_stats *st = NULL;
-	const char **names = NULL;
-	uint64_t *vals = NULL;
-	struct ifreq ifr;
-	unsigned n = 0;
-	int fd, rc = -1;
+	struct ethstats st;
 
 	memset(s, 0, sizeof(*s));
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(s->why, sizeof(s->why), "no socket for the ethtool ioctl: %s", strerror(errno));
+	if (ethstats_read(netdev, &st, s->why, sizeof(s->why)))
 		return -1;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", netdev);
-	si = calloc(1, sizeof(*si) + sizeof(uint32_t));
-	if (!si)
-		goto out;
-	si->cmd = ETHTOOL_GSSET_INFO;
-	si->sset_mask = 1ULL << ETH_SS_STATS;
-	ifr.ifr_data = (void *)si;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
-		snprintf(s->why, sizeof(s->why), "ethtool statistics of %s: %s", netdev, strerror(errno));
-		goto out;
-	}
-	n = si->sset_mask ? si->data[0] : 0;
-	if (n > 8192)
-		n = 8192;
-	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN + 1);
-	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
-	names = calloc((size_t)n + 1, sizeof(*names));
-	vals = calloc((size_t)n + 1, sizeof(*vals));
-	if (!gs || !st || !names || !vals)
-		goto out;
-	if (n) {
-		gs->cmd = ETHTOOL_GSTRINGS;
-		gs->string_set = ETH_SS_STATS;
-		gs->len = n;
-		ifr.ifr_data = (void *)gs;
-		if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-			goto fail;
-		st->cmd = ETHTOOL_GSTATS;
-		st->n_stats = n;
-		ifr.ifr_data = (void *)st;
-		if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-			goto fail;
-		if (gs->len < n)
-			n = gs->len;
-		if (st->n_stats < n)
-			n = st->n_stats;
-		for (unsigned i = 0; i < n; i++) {
-			char *nm = (char *)gs->data + (size_t)i * ETH_GSTRING_LEN;
-
-			nm[ETH_GSTRING_LEN - 1] = '\0';
-			names[i] = nm;
-			vals[i] = st->data[i];
-		}
-	}
-	pfc_from_stats(s, names, vals, (int)n);
-	rc = 0;
-	goto out;
-fail:
-	snprintf(s->why, sizeof(s->why), "ethtool statistics of %s: %s", netdev, strerror(errno));
-out:
-	if (rc && !s->why[0])
-		snprintf(s->why, sizeof(s->why), "out of memory");
-	free(names);
-	free(vals);
-	free(si);
-	free(gs);
-	free(st);
-	close(fd);
-	return rc;
+	pfc_from_stats(s, st.names, st.values, st.n);
+	ethstats_free(&st);
+	return 0;
 }
 
 int pfc_priority_of_tclass_text(const char *text, int *tclass)

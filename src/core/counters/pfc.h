@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #define PFC_PRIOS 8
+#define PFC_NO_COUNTERS "the driver exposes no per-priority pause counters"
 
 struct pfc_sample {
 	bool read;		/* the ethtool statistics were read */

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "core/counters/pma.h"
 #include "core/counters/counters.h"
+#include "core/port/madaccess.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -111,6 +112,7 @@ static int pma_pipe_recv_one(struct pma_pipe *pp, struct pma_req *r, int n)
 	q->inflight = false;
 	if (mad_get_field(mad, 0, IB_MAD_STATUS_F)) {
 		q->status = -1;
+		q->mad_status = (int)mad_get_field(mad, 0, IB_MAD_STATUS_F);
 		pp->failed++;
 		return 1;
 	}
@@ -198,8 +200,14 @@ struct pma_client {
 	struct ibmad_port *mp;
 	struct pma_pipe pp;
 	int timeout_ms;
-	/* ClassPortInfo per LID, asked once */
-	struct { unsigned lid; uint16_t cap; uint32_t cap2; } cpi[64];
+	/* ClassPortInfo per LID, asked once; details the PMA refused or
+	 * left unanswered (why, "" while they work) */
+	struct {
+		unsigned lid;
+		uint16_t cap;
+		uint32_t cap2;
+		char no_det[DET_GROUPS][80];
+	} cpi[64];
 	int ncpi;
 };
 
@@ -208,19 +216,9 @@ struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 {
 	int classes[] = { IB_PERFORMANCE_CLASS };
 	struct pma_client *c;
-	int fd;
 
-	/* libibmad prints when its open fails: probe quietly first. */
-	fd = umad_open_port((char *)dev, port);
-	if (fd < 0) {
-		int e = errno ? errno : -fd;
-
-		snprintf(err, errlen,
-			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
-			 dev, port, strerror(e));
+	if (madaccess_probe(dev, port, err, errlen))
 		return NULL;
-	}
-	umad_close_port(fd);
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
@@ -271,12 +269,78 @@ static int pma_caps(struct pma_client *c, unsigned lid, int port,
 		return -1;
 	counters_parse_cpi(buf, cap, cap2);
 	if (c->ncpi < (int)(sizeof(c->cpi) / sizeof(c->cpi[0]))) {
+		memset(&c->cpi[c->ncpi], 0, sizeof(c->cpi[0]));
 		c->cpi[c->ncpi].lid = lid;
 		c->cpi[c->ncpi].cap = *cap;
 		c->cpi[c->ncpi].cap2 = *cap2;
 		c->ncpi++;
 	}
 	return 0;
+}
+
+static char *pma_no_details(struct pma_client *c, unsigned lid, enum det_group g)
+{
+	for (int i = 0; i < c->ncpi; i++)
+		if (c->cpi[i].lid == lid)
+			return c->cpi[i].no_det[g];
+	return NULL;
+}
+
+/* The details of the totals that are not 0, pipelined together. */
+static void pma_details(struct pma_client *c, unsigned lid, int port,
+			struct counter_set *cs)
+{
+	uint8_t bufs[DET_GROUPS * IB_PC_DATA_SZ];
+	struct pma_req r[DET_GROUPS];
+	enum det_group which[DET_GROUPS];
+	int n = 0;
+
+	for (int g = 0; g < DET_GROUPS; g++) {
+		struct det_values *dv = &cs->det.g[g];
+		const struct ctr_value *tot = counters_find(cs, details_total_name(g));
+		char *no = pma_no_details(c, lid, g);
+
+		memset(dv, 0, sizeof(*dv));
+		if (g == DET_VL_WAIT && !(cs->pma_cap & PMA_CAP_XMIT_WAIT))
+			snprintf(dv->why, sizeof(dv->why),
+				 "the port does not count PortXmitWait (PMA ClassPortInfo CapabilityMask bit 12 clear)");
+		else if (no && *no)
+			snprintf(dv->why, sizeof(dv->why), "%s", no);
+		else if (!tot || !tot->value)
+			snprintf(dv->why, sizeof(dv->why), "%s is 0: nothing to detail",
+				 details_total_name(g));
+		else {
+			pma_req_add(r, &n, bufs, lid, port, details_attr_id(g));
+			which[n - 1] = g;
+		}
+	}
+	if (!n)
+		return;
+	if (pma_pipe_run(&c->pp, r, n) < 0) {
+		for (int i = 0; i < n; i++)
+			snprintf(cs->det.g[which[i]].why, sizeof(cs->det.g[0].why),
+				 "PMA query failed: %s", strerror(errno));
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		struct det_values *dv = &cs->det.g[which[i]];
+		char *no = pma_no_details(c, lid, which[i]);
+
+		dv->asked = true;
+		if (r[i].status == 1) {
+			details_decode(dv, which[i], r[i].out);
+			continue;
+		}
+		/* optional attributes: a refusal or silence is the answer */
+		if (r[i].mad_status)
+			snprintf(dv->why, sizeof(dv->why),
+				 "not supported by the port (MAD status 0x%04x)", r[i].mad_status);
+		else
+			snprintf(dv->why, sizeof(dv->why),
+				 "no answer from LID %u: the port does not support it", lid);
+		if (no)
+			snprintf(no, sizeof(c->cpi[0].no_det[0]), "%s", dv->why);
+	}
 }
 
 int pma_sample(struct pma_client *c, unsigned lid, int port,
@@ -320,6 +384,28 @@ int pma_sample(struct pma_client *c, unsigned lid, int port,
 			return -1;
 		}
 	counters_from_pma(cs, bufs, want_ext ? bufs + IB_PC_DATA_SZ : NULL, cap, cap2);
+	pma_details(c, lid, port, cs);
+	return 0;
+}
+
+int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,
+	    char *why, size_t whylen)
+{
+	uint8_t buf[IB_PC_DATA_SZ];
+	struct pma_req r;
+	int n = 0;
+
+	pma_req_add(&r, &n, buf, lid, port, attr);
+	if (pma_pipe_run(&c->pp, &r, n) < 0) {
+		snprintf(why, whylen, "PMA query of LID %u port %d: %s", lid, port, strerror(errno));
+		return -1;
+	}
+	if (r.status != 1) {
+		snprintf(why, whylen, r.mad_status ? "LID %u refused attribute 0x%x (MAD status 0x%04x)" :
+			 "no answer from LID %u to attribute 0x%x", lid, attr, r.mad_status);
+		return -1;
+	}
+	memcpy(out, buf, IB_PC_DATA_SZ);
 	return 0;
 }
 

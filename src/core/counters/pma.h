@@ -14,6 +14,7 @@ struct pma_req {
 	int attr;		/* CLASS_PORT_INFO, IB_GSI_PORT_COUNTERS(_EXT) */
 	uint8_t *out;		/* IB_PC_DATA_SZ bytes */
 	int status;		/* 0 pending, 1 answered, -1 failed */
+	int mad_status;		/* failed with an answer: its MAD status */
 	int tries;
 	double deadline;
 	bool inflight;

@@ -61,11 +61,20 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 		snprintf(x->dev, sizeof(x->dev), "%s", p->dev);
 		x->port = p->port;
 		x->pma_port = p->port;
-		if (is_ib(p) && sysfs_is_real_root() && p->lid)
+		if (is_ib(p) && sysfs_is_real_root() && p->lid && !p->mad_why[0])
 			x->lid = p->lid;
+		snprintf(x->no_mad, sizeof(x->no_mad), "%s", p->mad_why);
 		snprintf(x->netdev, sizeof(x->netdev), "%s", p->netdev);
 	}
 	return n;
+}
+
+double reader_target_lane_gbps(const struct snapshot *s, const struct ctr_target *t)
+{
+	for (int k = 0; !t->remote && k < s->nports; k++)
+		if (!strcmp(s->ports[k].dev, t->dev) && s->ports[k].port == t->port)
+			return port_lane_data_gbps(s->ports[k].speed_name);
+	return 0;
 }
 
 int reader_target_peer(const struct port_info *p, struct ctr_target *t)
@@ -165,6 +174,7 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 
 	memset(cs, 0, offsetof(struct counter_set, c));
 	snprintf(cs->label, sizeof(cs->label), "%s", t->label);
+	snprintf(cs->no_mad, sizeof(cs->no_mad), "%s", t->no_mad);
 	if (!t->lid)
 		return counters_sysfs_sample(t->dev, t->port, t->netdev, cs);
 	c = client_for(s, t, cs->why, sizeof(cs->why));
@@ -176,6 +186,19 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 	if (!t->remote)
 		snprintf(cs->dev, sizeof(cs->dev), "%s", t->dev);
 	return rc;
+}
+
+int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
+		   uint8_t *out, char *why, size_t whylen)
+{
+	struct pma_client *c;
+
+	if (!t->lid) {
+		snprintf(why, whylen, "%s is read from sysfs: no PMA", t->label);
+		return -1;
+	}
+	c = client_for(s, t, why, whylen);
+	return c ? pma_get(c, t->lid, t->pma_port, attr, out, why, whylen) : -1;
 }
 
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,

@@ -19,6 +19,9 @@ struct ctr_target {
 	int pma_port;		/* PMA PortSelect */
 	bool remote;
 	char netdev[32];	/* RoCE: for pause / PFC statistics */
+	/* an IB port whose MADs this user may not send: read from sysfs
+	 * counters/ instead, and this says why and what would help */
+	char no_mad[CTR_WHY_LONG];
 };
 
 struct ctr_reader;
@@ -27,8 +30,13 @@ struct ctr_reader *reader_open(void);
 void reader_close(struct ctr_reader *s);
 
 /* Local ports of s as targets: IB ports with a LID on the real system
- * use the PMA, everything else sysfs. Returns the count. */
+ * use the PMA, everything else sysfs — an IB port whose umad device
+ * does not open too (the kernel's counters/ come from the same PMA).
+ * Returns the count. */
 int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max);
+/* The data rate of one lane of local target t's port in s (Gb/s after
+ * encoding), 0 for a remote target or an unknown speed. */
+double reader_target_lane_gbps(const struct snapshot *s, const struct ctr_target *t);
 /* The neighbour of local port p (its PMA at peer.lid / peer.port,
  * reached through p) as a remote target. Returns 0, or -1 when p has no
  * known neighbour with a LID or counters are not read over the PMA. */
@@ -44,6 +52,11 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 /* Closes the PMA clients (they reopen on the next sample): under
  * umad2sim a kept-open client breaks other users of its class. */
 void reader_release(struct ctr_reader *s);
+/* One PerfMgt Get of attr (PortSamplesControl …) for PMA target t on
+ * the same client as its counters: 0 with the attribute data (192
+ * bytes) in out, or -1 with why. */
+int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
+		   uint8_t *out, char *why, size_t whylen);
 /* Clears every PMA counter of t. */
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
 	       size_t errlen);

@@ -7,18 +7,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <unistd.h>
-#include <linux/ethtool.h>
-#include <linux/sockios.h>
 
 #include "core/base/parse.h"
 #include "core/base/sysfs.h"
+#include "core/counters/ethstats.h"
 
 #define IBDIR "/sys/class/infiniband"
 
@@ -69,65 +64,27 @@ static void read_one(const char *name, void *arg)
  * "pause" or "pfc". Best effort: most virtual NICs have none. */
 static int ethtool_pause(const char *netdev, struct counter_set *cs)
 {
-	struct ethtool_sset_info *si = NULL;
-	struct ethtool_gstrings *gs = NULL;
-	struct ethtool_stats *st = NULL;
-	struct ifreq ifr;
-	unsigned n = 0;
-	int fd, added = 0;
+	struct ethstats st;
+	char why[120];
+	int added = 0;
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	if (ethstats_read(netdev, &st, why, sizeof(why)))
 		return -1;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", netdev);
-	si = calloc(1, sizeof(*si) + sizeof(uint32_t));
-	if (!si)
-		goto out;
-	si->cmd = ETHTOOL_GSSET_INFO;
-	si->sset_mask = 1ULL << ETH_SS_STATS;
-	ifr.ifr_data = (void *)si;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0 || !si->sset_mask)
-		goto out;
-	n = si->data[0];
-	if (!n || n > 4096)
-		goto out;
-	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
-	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
-	if (!gs || !st)
-		goto out;
-	gs->cmd = ETHTOOL_GSTRINGS;
-	gs->string_set = ETH_SS_STATS;
-	gs->len = n;
-	ifr.ifr_data = (void *)gs;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-		goto out;
-	st->cmd = ETHTOOL_GSTATS;
-	st->n_stats = n;
-	ifr.ifr_data = (void *)st;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-		goto out;
-	for (unsigned i = 0; i < n && i < gs->len && i < st->n_stats; i++) {
-		char name[ETH_GSTRING_LEN + 1], full[CTR_NAME];
+	for (int i = 0; i < st.n; i++) {
+		char full[CTR_NAME];
 		struct ctr_value *cv;
 
-		memcpy(name, gs->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
-		name[ETH_GSTRING_LEN] = '\0';
-		if (!strstr(name, "pause") && !strstr(name, "pfc"))
+		if (!strstr(st.names[i], "pause") && !strstr(st.names[i], "pfc"))
 			continue;
-		snprintf(full, sizeof(full), "%s:%s", netdev, name);
-		cv = counters_put(cs, full, st->data[i]);
+		snprintf(full, sizeof(full), "%s:%s", netdev, st.names[i]);
+		cv = counters_put(cs, full, st.values[i]);
 		if (!cv)
 			break;
 		cv->cls = CTR_CONGESTION;
 		cv->bits = 64;
 		added++;
 	}
-out:
-	free(si);
-	free(gs);
-	free(st);
-	close(fd);
+	ethstats_free(&st);
 	return added;
 }
 

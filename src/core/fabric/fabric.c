@@ -15,6 +15,7 @@
 #include <infiniband/umad.h>
 
 #include "core/base/parse.h"
+#include "core/port/madaccess.h"
 
 #define MLNX_FDR10 1			/* MLNX ExtPortInfo LinkSpeedActive */
 
@@ -483,20 +484,24 @@ static double now_s(void)
 
 /* RoCE ports have no SMPs: say so instead of libibnetdisc's time-outs.
  * Returns true (with err) when the port discovery would use is Ethernet. */
+/* The CA discovery leaves from: --ca, else libibnetdisc's first. */
+static const char *discovery_ca(const struct fab_opts *o,
+				char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN])
+{
+	if (o->ca)
+		return o->ca;
+	return umad_get_cas_names(names, UMAD_MAX_DEVICES) > 0 ? names[0] : NULL;
+}
+
 static bool roce_only(const struct fab_opts *o, char *err, size_t errlen)
 {
 	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
-	const char *ca = o->ca;
+	const char *ca = discovery_ca(o, names);
 	umad_ca_t c;
 	bool eth = false;
-	int n;
 
-	if (!ca) {
-		n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-		if (n <= 0)
-			return false;	/* fabric_discover reports it */
-		ca = names[0];
-	}
+	if (!ca)
+		return false;	/* fabric_discover reports it */
 	if (umad_get_ca(ca, &c) < 0)
 		return false;
 	for (int p = 1; p <= c.numports && p < UMAD_CA_MAX_PORTS; p++) {
@@ -551,6 +556,14 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 	t0 = now_s();
 	nf = ibnd_discover_fabric((char *)o->ca, o->ca_port, NULL, &cfg);
 	if (!nf) {
+		char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN], why[256];
+		const char *ca = discovery_ca(o, names);
+
+		if (ca && madaccess_probe(ca, o->ca_port ? o->ca_port : 1, why, sizeof(why))) {
+			snprintf(err, errlen, "fabric discovery needs MADs: %s", why);
+			free(map);
+			return NULL;
+		}
 		snprintf(err, errlen, "fabric discovery failed: libibnetdisc found nothing through %s%s%.0d — check that the port is Active and an SM has run (ibstat), and that you may open /dev/infiniband/umad*",
 			 o->ca ? o->ca : "the first HCA", o->ca_port ? " port " : "", o->ca_port);
 		free(map);

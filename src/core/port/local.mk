@@ -5,6 +5,7 @@ libibc_core_a_SOURCES += \
 	src/core/port/pcie.c src/core/port/pcie.h \
 	src/core/port/numa.c src/core/port/numa.h \
 	src/core/port/sources.h src/core/port/umad_source.c \
+	src/core/port/madaccess.c src/core/port/madaccess.h \
 	src/core/port/verbs_source.c src/core/port/sysfs_source.c \
 	src/core/port/snapshot.c src/core/port/snapshot.h \
 	src/core/port/snapshot_json.c \

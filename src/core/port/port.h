@@ -131,6 +131,10 @@ struct port_info {
 	char pcie_why[320];
 
 	char sources[PORT_STR];		/* "umad+smp+sysfs+verbs" */
+	/* MADs cannot be sent from this port (its umad device does not
+	 * open for this user): why, and the permission that would help;
+	 * "" when they can or it was not tried */
+	char mad_why[PORT_ERR + 64];
 };
 
 /* --- pure decoders (unit-tested) --- */

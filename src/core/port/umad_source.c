@@ -12,6 +12,7 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "core/port/madaccess.h"
 #include "core/base/sysfs.h"
 
 /*
@@ -221,23 +222,16 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
 	struct ibmad_port *mp;
 	ib_portid_t self;
-	int fd;
 
 	if (o->no_smp || !sysfs_is_real_root() || strcmp(p->link_layer, "InfiniBand"))
 		return 0;	/* RoCE ports have no SMA: verbs fills these */
 
 	/* libibmad warns on stderr when the open fails; probe quietly
 	 * first so the reason (e.g. permission) reaches the user intact. */
-	fd = umad_open_port(p->dev, p->port);
-	if (fd < 0) {
-		int e = errno ? errno : -fd;
-
-		snprintf(why, whylen,
-			 "cannot open the umad device of %s/%d: %s — run as root or get rw access to /dev/infiniband/umad*",
-			 p->dev, p->port, strerror(e));
+	if (madaccess_probe(p->dev, p->port, p->mad_why, sizeof(p->mad_why))) {
+		snprintf(why, whylen, "%s", p->mad_why);
 		return -1;
 	}
-	umad_close_port(fd);
 	mp = mad_rpc_open_port(p->dev, p->port, classes, 2);
 	if (!mp) {
 		snprintf(why, whylen, "libibmad cannot open %s/%d", p->dev, p->port);

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# roce-fault.sh: the planted faults of `ibconsole --demo roce`, switched
+# from the console's demo menu (key F). Runs as root inside the console's
+# VM; the wire is eth1 (RXE_VM_NETDEV). One fault at a time: switching one
+# on switches the others off.
+#
+# usage: roce-fault.sh list            one line per fault: NAME on|off TEXT
+#        roce-fault.sh on NAME | off NAME | off all
+#
+# Faults (each shows where a real one would):
+#   load  loss only under load: a 16-packet queue drained at 40 Mbit/s
+#         (netem rate, limit) on this end's wire overflows under a
+#         bandwidth test while small messages pass
+#   loss  a steady 2 % loss on this end's wire (netem)
+#   mtu   MTU mismatch: this end's eth1 at 1100 bytes (RoCE MTU 512 B),
+#         the peer's at 1500 (1024 B)
+#   gid   wrong GID index: the peer's agent restarts on its IPv6
+#         link-local RoCE v2 entry instead of the IPv4 one
+set -u
+
+dev=${RXE_VM_NETDEV:-eth1}
+dir=${IBCONSOLE_DEMO_DIR:?IBCONSOLE_DEMO_DIR not set: run from ibconsole --demo roce}
+state=$dir/fault
+
+faults="load loss mtu gid"
+text() {
+	case $1 in
+	load) echo "loss only under load: a 16-packet queue at 40 Mbit/s on $dev overflows" ;;
+	loss) echo "steady 2 % loss on $dev (netem)" ;;
+	mtu) echo "MTU mismatch: $dev 1100 B here (RoCE 512 B), 1500 B at the peer" ;;
+	gid) echo "wrong GID index: the peer's agent on its IPv6 link-local entry" ;;
+	esac
+}
+
+# wait until the agent restarted with the new options (serve.args)
+agent_restarted() {
+	want=$(cat "$dir/serve.args" 2>/dev/null) || want=
+	n=0
+	until [ "$(cat "$dir/ready" 2>/dev/null)" = "$want" ]; do
+		n=$((n + 1))
+		[ "$n" -le 100 ] || { echo "the peer's agent did not restart within 10 s"; exit 1; }
+		sleep 0.1
+	done
+}
+
+fault_off() {
+	case $1 in
+	load | loss) tc qdisc del dev "$dev" root 2>/dev/null ;;
+	mtu) ip link set "$dev" mtu 1500 ;;
+	gid)
+		if [ -s "$dir/serve.args" ]; then
+			: > "$dir/serve.args"
+			agent_restarted
+		fi
+		;;
+	esac
+	return 0
+}
+
+fault_on() {
+	case $1 in
+	load) tc qdisc replace dev "$dev" root netem rate 40mbit limit 16 ;;
+	loss) tc qdisc replace dev "$dev" root netem loss 2% ;;
+	mtu) ip link set "$dev" mtu 1100 ;;
+	gid) echo gid=link-local > "$dir/serve.args" && agent_restarted ;;
+	esac
+}
+
+known() {
+	for f in $faults; do [ "$f" = "$1" ] && return 0; done
+	echo "unknown fault '$1' — one of: $faults"
+	exit 2
+}
+
+active=$(cat "$state" 2>/dev/null) || active=
+case ${1:-} in
+list)
+	for f in $faults; do
+		[ "$f" = "$active" ] && on=on || on=off
+		echo "$f $on $(text "$f")"
+	done
+	;;
+on)
+	known "${2:-}"
+	for f in $faults; do fault_off "$f"; done
+	: > "$state"
+	fault_on "$2" || { echo "could not switch on '$2'"; exit 1; }
+	echo "$2" > "$state"
+	echo "$2 on: $(text "$2")"
+	;;
+off)
+	[ "${2:-}" = all ] || known "${2:-}"
+	for f in $faults; do fault_off "$f"; done
+	: > "$state"
+	echo "no fault: the wire is clean"
+	;;
+*)
+	echo "usage: $0 list | on NAME | off NAME | off all"
+	exit 2
+	;;
+esac
