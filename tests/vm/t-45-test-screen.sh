@@ -8,6 +8,8 @@
 # killed mid-test gives one line with the remedy and the console still
 # answers; the TCP baseline is within 20 % of iperf3 on the same path;
 # the counters panel says the driver has no per-priority pause counters.
+# Over 180 s on a loaded 2-core machine (a key took 5 s to the screen):
+# vm-timeout: 360
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 . "$VM_TESTS_DIR/faultlib.sh"
