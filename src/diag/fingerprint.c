@@ -91,6 +91,6 @@ void fingerprint_match(const struct tri_evidence *ev, const struct tri_result *r
 		fp->id = FP_LOSSLESS;
 		fp->step = TRI_LOSSLESS;
 		snprintf(fp->text, sizeof(fp->text),
-			 "good with 1 QP, collapses under load while retransmissions or pauses rise: the lossless-configuration fingerprint");
+			 "good with 1 QP, collapses under load while retransmissions or pauses rise: lossless configuration (PFC / ECN) is not in effect");
 	}
 }

@@ -11,7 +11,9 @@ libibc_diag_a_SOURCES += \
 	src/diag/accept.c src/diag/accept.h \
 	src/diag/pcielimit.c src/diag/pcielimit.h \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
-	src/diag/triage.c src/diag/triage.h \
+	src/diag/triage.c src/diag/triage.h src/diag/triage_int.h \
+	src/diag/triage_env.c src/diag/triage_rate.c \
+	src/diag/triage_ends.c src/diag/triage_load.c \
 	src/diag/fingerprint.c src/diag/fingerprint.h \
 	src/diag/triage_report.c src/diag/triage_report.h \
 	src/diag/congestion.c src/diag/congestion.h \

@@ -2,7 +2,16 @@
 /* The seven-step triage of the reference procedure: the environment check
  * and steps 1-7 as one table of pure rules over the gathered evidence,
  * each giving pass / info / warn / fail / n/a with reason and evidence
- * lines, and a conclusion naming the most likely cause and what to do. */
+ * lines, and a conclusion naming the most likely cause and what to do.
+ *
+ * Where each rule lives:
+ *   environment                                triage_env.c
+ *   1 port rate, 2 PCIe (the path's capacity)  triage_rate.c
+ *   3 GID, 4 MTU (what both ends must agree)   triage_ends.c
+ *   5 lossless, 6 NUMA, 7 more QPs (traffic)   triage_load.c
+ *   the step table, conclusion                 triage.c
+ *   fingerprints                               fingerprint.c
+ *   JSON / Markdown / text                     triage_report.c */
 #ifndef IBC_DIAG_TRIAGE_H
 #define IBC_DIAG_TRIAGE_H
 
@@ -31,6 +40,9 @@ struct tri_step_def {
 	enum tri_step step;
 	const char *id;		/* JSON name, snake_case */
 	const char *title;	/* screen column */
+	const char *cause;	/* what a failed step's conclusion names
+				 * ("lossless configuration"); a warning's
+				 * names the title */
 	const char *question;	/* the procedure's question */
 	const char *evidence;	/* what it looks at */
 	const char *hint;	/* what to do when it fails */
@@ -87,9 +99,14 @@ void triage_eval(const struct tri_evidence *ev, struct triage *t);
 /* Counter names around a test, as the procedure classes them. */
 bool triage_counter_is_retrans(const char *name);
 bool triage_counter_is_pause(const char *name);
+/* A receiver saw a packet missing (out of sequence, NAK sequence error):
+ * the evidence of loss, where retries alone may only mean late acks. */
+bool triage_counter_is_gap(const char *name);
 /* Sum of the retransmission (or pause / CNP) deltas of a run, both ends;
  * moved[] lists which moved ("rcvd_seq_err +560 here"). */
 uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause,
 			    char *moved, int len);
+/* Sum of the sequence-gap counters of a run, both ends. */
+uint64_t triage_traffic_gaps(const struct tri_traffic *t);
 
 #endif

@@ -6,27 +6,9 @@
 
 #include <string.h>
 
+#include "core/agent/record.h"
 #include "core/base/json.h"
 #include "diag/fingerprint.h"
-
-static void facts_json(struct json *j, const char *key, const struct proto_facts *f)
-{
-	json_obj_begin(j, key);
-	json_str(j, "host", f->host);
-	json_str(j, "device", f->device);
-	json_str(j, "driver", f->driver[0] ? f->driver : NULL);
-	json_str(j, "fw_ver", f->fw_ver[0] ? f->fw_ver : NULL);
-	json_str(j, "ca_type", f->ca_type[0] ? f->ca_type : NULL);
-	json_str(j, "link_layer", f->link_layer);
-	json_str(j, "kernel", f->kernel[0] ? f->kernel : NULL);
-	json_str(j, "pcie", f->pcie[0] ? f->pcie : NULL);
-	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
-	json_int_or_null(j, "numa_node", f->numa_node >= 0, f->numa_node);
-	json_num_or_null(j, "rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
-	json_int(j, "mtu", f->mtu);
-	json_int_or_null(j, "gid_index", f->gid_index >= 0, f->gid_index);
-	json_obj_end(j);
-}
 
 static void traffic_json(struct json *j, const char *key, const struct tri_traffic *t)
 {
@@ -39,12 +21,17 @@ static void traffic_json(struct json *j, const char *key, const struct tri_traff
 	json_bool(j, "ran", t->ran);
 	if (t->ok) {
 		json_num(j, "bw_gbps", t->gbps);
-		json_int(j, "retransmissions_delta", (long long)triage_traffic_sum(t, false, moved, sizeof(moved)));
-		json_str(j, "retransmissions_moved", moved);
-		json_int(j, "pause_cnp_delta", (long long)triage_traffic_sum(t, true, moved, sizeof(moved)));
 	} else {
 		json_null(j, "bw_gbps");
 		json_str(j, "bw_gbps_error", t->err[0] ? t->err : "not run");
+	}
+	json_bool(j, "broke_off", t->broke);
+	if (t->ok || t->broke) {
+		/* a run that broke off: counted up to the break */
+		json_int(j, "retransmissions_delta", (long long)triage_traffic_sum(t, false, moved, sizeof(moved)));
+		json_str(j, "retransmissions_moved", moved);
+		json_int(j, "sequence_gaps_delta", (long long)triage_traffic_gaps(t));
+		json_int(j, "pause_cnp_delta", (long long)triage_traffic_sum(t, true, moved, sizeof(moved)));
 	}
 	json_obj_end(j);
 }
@@ -115,8 +102,8 @@ void triage_write_json(FILE *f, const struct tri_evidence *ev, const struct tria
 	json_obj_end(&j);
 	json_obj_begin(&j, "facts");
 	if (ev->peer_facts_valid) {
-		facts_json(&j, "local", &ev->local_facts);
-		facts_json(&j, "peer", &ev->peer_facts);
+		record_facts_json(&j, "local", &ev->local_facts);
+		record_facts_json(&j, "peer", &ev->peer_facts);
 	} else {
 		json_null(&j, "local");
 		json_str(&j, "local_error", "facts come from a test run: needs --peer");
@@ -172,7 +159,10 @@ void triage_write_markdown(FILE *f, const struct tri_evidence *ev, const struct 
 		fprintf(f, "| CPU governor | %s | %s |\n", e[0]->cpu_governor, e[1]->cpu_governor);
 		fprintf(f, "| rate Gb/s | %g | %g |\n", e[0]->rate_mbps / 1000.0, e[1]->rate_mbps / 1000.0);
 		fprintf(f, "| active MTU | %u | %u |\n", e[0]->mtu, e[1]->mtu);
+		fprintf(f, "| netdev MTU | %u | %u |\n", e[0]->netdev_mtu, e[1]->netdev_mtu);
 		fprintf(f, "| GID index | %d | %d |\n", e[0]->gid_index, e[1]->gid_index);
+		fprintf(f, "| GID type | %s | %s |\n", e[0]->gid_type, e[1]->gid_type);
+		fprintf(f, "| GID | %s | %s |\n", e[0]->gid, e[1]->gid);
 	} else {
 		const struct port_info *p = &ev->local;
 

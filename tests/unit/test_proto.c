@@ -50,10 +50,19 @@ static void test_roundtrip_all(void **state)
 	snprintf(m.u.hello.facts.host, PROTO_STR, "node-a");
 	m.u.hello.facts.numa_node = -1;
 	m.u.hello.facts.gid_index = 3;
+	snprintf(m.u.hello.facts.gid_type, PROTO_NAME, "RoCE v2");
+	snprintf(m.u.hello.facts.gid, PROTO_GID, "0000:0000:0000:0000:0000:ffff:c0a8:4d01");
+	m.u.hello.facts.netdev_mtu = 9000;
 	assert_int_equal(roundtrip(&m, &o), 0);
 	assert_string_equal(o.u.hello.facts.host, "node-a");
 	assert_int_equal(o.u.hello.facts.numa_node, -1);
 	assert_int_equal(o.u.hello.facts.gid_index, 3);
+	assert_string_equal(o.u.hello.facts.gid_type, "RoCE v2");
+	assert_string_equal(o.u.hello.facts.gid, "0000:0000:0000:0000:0000:ffff:c0a8:4d01");
+	assert_int_equal(o.u.hello.facts.netdev_mtu, 9000);
+	/* a netdev MTU no link has is refused */
+	m.u.hello.facts.netdev_mtu = 70000;
+	assert_int_equal(roundtrip(&m, &o), -1);
 	assert_memory_equal(o.u.hello.nonce, m.u.hello.nonce, PROTO_NONCE);
 
 	memset(&m, 0, sizeof(m));
@@ -113,7 +122,7 @@ static void test_roundtrip_all(void **state)
 
 static void test_header_rejects(void **state)
 {
-	uint8_t h[PROTO_HDR] = { 'I', 'B', 'C', 'T', 1, MSG_BYE, 0, 0, 0, 0, 0, 0 };
+	uint8_t h[PROTO_HDR] = { 'I', 'B', 'C', 'T', PROTO_VERSION, MSG_BYE, 0, 0, 0, 0, 0, 0 };
 	char why[128];
 	uint8_t type;
 
@@ -122,9 +131,12 @@ static void test_header_rejects(void **state)
 	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "magic"));
 	h[0] = 'I';
-	h[4] = 2;
+	h[4] = PROTO_VERSION + 1;
 	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
-	h[4] = 1;
+	h[4] = PROTO_VERSION - 1;	/* an older agent: its facts have another layout */
+	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "protocol version"));
+	h[4] = PROTO_VERSION;
 	h[5] = 0;
 	assert_int_equal(proto_header(h, &type, why, sizeof(why)), -1);
 	h[5] = MSG_TYPE_MAX + 1;
@@ -242,9 +254,9 @@ static void test_busy(void **state)
 	buf[PROTO_HDR + 1] = 0;
 	assert_int_equal(proto_decode(MSG_BUSY, buf + PROTO_HDR, (size_t)(n - PROTO_HDR), &o, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "version"));
-	m.u.busy.ver_min = 2;
+	m.u.busy.ver_min = PROTO_VERSION + 1;
 	assert_int_equal(proto_encode(&m, buf, sizeof(buf)), -1);
-	m.u.busy.ver_min = 1;
+	m.u.busy.ver_min = PROTO_VERSION;
 	/* a planned duration past the agent's own limit */
 	m.u.busy.planned_ms = PROTO_MAX_DURATION_MS + 1;
 	n = proto_encode(&m, buf, sizeof(buf));

@@ -157,6 +157,12 @@ static void with_peer(void)
 	l->rate_mbps = p->rate_mbps = 200000;
 	l->mtu = p->mtu = 4096;
 	l->gid_index = p->gid_index = strcmp(ev->local.link_layer, "Ethernet") ? -1 : 3;
+	if (l->gid_index >= 0) {
+		snprintf(l->gid_type, sizeof(l->gid_type), "RoCE v2");
+		snprintf(p->gid_type, sizeof(p->gid_type), "RoCE v2");
+		snprintf(l->gid, sizeof(l->gid), "0000:0000:0000:0000:0000:ffff:c0a8:0107");
+		snprintf(p->gid, sizeof(p->gid), "0000:0000:0000:0000:0000:ffff:c0a8:010c");
+	}
 	l->numa_node = p->numa_node = 0;
 }
 
@@ -195,6 +201,8 @@ static int teardown(void **state)
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 #define STEP(s) triage_step(ev, (s), &r)
+/* step s judged state st with reason why */
+#define EXPECT(s, st, why) do { STEP(s); assert_int_equal(r.state, (st)); assert_string_equal(r.reason, (why)); } while (0)
 #define HAS(str, sub) do { if (!strstr((str), (sub))) fail_msg("\"%s\" lacks \"%s\"", (str), (sub)); } while (0)
 
 /* ---- environment ---- */
@@ -289,6 +297,18 @@ static void rate_healthy_passes(void **s)
 	STEP(TRI_RATE);
 	assert_int_equal(r.state, TRI_PASS);
 	assert_string_equal(r.reason, "4X HDR 200 Gb/s, what both ends of the link support");
+	/* the agent reports the data rate after encoding: compared with this
+	 * port's data rate, not its signalling rate */
+	healthy_ib();
+	ev->local.data_rate_gbps = 8;
+	with_peer();
+	ev->peer_facts.rate_mbps = 8000;
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_PASS);
+	ev->peer_facts.rate_mbps = 4000;
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "the peer's port carries 4 Gb/s of data, this one 8 Gb/s");
 }
 
 static void rate_1x_link_fails(void **s)
@@ -421,6 +441,22 @@ static void gid_rules(void **s)
 	STEP(TRI_GID);
 	assert_int_equal(r.state, TRI_PASS);
 	assert_string_equal(r.reason, "index 3, RoCE v2, 192.168.1.7");
+	HAS(r.lines[r.nlines - 1], "the same kind on both ends: RoCE v2, IPv4");
+	/* the peer's kind comes from its agent's facts */
+	snprintf(ev->peer_facts.gid_type, sizeof(ev->peer_facts.gid_type), "RoCE v1");
+	ev->peer_facts.gid_index = 2;
+	EXPECT(TRI_GID, TRI_FAIL, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v1 at the peer's index 2");
+	HAS(r.hint, "start the agent without -x");
+	snprintf(ev->peer_facts.gid_type, sizeof(ev->peer_facts.gid_type), "RoCE v2");
+	snprintf(ev->peer_facts.gid, sizeof(ev->peer_facts.gid), "fe80:0000:0000:0000:0e42:a1ff:fe00:000c");
+	ev->peer_facts.gid_index = 1;
+	EXPECT(TRI_GID, TRI_FAIL, "the ends use different kinds: RoCE v2, IPv4 here, RoCE v2, IPv6 link-local at the peer's index 1");
+	/* both ends on link-local: step 3 fails on this end's index first */
+	ev->gid_given = 1;
+	EXPECT(TRI_GID, TRI_FAIL, "-x 1 is RoCE v2, IPv6 link-local; the right index is 3 (RoCE v2, 192.168.1.7)");
+	ev->gid_given = -1;
+	ev->peer_facts.gid_type[0] = '\0';
+	EXPECT(TRI_GID, TRI_WARN, "the peer's GID type is unknown (index 1)");
 	healthy_roce();
 	ev->local.roce_v2_ipv4_index = -1;
 	STEP(TRI_GID);
@@ -450,6 +486,12 @@ static void mtu_rules(void **s)
 	STEP(TRI_MTU);
 	assert_int_equal(r.state, TRI_FAIL);
 	assert_string_equal(r.reason, "active MTU 4096 here vs 1024 on the peer node12 (netdev ens1f0np0 MTU 9000)");
+	/* with the peer's netdev MTU from its agent: both named */
+	ev->peer_facts.netdev_mtu = 1500;
+	STEP(TRI_MTU);
+	assert_int_equal(r.state, TRI_FAIL);
+	assert_string_equal(r.reason, "active MTU 4096 here vs 1024 on the peer node12 (netdev MTU 9000 here, 1500 on the peer)");
+	ev->peer_facts.netdev_mtu = 9000;
 	ev->peer_facts.mtu = 4096;
 	STEP(TRI_MTU);
 	assert_int_equal(r.state, TRI_PASS);
@@ -479,17 +521,56 @@ static void lossless_rules(void **s)
 	STEP(TRI_LOSSLESS);
 	assert_int_equal(r.state, TRI_FAIL);
 	assert_string_equal(r.reason, "fine idle (1 QP 0.03 Gb/s), collapses under load (0.0034 Gb/s, 8 QPs both ways) with retransmissions +1642");
+	/* the same collapse on time-outs alone: late acks, a warning */
+	memset(&ev->load.local_ctr, 0, sizeof(ev->load.local_ctr));
+	ctr(&ev->load.local_ctr, "completer_retry_err", 580);
+	EXPECT(TRI_LOSSLESS, TRI_WARN, "collapses under load (0.0034 of 0.03 Gb/s) with retransmissions +1082 but no sequence gap: acks came late, nothing was seen lost");
 	/* collapse with nothing counted only warns */
 	memset(&ev->load.local_ctr, 0, sizeof(ev->load.local_ctr));
 	memset(&ev->load.peer_ctr, 0, sizeof(ev->load.peer_ctr));
 	STEP(TRI_LOSSLESS);
 	assert_int_equal(r.state, TRI_WARN);
+	/* the bandwidth held, but packets went missing under load only: a
+	 * fabric without lossless configuration (and a CPU-bound host) */
+	run(&ev->load, 8, true, 0.033);
+	ctr(&ev->load.local_ctr, "rcvd_seq_err", 38);
+	ctr(&ev->load.peer_ctr, "duplicate_request", 3287);
+	EXPECT(TRI_LOSSLESS, TRI_FAIL, "fine idle (1 QP 0.03 Gb/s, no gap), drops under load (0.033 Gb/s, 8 QPs both ways): sequence gaps +38, retransmissions +3325");
+	/* gaps at 1 QP too: not a load effect */
+	ctr(&ev->bw1.local_ctr, "rcvd_seq_err", 3);
+	EXPECT(TRI_LOSSLESS, TRI_WARN, "retransmissions under load (+3325) though the bandwidth held");
+	memset(&ev->bw1.local_ctr, 0, sizeof(ev->bw1.local_ctr));
 	/* held under load, pauses counted: lossless doing its work */
 	run(&ev->load, 8, true, 0.058);
 	ctr(&ev->load.local_ctr, "rx_pause", 12);
 	STEP(TRI_LOSSLESS);
 	assert_int_equal(r.state, TRI_PASS);
 	assert_string_equal(r.reason, "pause / CNP +12; 1 QP 0.03 Gb/s, 8 QPs both ways 0.058 Gb/s");
+	/* the load run broke off (Soft-RoCE on a lossy wire): its counters
+	 * up to the break decide */
+	memset(&ev->load, 0, sizeof(ev->load));
+	ev->load.ran = ev->load.broke = true;
+	ev->load.qps = 8;
+	ev->load.bidir = true;
+	snprintf(ev->load.err, sizeof(ev->load.err), "transfer on QP 0x1e: remote invalid request error");
+	ctr(&ev->load.peer_ctr, "duplicate_request", 969);
+	/* retries on time-outs alone, no gap seen: the acks were late */
+	EXPECT(TRI_LOSSLESS, TRI_WARN, "the load test broke off with retransmissions +969 but no sequence gap: acks came late, nothing was seen lost");
+	HAS(r.hint, "starved host");
+	ctr(&ev->load.peer_ctr, "out_of_seq_request", 31);
+	EXPECT(TRI_LOSSLESS, TRI_FAIL, "fine idle (1 QP 0.03 Gb/s), collapses under load: 8 QPs both ways broke off with retransmissions +1000");
+	HAS(r.lines[r.nlines - 2], "8 QPs both ways broke off: transfer on QP 0x1e: remote invalid request error");
+	HAS(r.lines[r.nlines - 1], "retransmissions +1000 (sequence gaps +31)");
+	/* broke off with nothing counted: a warning, not a cause */
+	memset(&ev->load.peer_ctr, 0, sizeof(ev->load.peer_ctr));
+	STEP(TRI_LOSSLESS);
+	assert_int_equal(r.state, TRI_WARN);
+	HAS(r.reason, "broke off with no retransmission or pause counted");
+	/* a load run that never connected says so, as before */
+	ev->load.broke = false;
+	STEP(TRI_LOSSLESS);
+	assert_int_equal(r.state, TRI_WARN);
+	HAS(r.reason, "the load test did not complete");
 }
 
 /* ---- step 6 ---- */
@@ -590,21 +671,28 @@ static void fp_link_rate(void **s)
 	assert_string_equal(t.fp.text, "measured 98 Gb/s = 49 % of 200 Gb/s with the link trained 4X EDR: the degraded-link fingerprint (about half)");
 }
 
-static void fp_lossless(void **s)
+/* A RoCE pair whose wire collapses under load: fine at 1 and 8 QPs, a
+ * tenth of it at 8 QPs both ways with retransmissions. */
+static void collapsing_roce(void)
 {
-	struct triage t;
-
-	(void)s;
 	healthy_roce();
 	with_peer();
 	run(&ev->bw1, 1, false, 0.030);
 	run(&ev->bw8, 8, false, 0.031);
 	run(&ev->load, 8, true, 0.0034);
 	ctr(&ev->load.local_ctr, "rcvd_seq_err", 560);
+}
+
+static void fp_lossless(void **s)
+{
+	struct triage t;
+
+	(void)s;
+	collapsing_roce();
 	triage_eval(ev, &t);
 	assert_int_equal(t.fp.id, FP_LOSSLESS);
 	assert_int_equal(t.c.step, TRI_LOSSLESS);
-	HAS(t.c.text, "lossless (step 5): fine idle");
+	HAS(t.c.text, "lossless configuration (step 5): fine idle");
 	HAS(t.c.action, "PFC");
 }
 
@@ -636,6 +724,16 @@ static void conclusion_order(void **s)
 	triage_eval(ev, &t);
 	assert_int_equal(t.c.step, TRI_QPS);
 	assert_false(t.any_fail);
+	HAS(t.c.text, "more QPs (step 7): ");
+	/* an MTU mismatch that also broke the load run: step 4 is the cause,
+	 * not the lossless fingerprint of step 5 */
+	collapsing_roce();
+	ev->peer_facts.mtu = 1024;
+	triage_eval(ev, &t);
+	assert_int_equal(t.fp.id, FP_LOSSLESS);
+	assert_int_equal(t.r[TRI_LOSSLESS].state, TRI_FAIL);
+	assert_int_equal(t.c.step, TRI_MTU);
+	HAS(t.c.text, "MTU (step 4): active MTU 4096 here vs 1024");
 }
 
 static void data_rate(void **s)
@@ -670,6 +768,14 @@ static void counter_classes(void **s)
 	assert_true(triage_counter_is_pause("rx_pause_ctrl_phy"));
 	assert_true(triage_counter_is_pause("np_ecn_marked_roce_packets"));
 	assert_false(triage_counter_is_pause("sent_pkts"));
+	/* gaps: a receiver saw a packet missing (rxe, mlx5) */
+	assert_true(triage_counter_is_gap("rcvd_seq_err"));
+	assert_true(triage_counter_is_gap("out_of_seq_request"));
+	assert_true(triage_counter_is_gap("out_of_sequence"));
+	assert_true(triage_counter_is_gap("packet_seq_err"));
+	assert_false(triage_counter_is_gap("completer_retry_err"));
+	assert_false(triage_counter_is_gap("duplicate_request"));
+	assert_false(triage_counter_is_gap("local_ack_timeout_err"));
 }
 
 int main(void)

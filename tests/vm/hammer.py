@@ -26,7 +26,7 @@ TYPES = {1: "HELLO", 3: "ACCEPT", 12: "ERROR", 13: "BUSY"}
 
 
 def frame(mtype, payload):
-    return b"IBCT" + bytes([1, mtype, 0, 0]) + struct.pack(">I", len(payload)) + payload
+    return b"IBCT" + bytes([2, mtype, 0, 0]) + struct.pack(">I", len(payload)) + payload
 
 
 def setup():
@@ -34,7 +34,8 @@ def setup():
     # kind bw, op write, conn RC, flags 0; qps, tx_depth, inline, cq_mod,
     # duration_ms, counter_ms, size, iters
     params = struct.pack(">BBBBIIIIIIQQ", 0, 0, 0, 0, 1, 128, 0, 1, 0, 1000, 65536, 1000)
-    facts = struct.pack(">H", 0) * 9 + struct.pack(">iIIIi", -1, 0, 0, 0, -1)
+    # facts: 11 empty strings, numa_node, cpu_mhz, rate, mtu, gid_index, netdev_mtu
+    facts = struct.pack(">H", 0) * 11 + struct.pack(">iIIIiI", -1, 0, 0, 0, -1, 0)
     return frame(2, mac + params + facts)
 
 

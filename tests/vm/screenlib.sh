@@ -4,24 +4,14 @@
 # agent. Sourced after vmlib.sh and faultlib.sh; the caller has set -eu.
 command -v tmux > /dev/null || fail "tmux missing: apt-get install tmux"
 
-# tmux needs pseudo-terminals: the VM's /dev has no devpts of its own
-if [ ! -e /dev/pts/ptmx ]; then
-	mkdir -p /dev/pts
-	mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "cannot mount devpts for tmux"
-fi
-# tmux's socket cannot live on the 9p root: a tmpfs of the VM's own
-mkdir -p "$IBC_TMP/tmux"
-mount -t tmpfs tmpfs "$IBC_TMP/tmux" || fail "cannot mount a tmpfs for tmux's socket"
-TMUX_TMPDIR=$IBC_TMP/tmux
-XDG_STATE_HOME=$IBC_TMP/state
-export TMUX_TMPDIR XDG_STATE_HOME
-unset IBCONSOLE_RECORD_DIR
 TSOCK=ibct45
-T="tmux -u -L $TSOCK"
+vm_tmux "$IBC_TMP/tmux" "$TSOCK"
+XDG_STATE_HOME=$IBC_TMP/state
+export XDG_STATE_HOME
+unset IBCONSOLE_RECORD_DIR
 cleanup() {
-	$T kill-server 2> /dev/null || true
 	for p in $pids; do kill -9 "$p" 2> /dev/null || true; done
-	umount -l "$IBC_TMP/tmux" 2> /dev/null || true
+	vm_tmux_end
 }
 trap cleanup EXIT
 
@@ -33,22 +23,9 @@ console() {
 		"$* env LC_ALL=C.UTF-8 $IBC -d rxe0 --peer $ip4 2> console.err; echo console exit \$?; sleep 60"
 	wait_for 'rxe0/1' 30
 }
-cap() { $T capture-pane -p -t ui; }
-ms() { date +%s%3N; }
-# wait_for ERE SECONDS: until the screen shows it (wall clock: a slow
-# emulated guest must not stretch the limit); the screen and the agents'
-# logs on failure
-wait_for() {
-	end=$(($(ms) + $2 * 1000))
-	while ! cap | grep -Eq -- "$1"; do
-		[ "$(ms)" -le "$end" ] || {
-			cap
-			# the agents' logs say what they were doing
-			for l in agent*.log; do [ ! -f "$l" ] || { echo "--- $l"; cat "$l"; }; done
-			fail "the screen never showed /$1/ within $2 s"
-		}
-		sleep 0.2	# each look is two processes: fewer leave the CPUs to the agent
-	done
+# a screen that never came: the agents' logs say what they were doing
+on_wait_fail() {
+	for l in agent*.log; do [ ! -f "$l" ] || { echo "--- $l"; cat "$l"; }; done
 }
 key() { $T send-keys -t ui "$@"; }
 # field N [VALUE]: the cursor from the form's first field (the peer, where

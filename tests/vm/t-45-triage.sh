@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t-45-triage.sh: `ibconsole triage` on rxe0 against `ibconsole serve`:
-# the walk with a peer (facts of both ends, the traffic steps ran); -x at a
-# RoCE v1 and at a link-local entry fails step 3 naming the right index
+# the walk with a peer (facts of both ends with the peer's GID kind, the
+# traffic steps ran); -x at a RoCE v1 and at a link-local entry fails step
+# 3 naming the right index
 # (the oracle: the GID table read here with vmlib.sh); a memlock limit of
 # 64 KiB fails the environment check before any test reaches the agent.
 set -eu
@@ -54,6 +55,7 @@ want(s["gid"]["state"] == "pass" and s["gid"]["reason"] == "index %d, RoCE v2, %
 want(s["mtu"]["state"] == "pass", "mtu: %s" % s["mtu"]["reason"])
 f = d["facts"]
 want(f["peer"] and f["local"] and f["peer"]["device"] == "rxe0" and f["peer"]["gid_index"] == gid, "peer facts: %s" % f)
+want(f["peer"]["gid_type"] == "RoCE v2" and any(l == "the same kind on both ends: RoCE v2, IPv4" for l in s["gid"]["evidence"]), "the peer's GID kind: %s" % s["gid"]["evidence"])
 t = d["traffic"]
 for k in ("one_qp", "eight_qps", "load"):
     want(t[k]["bw_gbps"] is not None and t[k]["bw_gbps"] > 0, "%s ran: %s" % (k, t[k]))

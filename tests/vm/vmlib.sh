@@ -31,6 +31,52 @@ netdev_ipv4() {
 	ip -4 -o addr show dev "$1" | awk '{sub(/\/.*/, "", $4); print $4; exit}'
 }
 
+# vm_tmux DIR NAME: tmux inside the VM for a screen test. Its panes need a
+# devpts and its socket a tmpfs of the VM's own (the 9p root holds
+# neither): mounts both, exports TMUX_TMPDIR=DIR, sets T to tmux on its
+# own server NAME. The screen is session "ui": cap prints it, wait_for
+# waits for a pattern. End with vm_tmux_end.
+vm_tmux() {
+	[ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts; mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "cannot mount devpts for tmux"; }
+	mkdir -p "$1"
+	mount -t tmpfs tmpfs "$1" || fail "cannot mount a tmpfs for tmux's socket"
+	TMUX_TMPDIR=$1
+	export TMUX_TMPDIR
+	T="tmux -u -L $2"
+}
+vm_tmux_end() {
+	$T kill-server 2>/dev/null || true
+	umount -l "$TMUX_TMPDIR" 2>/dev/null || true
+}
+ms() { date +%s%3N; }
+cap() { $T capture-pane -p -t ui; }
+# wait_for ERE SECONDS: until the screen shows ERE (wall clock: a slow
+# emulated guest must not stretch the limit), polling every WAIT_POLL
+# seconds (0.2); fails showing the screen, and what the caller's
+# on_wait_fail prints when it has one
+wait_for() {
+	end=$(($(ms) + $2 * 1000))
+	while ! cap | grep -Eq -- "$1"; do
+		[ "$(ms)" -le "$end" ] || {
+			cap
+			! command -v on_wait_fail > /dev/null || on_wait_fail
+			fail "the screen never showed /$1/ within $2 s"
+		}
+		sleep "${WAIT_POLL:-0.2}"
+	done
+}
+
+# wire_wait_agent PEER: until the agent in the other VM (booting in
+# parallel) answers; its TCP baseline does not use up its RDMA session.
+wire_wait_agent() {
+	n=0
+	until "$IBCONSOLE" test tcp --duration 1 --timeout 2 ${2:+--port "$2"} "$1" > /dev/null 2>&1; do
+		n=$((n + 1))
+		[ "$n" -lt 60 ] || fail "the agent in the other VM ($1) never answered"
+		sleep 2
+	done
+}
+
 # wait_listening LOG: until the agent writing LOG says it listens (10 s).
 wait_listening() {
 	i=0

@@ -144,6 +144,8 @@ static void facts_io(struct cur *c, struct proto_facts *f, bool enc)
 		{ f->kernel, sizeof(f->kernel), "kernel" },
 		{ f->pcie, sizeof(f->pcie), "pcie" },
 		{ f->cpu_governor, sizeof(f->cpu_governor), "cpu_governor" },
+		{ f->gid_type, sizeof(f->gid_type), "gid_type" },
+		{ f->gid, sizeof(f->gid), "gid" },
 	};
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(*strs); i++) {
@@ -158,6 +160,7 @@ static void facts_io(struct cur *c, struct proto_facts *f, bool enc)
 		put_u(c, f->rate_mbps, 4);
 		put_u(c, f->mtu, 4);
 		put_u(c, u32s(f->gid_index), 4);
+		put_u(c, f->netdev_mtu, 4);
 		return;
 	}
 	f->numa_node = s32(get_u(c, 4));
@@ -165,12 +168,15 @@ static void facts_io(struct cur *c, struct proto_facts *f, bool enc)
 	f->rate_mbps = (uint32_t)get_u(c, 4);
 	f->mtu = (uint32_t)get_u(c, 4);
 	f->gid_index = s32(get_u(c, 4));
+	f->netdev_mtu = (uint32_t)get_u(c, 4);
 	if (f->numa_node < -1 || f->numa_node > 1023)
 		fail(c, "numa_node out of range");
 	if (f->gid_index < -1 || f->gid_index > 4095)
 		fail(c, "gid_index out of range");
 	if (f->mtu > 65536)
 		fail(c, "mtu out of range");
+	if (f->netdev_mtu > 65536)
+		fail(c, "netdev_mtu out of range");
 }
 
 int proto_check_params(const struct proto_params *p, char *why, size_t whylen)

@@ -16,7 +16,9 @@
  * or a non-zero reserved field is rejected.
  */
 #define PROTO_MAGIC "IBCT"
-#define PROTO_VERSION 1
+/* 2: the facts carry the GID's type and address and the netdev MTU, so
+ * the triage can compare both ends' GID kind and name both MTUs */
+#define PROTO_VERSION 2
 #define PROTO_HDR 12
 #define PROTO_MAX_PAYLOAD 8192
 
@@ -33,6 +35,7 @@
 #define PROTO_STR 96
 #define PROTO_NONCE 16
 #define PROTO_PEER 64		/* a numeric host address */
+#define PROTO_GID 40		/* "fe80:0000:…" (39 characters) */
 
 enum proto_type {
 	MSG_HELLO = 1,		/* agent → client: versions, nonce, facts */
@@ -72,11 +75,14 @@ struct proto_facts {
 	char kernel[PROTO_STR];
 	char pcie[PROTO_STR];		/* "8 GT/s x8 of 16 GT/s x16", "" unknown */
 	char cpu_governor[PROTO_NAME];
+	char gid_type[PROTO_NAME];	/* of gid_index: "RoCE v2", "RoCE v1", "IB"; "" none */
+	char gid[PROTO_GID];		/* of gid_index, sysfs form; "" none */
 	int32_t numa_node;		/* -1 unknown */
 	uint32_t cpu_mhz;		/* 0 unknown */
 	uint32_t rate_mbps;		/* port data rate after encoding, 0 unknown */
 	uint32_t mtu;			/* active MTU bytes */
 	int32_t gid_index;		/* -1 none (IB) */
+	uint32_t netdev_mtu;		/* the netdev's MTU bytes, 0 none / unknown */
 };
 
 struct proto_params {

@@ -9,7 +9,7 @@
 
 #include "core/base/json.h"
 
-static void facts(struct json *j, const char *key, const struct proto_facts *f)
+void record_facts_json(struct json *j, const char *key, const struct proto_facts *f)
 {
 	json_obj_begin(j, key);
 	json_str(j, "host", f->host);
@@ -25,7 +25,10 @@ static void facts(struct json *j, const char *key, const struct proto_facts *f)
 	json_str(j, "cpu_governor", f->cpu_governor[0] ? f->cpu_governor : NULL);
 	json_num_or_null(j, "data_rate_gbps", f->rate_mbps, f->rate_mbps / 1000.0);
 	json_int(j, "mtu", f->mtu);
+	json_int_or_null(j, "netdev_mtu", f->netdev_mtu, f->netdev_mtu);
 	json_int_or_null(j, "gid_index", f->gid_index >= 0, f->gid_index);
+	json_str(j, "gid_type", f->gid_type[0] ? f->gid_type : NULL);
+	json_str(j, "gid", f->gid[0] ? f->gid : NULL);
 	json_obj_end(j);
 }
 
@@ -121,8 +124,8 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	json_str(&j, "numa_note", r->info.numa_note);
 	json_int(&j, "registered_bytes", (long long)r->info.mem_bytes);
 	json_obj_end(&j);
-	facts(&j, "local_facts", &r->local);
-	facts(&j, "peer_facts", &r->peer);
+	record_facts_json(&j, "local_facts", &r->local);
+	record_facts_json(&j, "peer_facts", &r->peer);
 	json_arr_begin(&j, "phases");
 	for (int i = 0; i < r->nphases; i++)
 		record_phase(&j, &r->ph[i], o->p.flags & PARAM_BIDIR);

@@ -42,6 +42,10 @@ struct record_saved {
 	} ph[TESTRUN_MAX_PHASES];
 };
 
+struct json;
+/* One end's facts as a JSON object (records, the triage's report). */
+void record_facts_json(struct json *j, const char *key, const struct proto_facts *f);
+
 void record_write(FILE *f, const struct client_opts *o, const struct client_result *r,
 		  const struct record_verdict *v, const struct record_diff *d,
 		  const char *status_error);

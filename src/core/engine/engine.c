@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 
+#include "core/base/sysfs.h"
 #include "core/port/numa.h"
 #include "core/port/snapshot.h"
 
@@ -156,6 +157,19 @@ static void read_port(struct eng *e)
 	free(s);
 }
 
+/* The entry's type as the kernel keeps it (sysfs gid_attrs/types), which
+ * the peer compares: "the same kind on both ends". */
+static void gid_type_read(struct eng *e, int idx)
+{
+	struct ibv_gid_entry ge;
+
+	if (ibv_query_gid_ex(e->ctx, (uint32_t)e->info.ib_port, (uint32_t)idx, &ge, 0))
+		return;
+	snprintf(e->info.gid_type, sizeof(e->info.gid_type), "%s",
+		 ge.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
+		 ge.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB");
+}
+
 static enum eng_status pick_gid(struct eng *e, char *err, size_t errlen)
 {
 	int idx = e->cfg.gid_index;
@@ -185,6 +199,7 @@ static enum eng_status pick_gid(struct eng *e, char *err, size_t errlen)
 			 e->gid.raw[4], e->gid.raw[5], e->gid.raw[6], e->gid.raw[7],
 			 e->gid.raw[8], e->gid.raw[9], e->gid.raw[10], e->gid.raw[11],
 			 e->gid.raw[12], e->gid.raw[13], e->gid.raw[14], e->gid.raw[15]);
+		gid_type_read(e, idx);
 	}
 	return ENG_OK;
 }
@@ -430,6 +445,8 @@ enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err,
 	uint32_t mtu = m->u.qps.mtu < e->info.mtu ? m->u.qps.mtu : e->info.mtu;
 	int lim = e->cfg.rd_atomic > 0 ? e->cfg.rd_atomic : 16;
 	uint8_t rd = (uint8_t)(e->dattr.max_qp_rd_atom > lim ? lim : e->dattr.max_qp_rd_atom);
+	char parent[64];
+	bool soft = !sysfs_read(parent, sizeof(parent), "/sys/class/infiniband/%s/parent", e->info.device);
 
 	if (m->u.qps.nqps != e->nqps) {
 		snprintf(err, errlen, "the peer set up %u QPs, this side %u", m->u.qps.nqps, e->nqps);
@@ -464,8 +481,14 @@ enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err,
 		a.sq_psn = q->psn;
 		mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 		if (e->cfg.p.conn == CONN_RC) {
-			/* 4.096 µs · 2^14 ≈ 67 ms per try, 7 tries: a dead peer shows in ~0.5 s */
-			a.timeout = 14;
+			/* 4.096 µs · 2^14 ≈ 67 ms per try, 7 tries: a dead peer
+			 * shows in ~0.5 s. A software device (rxe, siw: a parent
+			 * netdev, no PCI function) acks when its host schedules
+			 * it: under emulation or load that passes 67 ms, and the
+			 * spurious go-back-N retries look like loss (and can break
+			 * rxe's QPs), so it waits 2^18 (≈1.1 s); the stall check
+			 * still ends a dead peer's run within stall_ms. */
+			a.timeout = soft ? 18 : 14;
 			a.retry_cnt = 7;
 			a.rnr_retry = 7;
 			a.max_rd_atomic = rd;

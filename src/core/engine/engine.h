@@ -93,6 +93,7 @@ struct eng_info {
 	int gid_index;		/* -1 IB */
 	bool gid_auto;
 	char gid[48];
+	char gid_type[16];	/* "RoCE v2", "RoCE v1", "IB"; "" unknown */
 	uint32_t mtu;		/* active MTU bytes */
 	int numa_node;		/* -1 unknown */
 	bool numa_placed;	/* buffers and this thread on the HCA's node */

@@ -37,11 +37,14 @@ void facts_collect(struct proto_facts *f, const struct eng *e)
 	snprintf(f->link_layer, sizeof(f->link_layer), "%s", in->link_layer);
 	f->mtu = in->mtu;
 	f->gid_index = in->gid_index;
+	snprintf(f->gid_type, sizeof(f->gid_type), "%s", in->gid_type);
+	snprintf(f->gid, sizeof(f->gid), "%.39s", in->gid);
 	f->numa_node = in->numa_node;
 	if (p) {
 		snprintf(f->fw_ver, sizeof(f->fw_ver), "%.31s", p->fw_ver);
 		snprintf(f->ca_type, sizeof(f->ca_type), "%.31s", p->ca_type);
 		/* the data rate after encoding: what a test can reach */
+		f->netdev_mtu = p->netdev[0] && p->netdev_mtu > 0 ? (uint32_t)p->netdev_mtu : 0;
 		if (p->data_rate_gbps > 0)
 			f->rate_mbps = (uint32_t)(p->data_rate_gbps * 1000 + 0.5);
 		if (p->pcie.v.valid)

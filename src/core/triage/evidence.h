@@ -55,6 +55,8 @@ struct tri_link {
 struct tri_traffic {
 	bool ran;			/* attempted */
 	bool ok;
+	bool broke;			/* the transfer started and broke off (a QP
+					 * error): the counters cover it up to then */
 	char err[TRI_TEXT];		/* why it failed or was not run */
 	uint32_t qps;
 	bool bidir;

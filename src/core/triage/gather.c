@@ -386,18 +386,21 @@ static void one_run(struct tri_evidence *ev, const struct tri_opts *o, unsigned 
 		ev->local_facts = r->local;
 		ev->peer_facts_valid = true;
 	}
+	/* the counters around the transfer, also when it broke off: a run
+	 * that dies under load with retransmissions rising is evidence */
+	t->local_ctr = r->local_ctr;
+	t->peer_ctr.n = r->peer_ctr.n;
+	memcpy(t->peer_ctr.c, r->peer_ctr.c, sizeof(r->peer_ctr.c[0]) * r->peer_ctr.n);
 	if (st || !r->nphases) {
 		snprintf(t->err, sizeof(t->err), "%.230s", st ? err : "no phase completed");
 		if (!ev->peer_facts_valid)
 			snprintf(ev->peer_why, sizeof(ev->peer_why), "%s", t->err);
+		t->broke = r->local_ctr.n > 0;	/* sampled: the QPs were connected */
 		free(r);
 		return;
 	}
 	t->ok = true;
 	t->gbps = r->ph[0].total_avg_gbps;
-	t->local_ctr = r->local_ctr;
-	t->peer_ctr.n = r->peer_ctr.n;
-	memcpy(t->peer_ctr.c, r->peer_ctr.c, sizeof(r->peer_ctr.c[0]) * r->peer_ctr.n);
 	t->numa_node = r->info.numa_node;
 	t->numa_placed = r->info.numa_placed;
 	snprintf(t->numa_note, sizeof(t->numa_note), "%s", r->info.numa_note);

@@ -9,31 +9,12 @@ set -u
 . "$(dirname "$0")/../vmlib.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
 cd "$work" || fail "cd $work"
-[ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts; mount -t devpts -o ptmxmode=0666 devpts /dev/pts || fail "devpts"; }
-mkdir -p "$work/tmux"
-mount -t tmpfs tmpfs "$work/tmux" || fail "cannot mount a tmpfs for tmux's socket"
-TMUX_TMPDIR=$work/tmux XDG_STATE_HOME=$work/state
-export TMUX_TMPDIR XDG_STATE_HOME
-T="tmux -u -L wire"
-trap '$T kill-server 2>/dev/null; umount -l "$work/tmux"; rm -rf "$work"' EXIT
-ms() { date +%s%3N; }
-cap() { $T capture-pane -p -t ui; }
-wait_for() {
-	end=$(($(ms) + $2 * 1000))
-	while ! cap | grep -Eq -- "$1"; do
-		[ "$(ms)" -le "$end" ] || { cap; fail "the screen never showed /$1/ within $2 s"; }
-		sleep 0.2
-	done
-}
+vm_tmux "$work/tmux" wire
+XDG_STATE_HOME=$work/state
+export XDG_STATE_HOME
+trap 'vm_tmux_end; rm -rf "$work"' EXIT
 peer=192.168.77.1
-# the server VM boots in parallel: its agent answers the TCP baseline
-# (which does not use up its one RDMA session) once it is up
-n=0
-until "$IBCONSOLE" test tcp --duration 1 --timeout 2 "$peer" > /dev/null 2>&1; do
-	n=$((n + 1))
-	[ "$n" -lt 60 ] || fail "the agent in the server VM never answered"
-	sleep 2
-done
+wire_wait_agent "$peer"
 tc qdisc add dev "$RXE_VM_NETDEV" root netem loss 3% || fail "netem unavailable"
 echo "client: agent up; netem loss 3% on $RXE_VM_NETDEV"
 $T new-session -d -s ui -x 120 -y 40 "LC_ALL=C.UTF-8 $IBCONSOLE -d rxe0 --peer $peer 2> console.err; sleep 60"

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/* Triage steps 1 and 2, the capacity of the path: the port rate (active
+ * width x speed against enabled / supported on both ends of the link and
+ * the site's expected rate) and PCIe (LnkSta against LnkCap, usable PCIe
+ * bandwidth against the port's data rate). */
+#include "config.h"
+#include "diag/triage.h"
+#include "diag/triage_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/port/pcie.h"
+#include "diag/pcielimit.h"
+
+/* ---- step 1: port rate ---- */
+
+static void port_line(struct tri_result *r, const char *name, const struct port_info *p)
+{
+	char we[48], ws[48], se[48], ss[48];
+
+	tri_line(r, "%s: active %s %s (%g Gb/s); enabled %s, %s; supported %s, %s", name,
+	     port_width_name(p->width_active), p->speed_name[0] ? p->speed_name : "?", p->rate_gbps,
+	     port_width_list(p->width_enabled, we, sizeof(we)), port_speed_list(p, true, se, sizeof(se)),
+	     port_width_list(p->width_supported, ws, sizeof(ws)), port_speed_list(p, false, ss, sizeof(ss)));
+}
+
+/* Trained vs capable for one link (a, b) or one port (b NULL); writes
+ * "trained 1X, supports 4X" style text into out, "" when at capability. */
+static void below(const struct port_info *a, const struct port_info *b, char *out, size_t len,
+		  bool *enabled_limits)
+{
+	unsigned cw = port_capable_widths(a->width_supported, a->width_enabled);
+	unsigned en = a->width_enabled;
+	unsigned cls = a->speed_supported, ext = a->ext_supported, ext2 = a->ext2_supported;
+	unsigned ecls = a->speed_enabled, eext = a->ext_enabled, eext2 = a->ext2_enabled;
+	bool ev = a->ext_valid, ev2 = a->ext2_valid;
+	int act = port_width_lanes(a->width_active), could;
+	char cname[8], ename[8];
+	double cap_lane, act_lane, en_lane;
+	int n = 0;
+
+	if (b) {
+		cw &= port_capable_widths(b->width_supported, b->width_enabled);
+		en &= b->width_enabled;
+		cls &= b->speed_supported;
+		ecls &= b->speed_enabled;
+		ev = ev && b->ext_valid;
+		ev2 = ev2 && b->ext2_valid;
+		ext &= b->ext_supported;
+		eext &= b->ext_enabled;
+		ext2 &= b->ext2_supported;
+		eext2 &= b->ext2_enabled;
+		if (port_width_lanes(b->width_active) < act)
+			act = port_width_lanes(b->width_active);
+	}
+	could = port_width_lanes(cw);
+	*enabled_limits = false;
+	out[0] = '\0';
+	if (act && could > act) {
+		n += snprintf(out + n, len - n, "trained %dX, supports %dX", act, could);
+		if (port_width_lanes(en) <= act)
+			*enabled_limits = true;
+	}
+	cap_lane = port_lane_rate(cls, ext, ev, ext2, ev2, cname, sizeof(cname));
+	en_lane = port_lane_rate(ecls, eext, ev, eext2, ev2, ename, sizeof(ename));
+	act_lane = act && a->rate_gbps ? a->rate_gbps / port_width_lanes(a->width_active) : 0;
+	if (act_lane > 0 && cap_lane > act_lane + 1e-9 && (size_t)n < len) {
+		snprintf(out + n, len - n, "%srunning %s, supports %s", n ? "; " : "",
+			 a->speed_name, cname);
+		if (en_lane > 0 && en_lane <= act_lane + 1e-9)
+			*enabled_limits = true;
+	}
+}
+
+void tri_step_rate(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct port_info *p = &ev->local;
+	const char *hint = tri_steps[TRI_RATE].hint;
+	char why[TRI_LINE], name[PORT_STR + 16];
+	bool enlim = false, judged = false;
+
+	if (tri_no_port(ev, r))
+		return;
+	if (p->rate_gbps <= 0) {
+		tri_judge(r, TRI_NA, NULL, "active width and speed unknown: %s",
+		      p->link_v.why[0] ? p->link_v.why : "no source reported them");
+		return;
+	}
+	snprintf(name, sizeof(name), "%s/%d", p->dev, p->port);
+	if (ev->link.valid) {
+		struct port_info a, b;
+
+		fabric_port_to_info(&ev->link.local, &a);
+		fabric_port_to_info(&ev->link.peer, &b);
+		port_decode_rate(&a);
+		port_decode_rate(&b);
+		port_line(r, ev->link.local_name, &a);
+		port_line(r, ev->link.peer_name, &b);
+		below(&a, &b, why, sizeof(why), &enlim);
+		if (why[0])
+			tri_judge(r, TRI_FAIL, enlim ?
+			      "the enabled widths / speeds allow no more: set LinkWidthEnabled / LinkSpeedEnabled on both ends (ibportstate), then reseat or replace the cable" :
+			      hint, "%s <-> %s %s", ev->link.local_name, ev->link.peer_name, why);
+		judged = true;
+	} else if (p->caps_valid) {
+		port_line(r, name, p);
+		tri_line(r, "other end of the link: %s", ev->link.why[0] ? ev->link.why : "not read");
+		below(p, NULL, why, sizeof(why), &enlim);
+		if (why[0])
+			tri_judge(r, TRI_FAIL, hint, "%s %s", name, why);
+		judged = true;
+	} else {
+		tri_line(r, "%s: active %s %s (%g Gb/s); enabled / supported unknown: %s", name,
+		     port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+		     p->link_v.why[0] ? p->link_v.why : "no SMP PortInfo");
+	}
+	if (ev->expected_rate_gbps > 0) {
+		tri_line(r, "the site expects %g Gb/s (%s)", ev->expected_rate_gbps, ev->expected_origin);
+		if (p->rate_gbps < ev->expected_rate_gbps * 0.999)
+			tri_judge(r, TRI_FAIL, hint, "%s runs %s %s %g Gb/s, the site expects %g Gb/s", name,
+			      port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+			      ev->expected_rate_gbps);
+		judged = true;
+	}
+	if (ev->peer_facts_valid && ev->peer_facts.rate_mbps) {
+		/* the agent reports the data rate after encoding: compare like
+		 * with like */
+		double pr = ev->peer_facts.rate_mbps / 1000.0, here = triage_data_rate_gbps(p);
+
+		tri_line(r, "peer %s %s: data rate %g Gb/s, this port's %g Gb/s", ev->peer_facts.host,
+			 ev->peer_facts.device, pr, here);
+		if (pr < here * 0.999)
+			tri_judge(r, TRI_WARN, "the slower end limits the test: run step 1 on the peer",
+				  "the peer's port carries %g Gb/s of data, this one %g Gb/s", pr, here);
+	}
+	if (r->state == TRI_NA && !r->reason[0]) {
+		if (judged)
+			tri_judge(r, TRI_PASS, NULL, "%s %s %g Gb/s, %s", port_width_name(p->width_active),
+			      p->speed_name, p->rate_gbps,
+			      ev->link.valid ? "what both ends of the link support" :
+			      ev->expected_rate_gbps > 0 ? "the site's expected rate" : "what the port supports");
+		else
+			tri_judge(r, TRI_INFO, NULL, "%s %s %g Gb/s; enabled / supported not readable here",
+			      port_width_name(p->width_active), p->speed_name, p->rate_gbps);
+	}
+}
+
+/* ---- step 2: PCIe ---- */
+
+void tri_step_pcie(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct port_info *p = &ev->local;
+	const struct pcie_info *pc = &p->pcie;
+	/* the ports sharing the PCI function when the snapshot was judged,
+	 * else this port's data rate */
+	double need = p->pcie_need_gbps > 0 ? p->pcie_need_gbps : triage_data_rate_gbps(p);
+	/* after encoding and TLP overhead when the snapshot read MaxPayload */
+	double usable = pc->usable_gbps > 0 ? pc->usable_gbps : pc->cur_gbps;
+	char now[48], cap[48];
+
+	if (tri_no_port(ev, r))
+		return;
+	if (!pc->v.valid) {
+		tri_judge(r, TRI_NA, NULL, "%s", pc->v.why[0] ? pc->v.why : "no PCIe link status");
+		return;
+	}
+	snprintf(now, sizeof(now), "Gen%d x%d", pcie_gen(pc->cur_gts), pc->cur_width);
+	snprintf(cap, sizeof(cap), "Gen%d x%d", pcie_gen(pc->max_gts), pc->max_width);
+	tri_line(r, "%s LnkSta %g GT/s x%d (%s), LnkCap %g GT/s x%d (%s)", pc->address, pc->cur_gts,
+	     pc->cur_width, now, pc->max_gts, pc->max_width, cap);
+	tri_line(r, "usable per direction after encoding: %.0f Gb/s now, %.0f Gb/s at capability",
+	     pc->cur_gbps, pc->max_gbps);
+	if (pc->usable_gbps > 0)
+		tri_line(r, "after TLP overhead (MaxPayload %d B, %s): %.1f Gb/s", pc->mps,
+		     pc->mps_source, pc->usable_gbps);
+	if (need <= 0) {
+		tri_judge(r, TRI_INFO, NULL, "%s (cap %s): %.0f Gb/s; the port's rate is unknown", now, cap,
+		      usable);
+		return;
+	}
+	tri_line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)%s", need,
+	     port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+	     p->pcie_ports > 1 ? ", with the other active ports of this PCI function" : "");
+	if (pcielimit_short(usable, need))
+		tri_judge(r, TRI_FAIL, pc->degraded ?
+		      "the slot trained below its capability: reseat the card, check the riser and the slot (lspci -vv: LnkSta)" :
+		      "the slot cannot carry the link even at its best: move the card to a slot of the generation and width the link needs",
+		      "%s (cap %s): %.0f of %.0f Gb/s, short %.0f Gb/s", now, cap, usable, need,
+		      need - usable);
+	else if (pc->degraded)
+		tri_judge(r, TRI_WARN, "reseat the card when convenient: the slot trained below its capability",
+		      "%s (cap %s) still carries %.0f Gb/s: %.0f Gb/s usable", now, cap, need, usable);
+	else
+		tri_judge(r, TRI_PASS, NULL, "%s: %.0f Gb/s usable for %.0f Gb/s", now, usable, need);
+}
