@@ -9,9 +9,10 @@
 #        roce-fault.sh on NAME | off NAME | off all
 #
 # Faults (each shows where a real one would):
-#   load  loss only under load: a 16-packet queue drained at 40 Mbit/s
-#         (netem rate, limit) on this end's wire overflows under a
-#         bandwidth test while small messages pass
+#   load  loss only under load: CoDel (fq_codel, target 1 ms, no ECN) on
+#         this end's wire drops packets once a queue stands, as a switch
+#         port without PFC drops when its buffer fills: one QP leaves the
+#         ring room, many QPs both ways do not (the triage's step 5)
 #   loss  a steady 2 % loss on this end's wire (netem)
 #   mtu   MTU mismatch: this end's eth1 at 1100 bytes (RoCE MTU 512 B),
 #         the peer's at 1500 (1024 B)
@@ -26,7 +27,7 @@ state=$dir/fault
 faults="load loss mtu gid"
 text() {
 	case $1 in
-	load) echo "loss only under load: a 16-packet queue at 40 Mbit/s on $dev overflows" ;;
+	load) echo "loss only under load: CoDel drops on $dev once a queue stands (no PFC)" ;;
 	loss) echo "steady 2 % loss on $dev (netem)" ;;
 	mtu) echo "MTU mismatch: $dev 1100 B here (RoCE 512 B), 1500 B at the peer" ;;
 	gid) echo "wrong GID index: the peer's agent on its IPv6 link-local entry" ;;
@@ -60,7 +61,7 @@ fault_off() {
 
 fault_on() {
 	case $1 in
-	load) tc qdisc replace dev "$dev" root netem rate 40mbit limit 16 ;;
+	load) tc qdisc replace dev "$dev" root fq_codel limit 10240 target 1ms interval 5ms noecn ;;
 	loss) tc qdisc replace dev "$dev" root netem loss 2% ;;
 	mtu) ip link set "$dev" mtu 1100 ;;
 	gid) echo gid=link-local > "$dir/serve.args" && agent_restarted ;;

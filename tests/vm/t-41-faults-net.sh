@@ -44,7 +44,7 @@ wait $garb 2>/dev/null || true
 import socket, sys, os
 c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
 c.recv(4096)                                   # the agent's HELLO
-c.sendall(b"IBCT\x01\x02\x00\x00\x7f\xff\xff\xff" + os.urandom(64))
+c.sendall(b"IBCT\x02\x02\x00\x00\x7f\xff\xff\xff" + os.urandom(64))  # version 2, HELLO, huge length
 c.settimeout(10)
 try:
     c.recv(4096)                               # the agent's ERROR, or close
