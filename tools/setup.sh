@@ -44,7 +44,22 @@ run)
 check)
 	./configure -q --enable-werror
 	make -s -j"$(nproc)"
-	exec make -s distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+	rc=0
+	make -s distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror || rc=$?
+	if [ "$rc" != 0 ]; then
+		# the lines that say what failed, from every failed test's log
+		# (the in-VM suite runs many scripts in one test), then the
+		# summary again, so both are at the end of the output
+		logs=$(grep -l '^:test-result: FAIL' ibconsole-*/_build/sub/*.trs \
+			ibconsole-*/_build/sub/*/*.trs ibconsole-*/_build/sub/*/*/*.trs 2>/dev/null |
+			sed 's/\.trs$/.log/')
+		for l in $logs; do
+			echo "--- what failed in ${l#*/_build/sub/}:"
+			grep -E '^(FAIL|FAILED|ERROR|not ok)|: ERROR|Assertion|FAILED' "$l" | tail -20
+		done
+		sed -n '/^# TOTAL/,/^# ERROR/p' ibconsole-*/_build/sub/test-suite.log 2>/dev/null
+	fi
+	exit "$rc"
 	;;
 *)
 	echo "usage: tools/setup.sh run|check" >&2

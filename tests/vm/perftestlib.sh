@@ -66,11 +66,7 @@ ours() {	# ours TOOL KEY KIND ARGS...: one key of our first phase
 	ours_run "$tool" "$@"
 	/usr/bin/python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
 }
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
-ratio() { /usr/bin/python3 -c "print('%.3f' % ($1 / $2))"; }
-within() { /usr/bin/python3 -c "import sys; r=$1; t=$2; sys.exit(0 if 1/t <= r <= t else 1)"; }
-
-compare() {	# compare NAME TOL TOOL FIELD KEY KIND ARGS...: medians of alternating runs
+compare() {	# compare NAME TOL TOOL FIELD KEY KIND ARGS...: best of alternating runs
 	name=$1 tol=$2 tool=$3 field=$4 key=$5 kind=$6
 	shift 6
 	a= b=
@@ -78,9 +74,9 @@ compare() {	# compare NAME TOL TOOL FIELD KEY KIND ARGS...: medians of alternati
 		b="$b $(ours "$tool" "$key" "$kind" "$@")"
 		a="$a $(theirs "$tool" "$field" $(perftest_args "$@"))"
 	done
-	ma=$(median $a) mb=$(median $b)
-	r=$(ratio "$mb" "$ma")
-	echo "perftest peer: $name: ibconsole $mb, perftest's client $ma (runs:$b /$a), ratio $r"
-	[ -n "${IBCONSOLE_BENCH_OUT:-}" ] && echo "perftest_peer_$name ibconsole=$mb perftest=$ma ratio=$r" >> "$IBCONSOLE_BENCH_OUT"
+	ba=$(best "$kind" $a) bb=$(best "$kind" $b)
+	r=$(ratio "$bb" "$ba")
+	echo "perftest peer: $name: best ibconsole $bb, perftest's client $ba, ratio $r (medians $(median $b) / $(median $a); runs:$b /$a)"
+	[ -n "${IBCONSOLE_BENCH_OUT:-}" ] && echo "perftest_peer_$name ibconsole=$bb perftest=$ba ratio=$r" >> "$IBCONSOLE_BENCH_OUT"
 	within "$r" "$tol" || fail "$name: ibconsole against $tool disagrees with perftest's own client beyond x$tol"
 }

@@ -27,7 +27,7 @@ wait $client || rc=$?
 dt=$(($(now) - tk))
 [ "$rc" = 4 ] || { cat client.err; fail "agent killed: client exit $rc, want 4"; }
 [ "$dt" -le 15 ] || fail "agent killed: the client took $dt s to notice"
-grep -Eq 'went away|stopped answering|no completion' client.err || { cat client.err; fail "agent killed: unclear error"; }
+grep -Eq 'went away|stopped answering|no completion|closed the connection' client.err || { cat client.err; fail "agent killed: unclear error"; }
 clean_vg vg-client.log
 echo "ok: agent killed mid-test: client exit 4 after $dt s: $(grep '^ibconsole' client.err | head -1)"
 

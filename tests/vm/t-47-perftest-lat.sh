@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t-47-perftest-lat.sh: `ibconsole test lat --perftest` against unmodified
-# ib_write_lat, ib_send_lat and ib_read_lat servers (median latency within
-# the oracle factor IBCONSOLE_ORACLE_TOL of perftest's own client: TCG
-# latencies are noisy); options that differ from the server's are named
+# ib_write_lat, ib_send_lat and ib_read_lat servers (the best median
+# latency of 3 alternating runs within the oracle factor
+# IBCONSOLE_ORACLE_TOL of perftest's own client's best: latencies in a VM
+# on a shared host are noisy); options that differ from the server's are named
 # with both values; the record says the peer was perftest and which
 # version, and --compare reruns against it; a server killed mid-test gives
 # exit 4 within the time-out.
