@@ -4,15 +4,20 @@
 # eth1 sends while the console's test screen runs a write bandwidth test
 # against the agent in VM A; the screen must show the local retransmission
 # counters and the peer's (duplicate_request / out_of_seq_request) rising,
-# marked and highlighted, while the test runs.
+# marked and highlighted, while the test runs. Then, with the wire clean,
+# a second run against an unmodified ib_write_bw server in VM A ("Peer
+# runs: perftest"): the local counters rise on the screen between two
+# looks during the run, and the result row carries the figures the
+# perftest server printed for that run.
 set -u
 . "$(dirname "$0")/../vmlib.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
 cd "$work" || fail "cd $work"
-vm_tmux "$work/tmux" wire
-XDG_STATE_HOME=$work/state
-export XDG_STATE_HOME
-trap 'vm_tmux_end; rm -rf "$work"' EXIT
+# shellcheck disable=SC2034 # read by screenlib.sh
+IBC_TMP=$work
+. "$(dirname "$0")/../faultlib.sh"
+. "$(dirname "$0")/../screenlib.sh"
+trap 'cleanup; rm -rf "$work"' EXIT
 peer=192.168.77.1
 wire_wait_agent "$peer"
 tc qdisc add dev "$RXE_VM_NETDEV" root netem loss 3% || fail "netem unavailable"
@@ -48,3 +53,50 @@ echo "client: local $(grep -Eo "$loc" lossy.txt | head -1 | tr -s ' '), peer $(g
 echo "ok: 3% loss on the wire: both ends' retransmission counters rise on the test screen while it runs"
 $T send-keys -t ui Escape Escape	# the second Esc confirms the cancel
 wait_for 'CANCELLED|verdict' 20
+
+# ---- the same screen against an unmodified perftest server ----
+wire_lossless "$RXE_VM_NETDEV"
+wait_log "$IBCONSOLE_WIRE_DIR/perftest-up" listening 120
+to_form
+field 9 10	# duration 10 s, as the server's -D 10
+field 4	# on to the last field: who the peer is
+key Space
+wait_for 'Peer runs .*< perftest >' 5
+key Enter
+wait_for 'TEST write bw 64 KiB RC 1 QP -> .*running' 30
+# two looks while it runs: the local packet counter must have risen
+loc_sent() { grep -E '^ sent_pkts ' "$1" | head -1 | sed 's/([^)]*)//g; s/!//g' | awk '{print $2}'; }
+end=$(($(ms) + 30000))
+first=
+until [ -n "$first" ]; do
+	cap > pt1.txt
+	grep -q running pt1.txt || { cat pt1.txt; fail "the perftest run ended before its counters showed"; }
+	first=$(loc_sent pt1.txt)
+	[ "$(ms)" -le "$end" ] || { cat pt1.txt; fail "no local sent_pkts during the perftest run"; }
+	[ -n "$first" ] || sleep 0.3
+done
+a=$(num "$first") b=$a
+until [ "$b" -gt "$a" ]; do
+	sleep 0.5
+	cap > pt2.txt
+	grep -q running pt2.txt || { cat pt1.txt pt2.txt; fail "local sent_pkts did not rise during the perftest run ($a)"; }
+	b=$(num "$(loc_sent pt2.txt)")
+done
+cat pt2.txt
+echo "ok: perftest peer: local sent_pkts rose on the screen during the run: $a -> $b"
+wait_for '^ RESULT' 60
+cap > ptdone.txt
+cat ptdone.txt
+wait_log "$IBCONSOLE_WIRE_DIR/perftest-rc" '^[0-9]' 30
+pl=$IBCONSOLE_WIRE_DIR/perftest-server.log
+[ "$(cat "$IBCONSOLE_WIRE_DIR/perftest-rc")" = 0 ] || { cat "$pl"; fail "ib_write_bw ended with $(cat "$IBCONSOLE_WIRE_DIR/perftest-rc") against the console"; }
+# perftest's row: bytes iterations peak avg[MB/sec] Mpps; ours: the same in Gb/s
+theirs=$(awk '/^ *#bytes/ {getline; print; exit}' "$pl")
+ours=$(grep -E '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' ptdone.txt | head -1)
+[ -n "$theirs" ] && [ -n "$ours" ] || { cat "$pl"; fail "no result row (screen: '$ours', ib_write_bw: '$theirs')"; }
+awk -v t="$theirs" -v o="$ours" 'BEGIN { split(t, a); split(o, b)
+	gb = a[4] * 1048576 * 8 / 1e9
+	exit !(a[1] == b[1] && a[2] == b[2] && b[4] > 0 && gb > 0.99 * b[4] && gb < 1.01 * b[4] &&
+		b[5] > 0 && a[5] > 0.99 * b[5] && a[5] < 1.01 * b[5]) }' ||
+	fail "the screen's result ($ours Gb/s) is not what ib_write_bw printed ($theirs MB/sec)"
+echo "ok: perftest peer: the result row is ib_write_bw's (screen: $(echo $ours); ib_write_bw: $(echo $theirs) MB/sec)"
