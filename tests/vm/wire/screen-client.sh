@@ -94,9 +94,11 @@ pl=$IBCONSOLE_WIRE_DIR/perftest-server.log
 theirs=$(awk '/^ *#bytes/ {getline; print; exit}' "$pl")
 ours=$(grep -E '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' ptdone.txt | head -1)
 [ -n "$theirs" ] && [ -n "$ours" ] || { cat "$pl"; fail "no result row (screen: '$ours', ib_write_bw: '$theirs')"; }
+# the same within 1 % and the rounding of the printed digits (MB/sec to
+# 2 decimals, Mpps to 6)
 awk -v t="$theirs" -v o="$ours" 'BEGIN { split(t, a); split(o, b)
-	gb = a[4] * 1048576 * 8 / 1e9
-	exit !(a[1] == b[1] && a[2] == b[2] && b[4] > 0 && gb > 0.99 * b[4] && gb < 1.01 * b[4] &&
-		b[5] > 0 && a[5] > 0.99 * b[5] && a[5] < 1.01 * b[5]) }' ||
+	gb = a[4] * 1048576 * 8 / 1e9; d = gb - b[4]; m = a[5] - b[5]
+	exit !(a[1] == b[1] && a[2] == b[2] && b[4] > 0 && b[5] > 0 &&
+		d * d <= (0.01 * b[4] + 0.00005) ^ 2 && m * m <= (0.01 * b[5] + 0.0000015) ^ 2) }' ||
 	fail "the screen's result ($ours Gb/s) is not what ib_write_bw printed ($theirs MB/sec)"
 echo "ok: perftest peer: the result row is ib_write_bw's (screen: $(echo $ours); ib_write_bw: $(echo $theirs) MB/sec)"
