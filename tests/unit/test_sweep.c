@@ -57,6 +57,7 @@ static struct fabric *two_hosts(void)
 static void test_ports_from_fabric(void **state)
 {
 	struct fabric *f = two_hosts();
+	static struct counter_set cs;
 	struct sweep sw;
 	char err[120];
 
@@ -68,7 +69,11 @@ static void test_ports_from_fabric(void **state)
 	assert_int_equal(sw.p[1].lid, 1);	/* switch: port 0's LID */
 	assert_string_equal(sw.p[2].node_desc, "hca-0");
 	assert_int_equal(sw.p[3].lid, 3);
-	assert_string_equal(sw.p[3].cs.label, "hca-1/1");
+	assert_false(sweep_port_valid(&sw.p[3]));	/* not queried yet */
+	sweep_port_counters(&sw.p[3], &cs);
+	assert_string_equal(cs.label, "hca-1/1");
+	assert_string_equal(cs.node_desc, "hca-1");
+	assert_false(cs.valid);
 	sweep_free(&sw);
 	fabric_free(f);
 }
@@ -93,7 +98,7 @@ static void test_history_alloc_failure(void **state)
 	assert_int_equal(sweep_history_adopt(&h, err, sizeof(err)), 0);
 	assert_true(h.have);
 	assert_non_null(h.prev);
-	assert_false(h.prev[3].valid);
+	assert_false(sweep_port_valid(&h.prev[3]));
 	sweep_history_free(&h);
 	assert_false(h.have);
 	fabric_free(f);

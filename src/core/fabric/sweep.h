@@ -9,19 +9,38 @@
 #include <stdint.h>
 #include "core/counters/counters.h"
 
+/* How one port's last query ended. */
+enum sweep_result {
+	SWEEP_NOT_READ = 0,
+	SWEEP_NO_CPI,		/* no ClassPortInfo answer */
+	SWEEP_NO_PC,		/* no PortCounters answer */
+	SWEEP_NO_PCE,		/* no PortCountersExtended answer */
+	SWEEP_CLEAN_SUM,	/* a switch's AllPortSelect sum: no errors */
+	SWEEP_READ,		/* v[] holds the port's counters */
+};
+
+/* One swept port, compact: a large fabric holds thousands, so the port
+ * keeps only the raw values of the counter table's rows and how they
+ * were read; sweep_port_counters() makes the full counter set. */
 struct sweep_port {
 	uint64_t guid;		/* node GUID */
-	char node_desc[72];
-	bool is_switch;
+	uint64_t port_guid;
+	const char *node_desc;	/* the sweep's copy of the node's */
 	unsigned lid;		/* PMA target LID (switch: port 0's) */
 	int port;
-	uint64_t port_guid;
-	struct counter_set cs;
+	bool is_switch;
+	bool has_pce;		/* PortCountersExtended read */
+	uint8_t result;		/* enum sweep_result */
+	uint16_t cap;		/* ClassPortInfo CapabilityMask */
+	uint32_t cap2;
+	double t_mono;		/* CLOCK_MONOTONIC seconds of the query */
+	uint64_t v[CTR_IDX_COUNT];	/* counters_pma_values() */
 };
 
 struct sweep {
 	int n;
 	struct sweep_port *p;
+	char *descs;		/* node descriptions, p[i].node_desc points here */
 	int nodes;
 	double discover_s, query_s;
 	unsigned long mads_sent, mads_failed;
@@ -57,11 +76,17 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen);
 void sweep_free(struct sweep *sw);
 
+/* Port p's counters as a PMA sample fills them (label, LID, port, mode,
+ * values; why when the port could not be read). */
+void sweep_port_counters(const struct sweep_port *p, struct counter_set *cs);
+/* Whether p was read (its counter set would be valid). */
+bool sweep_port_valid(const struct sweep_port *p);
+
 /* A repeated sweep: one discovery's port list and the previous round's
  * samples, both or neither (have). */
 struct sweep_history {
 	struct sweep sw;
-	struct counter_set *prev;	/* sw.n entries, valid false: none */
+	struct sweep_port *prev;	/* sw.n entries, not valid: none */
 	bool have;
 };
 
