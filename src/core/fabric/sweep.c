@@ -81,10 +81,15 @@ bool sweep_port_valid(const struct sweep_port *p)
 void sweep_port_counters(const struct sweep_port *p, struct counter_set *cs)
 {
 	/* the values are all in c[0..n): the rest of the set stays as is */
+	size_t l = strlen(p->node_desc);
+
 	memset(cs, 0, offsetof(struct counter_set, c));
+	/* called for every port of every sweep: one snprintf() */
+	if (l >= sizeof(cs->node_desc))
+		l = sizeof(cs->node_desc) - 1;
+	memcpy(cs->node_desc, p->node_desc, l);
 	snprintf(cs->label, sizeof(cs->label), "%.50s/%d", p->node_desc, p->port);
 	cs->guid = p->guid;
-	snprintf(cs->node_desc, sizeof(cs->node_desc), "%s", p->node_desc);
 	cs->lid = p->lid;
 	cs->port = p->port;
 	cs->t_mono = p->t_mono;
