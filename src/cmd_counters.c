@@ -674,14 +674,14 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 /* Port i's counters into cs and, after two sweeps, its first sample
  * into pcs: returns pcs, or NULL when there is no valid first sample. */
 static const struct counter_set *port_sets(const struct sweep *sw,
-					   const struct sweep_port *prev, int i,
+					   const struct sweep *prev, int i,
 					   struct counter_set *cs,
 					   struct counter_set *pcs)
 {
-	sweep_port_counters(&sw->p[i], cs);
-	if (!prev || !sweep_port_valid(&prev[i]))
+	sweep_port_counters(sw, i, cs);
+	if (!prev || i >= prev->n || !sweep_port_valid(&prev->p[i]))
 		return NULL;
-	sweep_port_counters(&prev[i], pcs);
+	sweep_port_counters(prev, i, pcs);
 	return pcs;
 }
 
@@ -691,7 +691,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct sweep_opts so = { 0 };
 	struct sweep sw;
 	struct thresholds th;
-	struct sweep_port *prev = NULL;	/* the first of two sweeps */
+	struct sweep first = { 0 }, *prev = NULL;	/* the first of two sweeps */
 	struct counter_set cs, pcs;
 	struct listed *ls = NULL;
 	int rc, nl = 0, nfail = 0, levels[3] = { 0 };
@@ -715,13 +715,12 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		double t = counters_now() + c->interval;
 
 		q1 = sw.query_s;
-		prev = calloc((size_t)sw.n + 1, sizeof(*prev));
-		if (!prev) {
+		if (sweep_copy(&first, &sw)) {
 			snprintf(err, errlen, "out of memory");
 			rc = 5;
 			goto out;
 		}
-		memcpy(prev, sw.p, (size_t)sw.n * sizeof(*prev));
+		prev = &first;
 		sleep_until(t);
 		rc = sweep_query(&sw, &so, err, errlen);
 		if (rc)
@@ -805,7 +804,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		for (int i = 0; i < sw.n; i++) {
 			if (sweep_port_valid(&sw.p[i]))
 				continue;
-			sweep_port_counters(&sw.p[i], &cs);
+			sweep_port_counters(&sw, i, &cs);
 			json_obj_begin(&j, NULL);
 			json_str(&j, "node_desc", sw.p[i].node_desc);
 			json_int(&j, "lid", sw.p[i].lid);
@@ -846,7 +845,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		for (int i = 0; i < sw.n; i++) {
 			if (sweep_port_valid(&sw.p[i]))
 				continue;
-			sweep_port_counters(&sw.p[i], &cs);
+			sweep_port_counters(&sw, i, &cs);
 			printf("fail  \"%s\" lid %u port %d: %s\n", sw.p[i].node_desc,
 			       sw.p[i].lid, sw.p[i].port, cs.why);
 		}
@@ -858,7 +857,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = levels[VERDICT_ACT] ? 1 : 0;
 out:
 	free(ls);
-	free(prev);
+	sweep_free(&first);
 	sweep_free(&sw);
 	return rc;
 }

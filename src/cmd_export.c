@@ -384,7 +384,7 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 			goto out;
 		}
 		export_labels_fabric(&et[i], f, fport[i]);
-		sweep_port_counters(&sw.p[i], &sets[i]);
+		sweep_port_counters(&sw, i, &sets[i]);
 		et[i].cs = &sets[i];
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			et[i].verdict[r] = -1;

@@ -331,17 +331,17 @@ static int sweep_once(struct monitor *w, struct sweep_history *h,
 		return rc;
 	for (int i = 0; i < h->sw.n; i++) {
 		const struct sweep_port *p = &h->sw.p[i];
-		struct sweep_port *pp = &h->prev[i];
+		bool had = i < h->prev.n && sweep_port_valid(&h->prev.p[i]);
 		bool moved;
 
 		if (!sweep_port_valid(p)) {
 			m->sweep_failed++;
 			continue;
 		}
-		sweep_port_counters(p, &w->cs);
-		if (sweep_port_valid(pp))
-			sweep_port_counters(pp, &w->pcs);
-		if (w->listed(&w->cs, sweep_port_valid(pp) ? &w->pcs : NULL, &moved)) {
+		sweep_port_counters(&h->sw, i, &w->cs);
+		if (had)
+			sweep_port_counters(&h->prev, i, &w->pcs);
+		if (w->listed(&w->cs, had ? &w->pcs : NULL, &moved)) {
 			if (nf < CTRW_MAX_FLAGGED) {
 				struct monitor_flagged *f = &m->flag[nf++];
 
@@ -351,7 +351,7 @@ static int sweep_once(struct monitor *w, struct sweep_history *h,
 				f->is_switch = p->is_switch;
 				f->moved = moved;
 				f->cs = w->cs;
-				if (sweep_port_valid(pp))
+				if (had)
 					f->prev = w->pcs;
 				else
 					f->prev.valid = false;
@@ -359,8 +359,11 @@ static int sweep_once(struct monitor *w, struct sweep_history *h,
 				m->flag_truncated = true;
 			}
 		}
-		*pp = *p;
 	}
+	/* this round is the next one's previous; out of memory, the next
+	 * round has none to compare with */
+	if (sweep_copy(&h->prev, &h->sw))
+		h->prev.n = 0;
 	m->nflag = nf;
 	return 0;
 }

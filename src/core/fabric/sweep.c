@@ -78,8 +78,12 @@ bool sweep_port_valid(const struct sweep_port *p)
 	return p->result == SWEEP_READ || p->result == SWEEP_CLEAN_SUM;
 }
 
-void sweep_port_counters(const struct sweep_port *p, struct counter_set *cs)
+void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs)
 {
+	static const uint64_t zero[CTR_IDX_COUNT];
+	const struct sweep_port *p = &sw->p[i];
+	const uint64_t *v = p->result == SWEEP_READ && p->vi >= 0 && p->vi < sw->nvals ?
+			    sw->vals + (size_t)p->vi * CTR_IDX_COUNT : zero;
 	/* the values are all in c[0..n): the rest of the set stays as is */
 	size_t l = strlen(p->node_desc);
 
@@ -108,12 +112,12 @@ void sweep_port_counters(const struct sweep_port *p, struct counter_set *cs)
 	case SWEEP_CLEAN_SUM:
 		/* an aggregate of zero errors says nothing about a port's
 		 * traffic, which must not read 0: error and congestion only */
-		counters_from_values(cs, p->v, false, p->cap, 0);
+		counters_from_values(cs, zero, false, p->cap, 0);
 		drop_traffic(cs);
 		snprintf(cs->mode, sizeof(cs->mode), "PortCounters AllPortSelect sum: no errors on any port");
 		break;
 	case SWEEP_READ:
-		counters_from_values(cs, p->v, p->has_pce, p->cap, p->has_pce ? p->cap2 : 0);
+		counters_from_values(cs, v, p->has_pce, p->cap, p->has_pce ? p->cap2 : 0);
 		break;
 	}
 }
@@ -166,11 +170,29 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	return rc;
 }
 
+int sweep_copy(struct sweep *dst, const struct sweep *src)
+{
+	struct sweep_port *p = malloc(((size_t)src->n + 1) * sizeof(*p));
+	uint64_t *v = malloc(((size_t)src->nvals * CTR_IDX_COUNT + 1) * sizeof(*v));
+
+	if (!p || !v) {
+		free(p);
+		free(v);
+		sweep_free(dst);
+		return -1;
+	}
+	sweep_free(dst);
+	*dst = *src;
+	dst->descs = NULL;	/* src's */
+	dst->p = memcpy(p, src->p, (size_t)src->n * sizeof(*p));
+	dst->vals = memcpy(v, src->vals, (size_t)src->nvals * CTR_IDX_COUNT * sizeof(*v));
+	return 0;
+}
+
 void sweep_history_free(struct sweep_history *h)
 {
 	sweep_free(&h->sw);
-	free(h->prev);
-	h->prev = NULL;
+	sweep_free(&h->prev);
 	h->have = false;
 }
 
@@ -188,9 +210,10 @@ int sweep_history_discover(struct sweep_history *h, const struct sweep_opts *o,
 
 int sweep_history_adopt(struct sweep_history *h, char *err, size_t errlen)
 {
-	free(h->prev);
-	h->prev = calloc((size_t)h->sw.n + 1, sizeof(*h->prev));
-	if (!h->prev) {
+	sweep_free(&h->prev);
+	h->prev.p = calloc((size_t)h->sw.n + 1, sizeof(*h->prev.p));
+	h->prev.n = h->prev.p ? h->sw.n : 0;
+	if (!h->prev.p) {
 		/* no half state: the next round discovers again */
 		sweep_free(&h->sw);
 		h->have = false;
@@ -262,7 +285,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	int *node_of = NULL, *cpi = NULL, *agg = NULL, *pc = NULL, *pce = NULL;
 	uint16_t *cap = NULL;
 	uint32_t *cap2 = NULL;
-	int nn = 0, n = 0, n1, rc, cap_req;
+	int nn = 0, n = 0, n1, rc, cap_req, nread;
 	double t0 = counters_now(), t;
 
 	if (!sw->n)
@@ -348,6 +371,23 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		goto out;
 	}
 	t = counters_now();
+	/* values only for the ports read one by one */
+	nread = 0;
+	for (int i = 0; i < sw->n; i++) {
+		int k = node_of[i];
+
+		if (r[cpi[k]].status == 1 && pc[i] >= 0 && r[pc[i]].status == 1 &&
+		    (pce[i] < 0 || r[pce[i]].status == 1))
+			nread++;
+	}
+	free(sw->vals);
+	sw->nvals = 0;
+	sw->vals = malloc(((size_t)nread * CTR_IDX_COUNT + 1) * sizeof(*sw->vals));
+	if (!sw->vals) {
+		snprintf(err, errlen, "out of memory for %d ports' counters", nread);
+		rc = 5;
+		goto out;
+	}
 	for (int i = 0; i < sw->n; i++) {
 		struct sweep_port *p = &sw->p[i];
 		int k = node_of[i];
@@ -356,7 +396,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		p->cap = cap[k];
 		p->cap2 = cap2[k];
 		p->has_pce = false;
-		memset(p->v, 0, sizeof(p->v));
+		p->vi = -1;
 		if (r[cpi[k]].status != 1)
 			p->result = SWEEP_NO_CPI;
 		else if (pc[i] < 0)
@@ -368,8 +408,10 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		else {
 			p->result = SWEEP_READ;
 			p->has_pce = pce[i] >= 0;
+			p->vi = sw->nvals++;
 			counters_pma_values(r[pc[i]].out, p->has_pce ? r[pce[i]].out : NULL,
-					    cap[k], p->has_pce ? cap2[k] : 0, p->v);
+					    cap[k], p->has_pce ? cap2[k] : 0,
+					    sw->vals + (size_t)p->vi * CTR_IDX_COUNT);
 		}
 	}
 	rc = 0;
@@ -396,5 +438,6 @@ void sweep_free(struct sweep *sw)
 {
 	free(sw->p);
 	free(sw->descs);
+	free(sw->vals);
 	memset(sw, 0, sizeof(*sw));
 }

@@ -20,8 +20,9 @@ enum sweep_result {
 };
 
 /* One swept port, compact: a large fabric holds thousands, so the port
- * keeps only the raw values of the counter table's rows and how they
- * were read; sweep_port_counters() makes the full counter set. */
+ * keeps how it was read and where its raw values are (most switch ports
+ * have none: their switch's sum said no errors); sweep_port_counters()
+ * makes the full counter set. */
 struct sweep_port {
 	uint64_t guid;		/* node GUID */
 	uint64_t port_guid;
@@ -33,14 +34,18 @@ struct sweep_port {
 	uint8_t result;		/* enum sweep_result */
 	uint16_t cap;		/* ClassPortInfo CapabilityMask */
 	uint32_t cap2;
+	int vi;			/* SWEEP_READ: its row of sweep.vals */
 	double t_mono;		/* CLOCK_MONOTONIC seconds of the query */
-	uint64_t v[CTR_IDX_COUNT];	/* counters_pma_values() */
 };
 
 struct sweep {
 	int n;
 	struct sweep_port *p;
-	char *descs;		/* node descriptions, p[i].node_desc points here */
+	char *descs;		/* node descriptions, p[i].node_desc points here
+				 * (NULL in a copy: the original's) */
+	/* CTR_IDX_COUNT raw values (counters_pma_values()) per port read */
+	uint64_t *vals;
+	int nvals;
 	int nodes;
 	double discover_s, query_s;
 	unsigned long mads_sent, mads_failed;
@@ -76,9 +81,13 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen);
 void sweep_free(struct sweep *sw);
 
-/* Port p's counters as a PMA sample fills them (label, LID, port, mode,
+/* Port i's counters as a PMA sample fills them (label, LID, port, mode,
  * values; why when the port could not be read). */
-void sweep_port_counters(const struct sweep_port *p, struct counter_set *cs);
+void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs);
+/* dst becomes a copy of src's ports and values (its node names stay
+ * src's: keep src's port list for as long). 0, or -1 out of memory with
+ * dst emptied. */
+int sweep_copy(struct sweep *dst, const struct sweep *src);
 /* Whether p was read (its counter set would be valid). */
 bool sweep_port_valid(const struct sweep_port *p);
 
@@ -86,7 +95,7 @@ bool sweep_port_valid(const struct sweep_port *p);
  * samples, both or neither (have). */
 struct sweep_history {
 	struct sweep sw;
-	struct sweep_port *prev;	/* sw.n entries, not valid: none */
+	struct sweep prev;	/* sw.n ports, not valid: none */
 	bool have;
 };
 
