@@ -84,9 +84,9 @@ void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs)
 	const struct sweep_port *p = &sw->p[i];
 	const uint64_t *v = p->result == SWEEP_READ && p->vi >= 0 && p->vi < sw->nvals ?
 			    sw->vals + (size_t)p->vi * CTR_IDX_COUNT : zero;
-	/* the values are all in c[0..n): the rest of the set stays as is */
 	size_t l = strlen(p->node_desc);
 
+	/* the values are all in c[0..n): the rest of the set stays as is */
 	memset(cs, 0, offsetof(struct counter_set, c));
 	/* called for every port of every sweep: one snprintf() */
 	if (l >= sizeof(cs->node_desc))
@@ -184,8 +184,12 @@ int sweep_copy(struct sweep *dst, const struct sweep *src)
 	sweep_free(dst);
 	*dst = *src;
 	dst->descs = NULL;	/* src's */
-	dst->p = memcpy(p, src->p, (size_t)src->n * sizeof(*p));
-	dst->vals = memcpy(v, src->vals, (size_t)src->nvals * CTR_IDX_COUNT * sizeof(*v));
+	dst->p = p;
+	dst->vals = v;
+	if (src->n)
+		memcpy(p, src->p, (size_t)src->n * sizeof(*p));
+	if (src->nvals)
+		memcpy(v, src->vals, (size_t)src->nvals * CTR_IDX_COUNT * sizeof(*v));
 	return 0;
 }
 
