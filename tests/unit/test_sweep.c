@@ -113,6 +113,43 @@ static void test_copy_keeps_values(void **state)
 	fabric_free(f);
 }
 
+/* The previous round keeps a port's last sample when this round could
+ * not read it, and takes this round's where it could. */
+static void test_history_keeps_last_sample(void **state)
+{
+	struct fabric *f = two_hosts();
+	static struct counter_set cs;
+	struct sweep_history h = { 0 };
+	char err[120];
+
+	assert_int_equal(sweep_from_fabric(&h.sw, f, err, sizeof(err)), 0);
+	assert_int_equal(sweep_history_adopt(&h, err, sizeof(err)), 0);
+	/* round 1: hca-0 and hca-1 read, SymbolErrorCounter 1 and 2 */
+	h.sw.vals = calloc(2 * CTR_IDX_COUNT, sizeof(*h.sw.vals));
+	assert_non_null(h.sw.vals);
+	h.sw.nvals = 2;
+	for (int k = 0; k < 2; k++) {
+		h.sw.p[2 + k].result = SWEEP_READ;
+		h.sw.p[2 + k].vi = k;
+		h.sw.vals[k * CTR_IDX_COUNT + CTR_IDX_SYMBOL_ERROR] = 1 + (uint64_t)k;
+	}
+	assert_int_equal(sweep_history_keep(&h), 0);
+	/* round 2: hca-0 does not answer, hca-1 reads 7 */
+	h.sw.p[2].result = SWEEP_NO_PC;
+	h.sw.p[3].vi = 0;
+	h.sw.vals[CTR_IDX_SYMBOL_ERROR] = 7;
+	h.sw.nvals = 1;
+	assert_int_equal(sweep_history_keep(&h), 0);
+	sweep_port_counters(&h.prev, 2, &cs);
+	assert_true(cs.valid);
+	assert_int_equal(counters_find(&cs, "SymbolErrorCounter")->value, 1);
+	sweep_port_counters(&h.prev, 3, &cs);
+	assert_int_equal(counters_find(&cs, "SymbolErrorCounter")->value, 7);
+	assert_false(sweep_port_valid(&h.prev.p[0]));	/* never read */
+	sweep_history_free(&h);
+	fabric_free(f);
+}
+
 static void test_history_alloc_failure(void **state)
 {
 	struct fabric *f = two_hosts();
@@ -145,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ports_from_fabric),
 		cmocka_unit_test(test_copy_keeps_values),
+		cmocka_unit_test(test_history_keeps_last_sample),
 		cmocka_unit_test(test_history_alloc_failure),
 	};
 

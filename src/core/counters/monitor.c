@@ -360,10 +360,9 @@ static int sweep_once(struct monitor *w, struct sweep_history *h,
 			}
 		}
 	}
-	/* this round is the next one's previous; out of memory, the next
-	 * round has none to compare with */
-	if (sweep_copy(&h->prev, &h->sw))
-		h->prev.n = 0;
+	/* this round is the next one's previous (a port it could not read
+	 * keeps its last sample); out of memory, the next round has none */
+	sweep_history_keep(h);
 	m->nflag = nf;
 	return 0;
 }

@@ -193,6 +193,58 @@ int sweep_copy(struct sweep *dst, const struct sweep *src)
 	return 0;
 }
 
+/* Port i's sample to keep as the previous one: this round's, or the
+ * previous round's when this round could not read the port. */
+static const struct sweep *kept(const struct sweep_history *h, int i)
+{
+	if (sweep_port_valid(&h->sw.p[i]) || i >= h->prev.n)
+		return &h->sw;
+	return &h->prev;
+}
+
+int sweep_history_keep(struct sweep_history *h)
+{
+	struct sweep_port *p;
+	uint64_t *v;
+	int nv = 0;
+
+	for (int i = 0; i < h->sw.n; i++) {
+		const struct sweep_port *q = &kept(h, i)->p[i];
+
+		nv += q->result == SWEEP_READ;
+	}
+	p = malloc(((size_t)h->sw.n + 1) * sizeof(*p));
+	v = malloc(((size_t)nv * CTR_IDX_COUNT + 1) * sizeof(*v));
+	if (!p || !v) {
+		free(p);
+		free(v);
+		sweep_free(&h->prev);
+		return -1;
+	}
+	nv = 0;
+	for (int i = 0; i < h->sw.n; i++) {
+		const struct sweep *src = kept(h, i);
+
+		p[i] = src->p[i];
+		if (p[i].result != SWEEP_READ)
+			continue;
+		if (p[i].vi >= 0 && p[i].vi < src->nvals)
+			memcpy(v + (size_t)nv * CTR_IDX_COUNT,
+			       src->vals + (size_t)p[i].vi * CTR_IDX_COUNT,
+			       CTR_IDX_COUNT * sizeof(*v));
+		else
+			memset(v + (size_t)nv * CTR_IDX_COUNT, 0, CTR_IDX_COUNT * sizeof(*v));
+		p[i].vi = nv++;
+	}
+	sweep_free(&h->prev);
+	h->prev = h->sw;
+	h->prev.descs = NULL;	/* h->sw's */
+	h->prev.p = p;
+	h->prev.vals = v;
+	h->prev.nvals = nv;
+	return 0;
+}
+
 void sweep_history_free(struct sweep_history *h)
 {
 	sweep_free(&h->sw);

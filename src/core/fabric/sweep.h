@@ -105,6 +105,10 @@ int sweep_history_discover(struct sweep_history *h, const struct sweep_opts *o,
 /* Allocates the previous samples for h->sw: 0 (have true) or 5 with h->sw
  * freed and have false. */
 int sweep_history_adopt(struct sweep_history *h, char *err, size_t errlen);
+/* This round becomes the previous one: each port's sample, or, where
+ * this round could not read the port, its last one. 0, or -1 out of
+ * memory with no previous round kept. */
+int sweep_history_keep(struct sweep_history *h);
 void sweep_history_free(struct sweep_history *h);
 
 #endif
