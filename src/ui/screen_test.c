@@ -624,9 +624,13 @@ static void draw_facts(WINDOW *win, int y, int w, const struct tj_view *v)
 		 i->mtu, i->gid_index, i->gid_index < 0 ? "" : i->gid_auto ? "(auto: RoCE v2 IPv4)" : "(given)",
 		 i->gid, i->numa_note[0] ? i->numa_note : "?");
 	widgets_text(win, y, 0, w, buf, UI_NORMAL, false, false);
-	snprintf(buf, sizeof(buf), " peer   %s %s %s  %s  MTU %u  GID %d  NUMA %d  fw %s",
-		 p->host, p->device, p->link_layer, layout_fmt_gbps(p->rate_mbps / 1000.0, rate, sizeof(rate)),
-		 p->mtu, p->gid_index, p->numa_node, p->fw_ver[0] ? p->fw_ver : "?");
+	if (v->o.c.perftest)	/* its handshake carries no port facts: say so, never 0 */
+		snprintf(buf, sizeof(buf), " peer   %s  perftest %s server (device, rate, MTU, NUMA: not told)",
+			 p->host, p->fw_ver[0] ? p->fw_ver : "?");
+	else
+		snprintf(buf, sizeof(buf), " peer   %s %s %s  %s  MTU %u  GID %d  NUMA %d  fw %s",
+			 p->host, p->device, p->link_layer, layout_fmt_gbps(p->rate_mbps / 1000.0, rate, sizeof(rate)),
+			 p->mtu, p->gid_index, p->numa_node, p->fw_ver[0] ? p->fw_ver : "?");
 	widgets_text(win, y + 1, 0, w, buf, UI_NORMAL, false, false);
 }
 

@@ -58,12 +58,13 @@ wait_for 'CANCELLED|verdict' 20
 wire_lossless "$RXE_VM_NETDEV"
 wait_log "$IBCONSOLE_WIRE_DIR/perftest-up" listening 120
 to_form
-field 9 10	# duration 10 s, as the server's -D 10
+field 9 20	# duration 20 s, as the server's -D 20
 field 4	# on to the last field: who the peer is
 key Space
 wait_for 'Peer runs .*< perftest >' 5
 key Enter
 wait_for 'TEST write bw 64 KiB RC 1 QP -> .*running' 30
+wait_for '^ peer +192\.168\.77\.1 +perftest [0-9.]+ server' 30
 # two looks while it runs: the local packet counter must have risen
 loc_sent() { grep -E '^ sent_pkts ' "$1" | head -1 | sed 's/([^)]*)//g; s/!//g' | awk '{print $2}'; }
 end=$(($(ms) + 30000))
@@ -73,11 +74,11 @@ until [ -n "$first" ]; do
 	grep -q running pt1.txt || { cat pt1.txt; fail "the perftest run ended before its counters showed"; }
 	first=$(loc_sent pt1.txt)
 	[ "$(ms)" -le "$end" ] || { cat pt1.txt; fail "no local sent_pkts during the perftest run"; }
-	[ -n "$first" ] || sleep 0.3
+	[ -n "$first" ] || sleep 0.2
 done
 a=$(num "$first") b=$a
 until [ "$b" -gt "$a" ]; do
-	sleep 0.5
+	sleep 0.2
 	cap > pt2.txt
 	grep -q running pt2.txt || { cat pt1.txt pt2.txt; fail "local sent_pkts did not rise during the perftest run ($a)"; }
 	b=$(num "$(loc_sent pt2.txt)")

@@ -3,7 +3,7 @@
 # wire/screen-server.sh (in VM A, 192.168.77.1): the agent the client VM's
 # console tests against across the lossy wire; one RDMA session, then it
 # prints its retransmission counters. Then an unmodified ib_write_bw
-# server (10 s, perftest's port 18515) for the console's second run, with
+# server (20 s, perftest's port 18515) for the console's second run, with
 # "Peer runs: perftest"; its output goes to perftest-server.log in the
 # shared directory. Exits with the agent session's status, or perftest's
 # when that failed.
@@ -21,7 +21,7 @@ cat /sys/class/infiniband/rxe0/ports/1/hw_counters/duplicate_request \
 
 gid=$(roce_v2_ipv4_index rxe0 1 "$(netdev_ipv4 "$RXE_VM_NETDEV")")
 pl=$IBCONSOLE_WIRE_DIR/perftest-server.log
-timeout -k 5 120 stdbuf -oL ib_write_bw -d rxe0 -x "$gid" -D 10 > "$pl" 2>&1 &
+timeout -k 5 120 stdbuf -oL ib_write_bw -d rxe0 -x "$gid" -D 20 > "$pl" 2>&1 &
 srv=$!
 # a client that failed before its run: end with it
 ( while [ ! -e "$IBCONSOLE_WIRE_DIR/done" ]; do sleep 1; done; kill $srv 2> /dev/null ) &
@@ -32,7 +32,7 @@ until ss -Hltn "sport = :18515" | grep -q .; do
 	[ $n -le 200 ] && kill -0 $srv 2> /dev/null || { cat "$pl"; fail "ib_write_bw did not listen on 18515"; }
 	sleep 0.1
 done
-echo "server: ib_write_bw -d rxe0 -x $gid -D 10 listening"
+echo "server: ib_write_bw -d rxe0 -x $gid -D 20 listening"
 echo listening > "$IBCONSOLE_WIRE_DIR/perftest-up"
 prc=0
 wait $srv || prc=$?
