@@ -139,6 +139,6 @@ accel=$(grep -aom1 -- '-accel [a-z]*' "$work/vm.log" | head -1 | cut -d' ' -f2)
 	echo "Every run (ibconsole; perftest), pair by pair:"
 	echo
 	while IFS='|' read -r name tool ourargs ptargs mo mt r; do
-		echo "    $name: $(awk '{ printf "%s%.3g", NR > 1 ? " " : "", $1 }' "$work/res/$name.ours"); $(paste -sd' ' "$work/res/$name.theirs")"
+		echo "    $name: $(awk '{ printf "%s%.3g", (NR > 1 ? " " : ""), $1 }' "$work/res/$name.ours"); $(paste -sd' ' "$work/res/$name.theirs")"
 	done < "$work/res/rows"
 } > "$out"
