@@ -14,7 +14,7 @@
 int cmd_console(const struct cli *c, const struct snap_opts *o)
 {
 	struct ui_opts u = { .interval_s = c->interval, .no_color = c->no_color,
-			     .config = c->config };
+			     .config = c->config, .accept_results = c->accept_results };
 	struct fab_opts fo;
 
 	cmd_fabric_opts(c, &fo);

@@ -17,6 +17,8 @@ struct ui_opts {
 	const struct fab_opts *fabric;	/* fabric screen's discovery options */
 	double rediscover_s;		/* fabric rediscovery timer, 0 off */
 	const char *config;		/* --config (thresholds) */
+	const char *accept_results;	/* --accept-results DIR: opens on its
+					 * heat map; NULL none */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)

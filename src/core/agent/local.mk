@@ -13,6 +13,7 @@ libibc_core_a_SOURCES += \
 	src/core/agent/peer.c src/core/agent/peer.h \
 	src/core/agent/testjob.c src/core/agent/testjob.h \
 	src/core/agent/accept.c src/core/agent/accept.h \
+	src/core/agent/acceptres.c src/core/agent/acceptres.h \
 	src/core/agent/tcptest.c src/core/agent/tcptest.h \
 	src/core/agent/perftest_proto.c src/core/agent/perftest_proto.h \
 	src/core/agent/perftest_client.c src/core/agent/perftest_client.h
