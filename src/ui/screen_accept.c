@@ -329,8 +329,8 @@ static void draw_heat(WINDOW *win, int w, int h)
 
 	for (int i = 0; i < r->npairs; i++)
 		nbad += r->pairs[i].bad;
-	snprintf(buf, sizeof(buf), " ACCEPTANCE RESULTS %s  (%s)  %s bandwidth at %llu B: %d hosts, %d pairs, %d bad",
-		 r->path, r->time, r->bw_op, (unsigned long long)r->bw_size, r->nhosts, r->npairs, nbad);
+	snprintf(buf, sizeof(buf), " ACCEPTANCE RESULTS  %d hosts, %d pairs, %d bad; %s bandwidth at %llu B  %s  %s",
+		 r->nhosts, r->npairs, nbad, r->bw_op, (unsigned long long)r->bw_size, r->time, r->path);
 	widgets_text(win, y++, 0, w, buf, UI_TITLE, false, true);
 	snprintf(buf, sizeof(buf), " cell: the pair's bandwidth in %% of the best pair's (best %.3f Gb/s); bands:", best);
 	widgets_text(win, y++, 0, w, buf, UI_LABEL, false, false);
