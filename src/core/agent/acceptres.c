@@ -5,13 +5,13 @@
 #include "config.h"
 #include "core/agent/acceptres.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/agent/record.h"
+#include "core/base/parse.h"
 
 #define ACCEPTRES_MAX_BYTES (64 << 20)
 
@@ -108,28 +108,6 @@ static void take(void *arg, const char *path, const char *val, bool is_str)
 	}
 }
 
-static char *slurp(const char *path, size_t *len, char *why, size_t whylen)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n = -1;
-
-	if (!f) {
-		snprintf(why, whylen, "%s", strerror(errno));
-		return NULL;
-	}
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && n < ACCEPTRES_MAX_BYTES && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*len = (size_t)n;
-	} else {
-		snprintf(why, whylen, "%s", n == 0 ? "empty" : buf ? "unreadable" : "unreadable or too large");
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 struct acceptres *acceptres_load(const char *path, char *err, size_t errlen)
 {
 	struct acceptres *r = calloc(1, sizeof(*r));
@@ -149,7 +127,7 @@ struct acceptres *acceptres_load(const char *path, char *err, size_t errlen)
 	else
 		snprintf(r->path, sizeof(r->path), "%s", path);
 	r->accept_pct = r->fleet_bw_pct = -1;
-	text = slurp(r->path, &len, why, sizeof(why));
+	text = parse_slurp(r->path, ACCEPTRES_MAX_BYTES, &len, why, sizeof(why));
 	if (text && !record_scan(text, len, take, &x, why, sizeof(why))) {
 		if (!x.schema || !x.hosts_mode)
 			snprintf(why, sizeof(why), "not the results of accept --hosts (schema ibconsole/accept/1, mode hosts)");

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "core/base/parse.h"
 #include "core/base/worker.h"
 #include "core/agent/perftest_client.h"
 #include "core/agent/tcptest.h"
@@ -474,21 +475,10 @@ int testjob_record_path(int kind, int op, char *out, size_t len)
 
 int testjob_load_record(const char *path, struct record_saved *s, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n;
-	int rc = -1;
+	size_t n = 0;
+	char *buf = parse_slurp(path, 4 << 20, &n, why, whylen);
+	int rc = buf ? record_parse(buf, n, s, why, whylen) : -1;
 
-	if (!f) {
-		snprintf(why, whylen, "%s", strerror(errno));
-		return -1;
-	}
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && n < (4 << 20) && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		rc = record_parse(buf, (size_t)n, s, why, whylen);
-	else
-		snprintf(why, whylen, "unreadable or too large");
-	fclose(f);
 	free(buf);
 	return rc;
 }
