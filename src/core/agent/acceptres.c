@@ -41,6 +41,11 @@ static void take_pair(struct take_ctx *x, int i, const char *field, const char *
 			snprintf(x->bad, sizeof(x->bad), "more pairs than %d hosts have", r->nhosts);
 		return;
 	}
+	/* the hosts came first: as many pairs as they can have */
+	if (!r->pairs && !(r->pairs = calloc((size_t)x->maxpairs, sizeof(*r->pairs)))) {
+		snprintf(x->bad, sizeof(x->bad), "out of memory");
+		return;
+	}
 	p = &r->pairs[i];
 	if (i >= r->npairs) {
 		for (int k = r->npairs; k <= i; k++)
@@ -94,6 +99,11 @@ static void take(void *arg, const char *path, const char *val, bool is_str)
 				snprintf(x->bad, sizeof(x->bad), "more than %d hosts", HOSTLIST_MAX);
 			return;
 		}
+		if (r->pairs) {
+			if (!x->bad[0])
+				snprintf(x->bad, sizeof(x->bad), "a host after the pairs");
+			return;
+		}
 		if (i >= r->nhosts)
 			r->nhosts = i + 1;
 		x->maxpairs = r->nhosts * (r->nhosts - 1) / 2;
@@ -117,7 +127,7 @@ struct acceptres *acceptres_load(const char *path, char *err, size_t errlen)
 	char *text = NULL;
 	size_t len = 0;
 
-	if (!r || !(r->pairs = calloc((size_t)HOSTLIST_MAX * (HOSTLIST_MAX - 1) / 2, sizeof(*r->pairs)))) {
+	if (!r) {
 		snprintf(err, errlen, "cannot read the acceptance results: out of memory — close other programs and retry");
 		acceptres_free(r);
 		return NULL;

@@ -29,7 +29,7 @@ struct acceptres {
 	bool host_bad[HOSTLIST_MAX];
 	char host_why[HOSTLIST_MAX][200];
 	int npairs;
-	struct acceptres_pair *pairs;	/* nhosts * (nhosts - 1) / 2 at most */
+	struct acceptres_pair *pairs;	/* npairs, NULL when none */
 };
 
 /* Reads DIR/accept.json (or the file itself when path names one) into a
