@@ -82,8 +82,8 @@ static const struct cli_option {
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
-	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept: run for S seconds instead of --iters; triage: each traffic run (2)" },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept (and the console's acceptance screen): iterations per QP (write bw 5000, else 1000)" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept (and the console's acceptance screen): run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
@@ -129,7 +129,7 @@ static const int common_opts[] = {
 
 static const int console_opts[] = {
 	OPT_INTERVAL, OPT_NO_SMP, OPT_REDISCOVER, OPT_HOPS, OPT_MAD_TIMEOUT,
-	OPT_NODE_NAME_MAP, OPT_PEER, OPT_ACCEPT_RESULTS, 0
+	OPT_NODE_NAME_MAP, OPT_PEER, OPT_ACCEPT_RESULTS, OPT_ITERS, OPT_DURATION, 0
 };
 static const int snapshot_opts[] = { OPT_JSON, OPT_NO_SMP, 0 };
 static const int fabric_opts[] = {

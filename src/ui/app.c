@@ -368,7 +368,8 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 2;
 	}
 	/* unreadable results are a usage error too: one line, no screen */
-	if (screen_accept_configure(o, u->config, u->accept_results, err, sizeof(err))) {
+	if (screen_accept_configure(o, u->config, u->accept_results, u->accept_iters,
+				    u->accept_duration_s, err, sizeof(err))) {
 		fprintf(stderr, "ibconsole: %s\n", err);
 		snapshot_release(a.snap);
 		free(a.snap);

@@ -28,6 +28,8 @@
 static struct {
 	struct snap_opts so;
 	char dev[64];
+	long long iters;		/* the run's -n / -D (0: accept's defaults) */
+	double duration_s;
 	struct acc_limits l;
 	struct accept_job *job;
 	struct accept_view *v;		/* newest view, NULL before a run */
@@ -55,12 +57,14 @@ static void note(enum ui_role r, const char *fmt, ...)
 }
 
 int screen_accept_configure(const struct snap_opts *o, const char *config, const char *results,
-			    char *err, size_t errlen)
+			    long long iters, double duration_s, char *err, size_t errlen)
 {
 	struct thresholds *th = calloc(1, sizeof(*th));
 	char cbuf[512];
 
 	as.so = *o;
+	as.iters = iters;
+	as.duration_s = duration_s;
 	if (o->device) {
 		snprintf(as.dev, sizeof(as.dev), "%s", o->device);
 		as.so.device = as.dev;
@@ -117,7 +121,7 @@ static void start(void)
 		return;
 	}
 	o.ref = ref;
-	accept_params(-1, 0, 0, 0, &o.p);
+	accept_params(-1, 0, as.iters, as.duration_s, &o.p);
 	accept_job_stop(as.job);
 	as.job = accept_job_start(&o, &as.so, err, sizeof(err));
 	if (!as.job) {
@@ -265,9 +269,14 @@ static void draw_cards(WINDOW *win, int w, int h)
 
 	if (as.v) {
 		const struct proto_params *p = &as.v->p;
+		char len[32];
 
-		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s: send bandwidth at %llu B, pass at %.0f %% of each port's data rate   %s",
-			 as.v->ref, (unsigned long long)p->size, 100 * as.l.accept,
+		if (p->duration_ms)
+			snprintf(len, sizeof(len), "%.1f s", p->duration_ms / 1000.0);
+		else
+			snprintf(len, sizeof(len), "%llu iterations", (unsigned long long)p->iters);
+		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s: send bandwidth at %llu B, %s, pass at %.0f %% of each port's data rate   %s",
+			 as.v->ref, (unsigned long long)p->size, len, 100 * as.l.accept,
 			 as.v->state == ACCEPT_JOB_READING ? "reading the ports" :
 			 as.v->state == ACCEPT_JOB_RUNNING ? "running" :
 			 as.v->state == ACCEPT_JOB_CANCELLED ? "cancelled" :

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 # t-51-accept-screen.sh: the console's acceptance screen on rxe0, driven
 # through tmux, with the agent on the same VM as the reference (--peer):
-# A opens the screen, Enter runs the acceptance in the background — a
+# A opens the screen, Enter runs the acceptance (-n 4000) in the background — a
 # progress bar for the card while the screen keeps answering keys — then
 # the table's row for rxe0/1 agrees with `accept --ref --json` run right
 # after against the same agent (the verdict, the acceptance line and the
 # share of the data rate that goes with the Gb/s shown); Enter opens the
 # card's evidence (width / speed, PCIe, NUMA, the RoCE v2 GID, both MTUs,
 # the cause), Esc closes it, Esc returns to the ports. Esc Esc cancels a
-# second run: the agent frees its session and the card reads "not tested".
+# second run of 120 s (-D): the agent frees its session and the card
+# reads "not tested".
 # vm-timeout: 480
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
@@ -17,11 +18,13 @@ set -eu
 . "$VM_TESTS_DIR/screenlib.sh"
 
 agent agent.log
-console
+# 4000 iterations: long enough (seconds) for the progress to be seen
+CONSOLE_ARGS='-n 4000' console
 key A
 wait_for "ACCEPTANCE against $ip4" 5
 wait_for 'Enter or r runs it' 5
 key Enter
+wait_for "ACCEPTANCE against $ip4: send bandwidth at 65536 B, 4000 iterations, pass at 90 %" 60
 wait_for 'rxe0/1 .* [0-9]+ %  (testing|waiting)' 60
 shot accept-run
 cat accept-run.txt
@@ -45,7 +48,7 @@ echo "$row" | awk '{ g = $2; p = $3; l = $4; if (l + 0 <= 0 || g == "-") exit 0
 
 # the command line's verdict, same agent, same card
 rc=0
-timeout 120 "$IBC" accept --ref "$ip4" -d rxe0 --json > oracle.json 2> oracle.err || rc=$?
+timeout 120 "$IBC" accept --ref "$ip4" -d rxe0 -n 4000 --json > oracle.json 2> oracle.err || rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat oracle.err; fail "accept --ref: exit $rc"; }
 /usr/bin/python3 - "$verdict" "$line" <<'PY' || { cat oracle.json; fail "the screen and accept --ref disagree"; }
 import json, sys
@@ -80,12 +83,17 @@ key Escape
 wait_for 'rxe0/1 details' 5
 echo "ok: Esc closes the pane, Esc again returns to the ports"
 
-# Esc Esc cancels a run; the agent frees the session
+# Esc Esc cancels a run — one of 120 s (-D, so it is still going when
+# the keys come); the agent frees the session
+key F10
+wait_for 'console exit 0' 10
+CONSOLE_ARGS='-D 120' console
 key A
 wait_for 'ACCEPTANCE against' 5
 nfailed=$(grep -c 'session failed' agent.log || true)
 key r
 wait_for 'rxe0/1 .* %  testing' 60
+wait_for "ACCEPTANCE against $ip4: send bandwidth at 65536 B, 120.0 s, " 5
 sleep 2
 key Escape
 wait_for 'Esc again to cancel' 5
