@@ -22,6 +22,16 @@ struct take_ctx {
 	char bad[160];		/* the first inconsistency found */
 };
 
+/* Text for the screen: control characters (a \n escape, a stray ESC)
+ * would move the cursor, so they become '?'. */
+static void copy_clean(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+	for (char *c = dst; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
 static int host_index(const struct acceptres *r, const char *name)
 {
 	for (int i = 0; i < r->nhosts; i++)
@@ -53,10 +63,14 @@ static void take_pair(struct take_ctx *x, int i, const char *field, const char *
 		r->npairs = i + 1;
 	}
 	if ((!strcmp(field, "a") || !strcmp(field, "b")) && is_str) {
-		int h = host_index(r, val);
+		char name[sizeof(r->host[0])];
+		int h;
+
+		copy_clean(name, sizeof(name), val);
+		h = host_index(r, name);
 
 		if (h < 0 && !x->bad[0])
-			snprintf(x->bad, sizeof(x->bad), "pair %d names %.60s, not in its hosts", i + 1, val);
+			snprintf(x->bad, sizeof(x->bad), "pair %d names a host not in the hosts list", i + 1);
 		*(field[0] == 'a' ? &p->a : &p->b) = h;
 	} else if (!strcmp(field, "verdict") && is_str) {
 		p->bad = !strcmp(val, "bad");
@@ -66,7 +80,7 @@ static void take_pair(struct take_ctx *x, int i, const char *field, const char *
 	} else if (!strcmp(field, "lat_p99_us") && !null) {
 		p->lat_p99_us = strtod(val, NULL);
 	} else if ((!strcmp(field, "why") || (!strcmp(field, "error") && !p->why[0])) && is_str) {
-		snprintf(p->why, sizeof(p->why), "%s", val);
+		copy_clean(p->why, sizeof(p->why), val);
 	} else if (!strcmp(field, "retested")) {
 		p->retested = !strcmp(val, "true");
 	}
@@ -84,9 +98,9 @@ static void take(void *arg, const char *path, const char *val, bool is_str)
 	else if (!strcmp(path, "mode"))
 		x->hosts_mode = is_str && !strcmp(val, "hosts");
 	else if (!strcmp(path, "time") && is_str)
-		snprintf(r->time, sizeof(r->time), "%s", val);
+		copy_clean(r->time, sizeof(r->time), val);
 	else if (!strcmp(path, "bw_op") && is_str)
-		snprintf(r->bw_op, sizeof(r->bw_op), "%s", val);
+		copy_clean(r->bw_op, sizeof(r->bw_op), val);
 	else if (!strcmp(path, "bw_size_bytes") && !is_str)
 		r->bw_size = strtoull(val, NULL, 10);
 	else if (!strcmp(path, "accept_pct") && !is_str)
@@ -108,11 +122,11 @@ static void take(void *arg, const char *path, const char *val, bool is_str)
 			r->nhosts = i + 1;
 		x->maxpairs = r->nhosts * (r->nhosts - 1) / 2;
 		if (!strcmp(field, "host") && is_str)
-			snprintf(r->host[i], sizeof(r->host[i]), "%s", val);
+			copy_clean(r->host[i], sizeof(r->host[i]), val);
 		else if (!strcmp(field, "bad"))
 			r->host_bad[i] = !strcmp(val, "true");
 		else if (!strcmp(field, "evidence") && is_str)
-			snprintf(r->host_why[i], sizeof(r->host_why[i]), "%s", val);
+			copy_clean(r->host_why[i], sizeof(r->host_why[i]), val);
 	} else if (sscanf(path, "pairs[%d].%63s", &i, field) == 2) {
 		take_pair(x, i, field, val, is_str);
 	}
