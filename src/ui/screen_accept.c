@@ -275,12 +275,14 @@ static void draw_cards(WINDOW *win, int w, int h)
 			snprintf(len, sizeof(len), "%.1f s", p->duration_ms / 1000.0);
 		else
 			snprintf(len, sizeof(len), "%llu iterations", (unsigned long long)p->iters);
-		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s: send bandwidth at %llu B, %s, pass at %.0f %% of each port's data rate   %s",
-			 as.v->ref, (unsigned long long)p->size, len, 100 * as.l.accept,
+		/* the state before the parameters: a narrow terminal clips the end */
+		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s, %s: send bandwidth at %llu B, %s, pass at %.0f %% of the data rate",
+			 as.v->ref,
 			 as.v->state == ACCEPT_JOB_READING ? "reading the ports" :
 			 as.v->state == ACCEPT_JOB_RUNNING ? "running" :
 			 as.v->state == ACCEPT_JOB_CANCELLED ? "cancelled" :
-			 as.v->state == ACCEPT_JOB_FAILED ? "failed" : "done");
+			 as.v->state == ACCEPT_JOB_FAILED ? "failed" : "done",
+			 (unsigned long long)p->size, len, 100 * as.l.accept);
 	} else {
 		peer_host(ref, sizeof(ref));
 		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s", ref[0] ? ref : "(no reference: the console's peer)");

@@ -24,11 +24,11 @@ key A
 wait_for "ACCEPTANCE against $ip4" 5
 wait_for 'Enter or r runs it' 5
 key Enter
-wait_for "ACCEPTANCE against $ip4: send bandwidth at 65536 B, 4000 iterations, pass at 90 %" 60
+wait_for "ACCEPTANCE against $ip4, (reading the ports|running|done): send bandwidth at 65536 B, 4000 iterations, pass at 90 %" 60
 wait_for 'rxe0/1 .* [0-9]+ %  (testing|waiting)' 60
 shot accept-run
 cat accept-run.txt
-grep -q 'running' accept-run.txt || fail "no 'running' in the title while the card is tested"
+grep -q "ACCEPTANCE against $ip4, running: " accept-run.txt || fail "no 'running' in the title while the card is tested"
 # a key during the run reaches the screen (Down on a one-card table: the
 # selection stays, the screen redraws)
 key Down
@@ -93,12 +93,12 @@ wait_for 'ACCEPTANCE against' 5
 nfailed=$(grep -c 'session failed' agent.log || true)
 key r
 wait_for 'rxe0/1 .* %  testing' 60
-wait_for "ACCEPTANCE against $ip4: send bandwidth at 65536 B, 120.0 s, " 5
+wait_for "ACCEPTANCE against $ip4, running: send bandwidth at 65536 B, 120.0 s, " 5
 sleep 2
 key Escape
 wait_for 'Esc again to cancel' 5
 key Escape
-wait_for 'cancelled' 60
+wait_for "ACCEPTANCE against $ip4, cancelled: " 60
 wait_for 'not tested: the run was cancelled' 10
 end=$(($(ms) + 30000))
 until [ "$(grep -c 'session failed' agent.log || true)" -gt "$nfailed" ]; do
