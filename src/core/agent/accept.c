@@ -5,6 +5,7 @@
 #include "config.h"
 #include "core/agent/accept.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,17 +317,11 @@ void accept_job_cancel(struct accept_job *j)
 		atomic_store(&j->cancel, 1);
 }
 
+_Static_assert(offsetof(struct accept_view, gen) == 0, "worker_take_view reads gen first");
+
 bool accept_job_get(struct accept_job *j, struct accept_view *v)
 {
-	bool changed = false;
-
-	worker_lock(&j->wk);
-	if (j->pub.gen != v->gen) {
-		*v = j->pub;
-		changed = true;
-	}
-	worker_unlock(&j->wk);
-	return changed;
+	return worker_take_view(&j->wk, v, &j->pub, sizeof(*v));
 }
 
 int accept_job_fd(const struct accept_job *j)

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,17 +323,11 @@ void testjob_cancel(struct testjob *j)
 	worker_notify(&j->wk);
 }
 
+_Static_assert(offsetof(struct tj_view, gen) == 0, "worker_take_view reads gen first");
+
 bool testjob_get(struct testjob *j, struct tj_view *v)
 {
-	bool changed = false;
-
-	worker_lock(&j->wk);
-	if (j->pub.gen != v->gen) {
-		*v = j->pub;
-		changed = true;
-	}
-	worker_unlock(&j->wk);
-	return changed;
+	return worker_take_view(&j->wk, v, &j->pub, sizeof(*v));
 }
 
 int testjob_fd(const struct testjob *j)
