@@ -141,18 +141,20 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 			snprintf(name, sizeof(name), "%s/%d", r->dev, r->port);
 		else
 			snprintf(name, sizeof(name), "%s", r->dev);
+		/* four significant digits: a 200 Gb/s HDR port and a Soft-RoCE
+		 * one judged at a few Mb/s both show their figures */
 		if (r->ran)
-			snprintf(gbps, sizeof(gbps), "%.2f", r->gbps);
+			snprintf(gbps, sizeof(gbps), "%.4g", r->gbps);
 		if (r->card.pct >= 0)
 			snprintf(pct, sizeof(pct), "%.1f", r->card.pct);
 		if (r->card.line_gbps > 0)
-			snprintf(line, sizeof(line), "%.2f", r->card.line_gbps);
+			snprintf(line, sizeof(line), "%.4g", r->card.line_gbps);
 		printf("%-16s %10s %10s %10s  %-9s %s\n", name, gbps, pct, line,
 		       r->card.pass ? "PASS" : "FAIL", r->card.pass ? "" : r->card.cause);
 	}
 	for (int i = 0; i < n; i++)
 		if (rows[i].ran)
-			printf(" %s/%d: data rate %.2f Gb/s (%s), reference %s %s\n", rows[i].dev, rows[i].port,
+			printf(" %s/%d: data rate %.4g Gb/s (%s), reference %s %s\n", rows[i].dev, rows[i].port,
 			       rows[i].data_gbps, rows[i].data_source, rows[i].ref_host, rows[i].ref_dev);
 	printf("%d of %d passed\n", n - nfail, n);
 }
