@@ -133,6 +133,29 @@ wire_nics() {
 		done
 	done
 }
+# wire_begin HOST: a scratch directory of the script's own as the current
+# one (WORK; the caller removes it) and this VM's host name HOST
+wire_begin() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
+	cd "$WORK" || fail "cd $WORK"
+	hostname "$1"
+}
+# wire_nic_agents N: wire_nics as VM N, the acceptance tests' shared
+# secret in ./secret, an agent per NIC taking orders with it (rxe0 on TCP
+# port 18700, rxe1 on 18702), listening when this returns; their pids in
+# AGENTS, their logs agent0.log and agent1.log
+wire_nic_agents() {
+	wire_nics "$RXE_VM_NETDEV" "$1"
+	echo "wire-accept-secret" > secret
+	AGENTS=
+	for k in 0 1; do
+		"$IBCONSOLE" serve -d "rxe$k" --port $((18700 + 2 * k)) --secret-file secret --timeout 30 \
+			> "agent$k.log" 2>&1 &
+		AGENTS="$AGENTS $!"
+	done
+	trap 'kill $AGENTS 2>/dev/null; rm -rf "$WORK"' EXIT
+	for k in 0 1; do wait_listening "agent$k.log"; done
+}
 # wire_nic_limit NIC KBIT: a NIC that moves at most KBIT kbit/s each way:
 # tbf on what it sends (a queue of 32 KiB, so rxe's retransmission timer
 # does not fire while packets wait), a policer dropping what it receives

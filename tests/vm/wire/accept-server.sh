@@ -7,22 +7,12 @@
 set -eu
 . "$(dirname "$0")/../vmlib.sh"
 . "$(dirname "$0")/../faultlib.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
-cd "$work"
-hostname wire-a
-wire_nics "$RXE_VM_NETDEV" 1
-echo "wire-accept-secret" > secret
-agents=
-for k in 0 1; do
-	"$IBCONSOLE" serve -d "rxe$k" --port $((18700 + 2 * k)) --secret-file secret --timeout 30 > "agent$k.log" 2>&1 &
-	agents="$agents $!"
-done
-trap 'kill $agents 2>/dev/null; rm -rf "$work"' EXIT
-for k in 0 1; do wait_listening "agent$k.log"; done
+wire_begin wire-a
+wire_nic_agents 1
 echo "server: agents on rxe0 (192.168.78.1) port 18700 and rxe1 (192.168.78.11) port 18702"
 i=0
 while [ ! -e "$IBCONSOLE_WIRE_DIR/done" ]; do
-	for p in $agents; do
+	for p in $AGENTS; do
 		kill -0 "$p" 2>/dev/null || { cat agent*.log; fail "an agent died"; }
 	done
 	i=$((i + 1))
