@@ -26,7 +26,7 @@ wire_nic_agents 2
 wire_wait_agent 192.168.77.1 18700 --secret-file secret
 wire_wait_agent 192.168.77.1 18702 --secret-file secret
 printf '%s\n' 192.168.77.1:18700 192.168.77.1:18702 192.168.77.2:18700 192.168.77.2:18702 > hosts
-printf '# emulated hosts: the fleet rules loosened\naccept_fleet_bw_pct = 20\naccept_fleet_lat_ratio = 1000\n' > loose.conf
+printf '# emulated hosts: the fleet rules loosened\naccept_fleet_bw_pct = 20\naccept_fleet_lat_ratio = 100\n' > loose.conf
 LINE=0.004
 t0=$(date +%s)
 
