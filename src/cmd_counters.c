@@ -671,13 +671,28 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 	json_obj_end(j);
 }
 
+/* Port i's counters into cs and, after two sweeps, its first sample
+ * into pcs: returns pcs, or NULL when there is no valid first sample. */
+static const struct counter_set *port_sets(const struct sweep *sw,
+					   const struct sweep *prev, int i,
+					   struct counter_set *cs,
+					   struct counter_set *pcs)
+{
+	sweep_port_counters(sw, i, cs);
+	if (!prev || i >= prev->n || !sweep_port_valid(&prev->p[i]))
+		return NULL;
+	sweep_port_counters(prev, i, pcs);
+	return pcs;
+}
+
 static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		      size_t errlen)
 {
 	struct sweep_opts so = { 0 };
 	struct sweep sw;
 	struct thresholds th;
-	struct counter_set *prev = NULL;
+	struct sweep first = { 0 }, *prev = NULL;	/* the first of two sweeps */
+	struct counter_set cs, pcs;
 	struct listed *ls = NULL;
 	int rc, nl = 0, nfail = 0, levels[3] = { 0 };
 	double q1 = 0;
@@ -700,14 +715,12 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		double t = counters_now() + c->interval;
 
 		q1 = sw.query_s;
-		prev = calloc((size_t)sw.n + 1, sizeof(*prev));
-		if (!prev) {
+		if (sweep_copy(&first, &sw)) {
 			snprintf(err, errlen, "out of memory");
 			rc = 5;
 			goto out;
 		}
-		for (int i = 0; i < sw.n; i++)
-			prev[i] = sw.p[i].cs;
+		prev = &first;
 		sleep_until(t);
 		rc = sweep_query(&sw, &so, err, errlen);
 		if (rc)
@@ -720,22 +733,21 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		goto out;
 	}
 	for (int i = 0; i < sw.n; i++) {
-		const struct counter_set *cs = &sw.p[i].cs;
-		const struct counter_set *pv = prev && prev[i].valid ? &prev[i] : NULL;
+		const struct counter_set *pv = port_sets(&sw, prev, i, &cs, &pcs);
 		struct verdict v;
 		bool moved;
 
-		if (!cs->valid) {
+		if (!cs.valid) {
 			nfail++;
 			continue;
 		}
 		/* two sweeps: judge what moved between them; one sweep: the
 		 * values since the last clear, with their own levels */
 		if (pv)
-			rules_eval_interval(pv, cs, &th, c->interval, &v);
+			rules_eval_interval(pv, &cs, &th, c->interval, &v);
 		else
-			rules_eval_values(cs, &th, &v);
-		if (!port_listed(cs, pv, &v, &moved))
+			rules_eval_values(&cs, &th, &v);
+		if (!port_listed(&cs, pv, &v, &moved))
 			continue;
 		ls[nl].idx = i;
 		ls[nl].v = v;
@@ -762,7 +774,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		json_arr_begin(&j, "listed");
 		for (int k = 0; k < nl; k++) {
 			const struct sweep_port *p = &sw.p[ls[k].idx];
-			const struct counter_set *pv = prev && prev[ls[k].idx].valid ? &prev[ls[k].idx] : NULL;
+			const struct counter_set *pv = port_sets(&sw, prev, ls[k].idx, &cs, &pcs);
 			char g[24];
 
 			json_obj_begin(&j, NULL);
@@ -772,12 +784,12 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_bool(&j, "switch", p->is_switch);
 			json_int(&j, "lid", p->lid);
 			json_int(&j, "port", p->port);
-			json_str(&j, "mode", p->cs.mode);
+			json_str(&j, "mode", cs.mode);
 			json_bool(&j, "moved", ls[k].moved);
 			json_verdict(&j, &ls[k].v);
 			json_arr_begin(&j, "counters");
-			for (int i = 0; i < p->cs.n; i++) {
-				const struct ctr_value *x = &p->cs.c[i];
+			for (int i = 0; i < cs.n; i++) {
+				const struct ctr_value *x = &cs.c[i];
 				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
 
 				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
@@ -790,13 +802,14 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		json_arr_end(&j);
 		json_arr_begin(&j, "failed");
 		for (int i = 0; i < sw.n; i++) {
-			if (sw.p[i].cs.valid)
+			if (sweep_port_valid(&sw.p[i]))
 				continue;
+			sweep_port_counters(&sw, i, &cs);
 			json_obj_begin(&j, NULL);
 			json_str(&j, "node_desc", sw.p[i].node_desc);
 			json_int(&j, "lid", sw.p[i].lid);
 			json_int(&j, "port", sw.p[i].port);
-			json_str(&j, "error", sw.p[i].cs.why);
+			json_str(&j, "error", cs.why);
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
@@ -810,12 +823,12 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	} else {
 		for (int k = 0; k < nl; k++) {
 			const struct sweep_port *p = &sw.p[ls[k].idx];
-			const struct counter_set *pv = prev && prev[ls[k].idx].valid ? &prev[ls[k].idx] : NULL;
+			const struct counter_set *pv = port_sets(&sw, prev, ls[k].idx, &cs, &pcs);
 
 			printf("%-5s \"%s\" lid %u port %d:", verdict_name(ls[k].v.level),
 			       p->node_desc, p->lid, p->port);
-			for (int i = 0; i < p->cs.n; i++) {
-				const struct ctr_value *x = &p->cs.c[i];
+			for (int i = 0; i < cs.n; i++) {
+				const struct ctr_value *x = &cs.c[i];
 				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
 
 				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
@@ -829,10 +842,13 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 			if (ls[k].v.level != VERDICT_OK)
 				printf("      %s\n", ls[k].v.text);
 		}
-		for (int i = 0; i < sw.n; i++)
-			if (!sw.p[i].cs.valid)
-				printf("fail  \"%s\" lid %u port %d: %s\n", sw.p[i].node_desc,
-				       sw.p[i].lid, sw.p[i].port, sw.p[i].cs.why);
+		for (int i = 0; i < sw.n; i++) {
+			if (sweep_port_valid(&sw.p[i]))
+				continue;
+			sweep_port_counters(&sw, i, &cs);
+			printf("fail  \"%s\" lid %u port %d: %s\n", sw.p[i].node_desc,
+			       sw.p[i].lid, sw.p[i].port, cs.why);
+		}
 		printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
 		       sw.nodes, sw.n, q1 ? q1 : sw.query_s, sw.discover_s, sw.mads_sent, nl,
 		       levels[VERDICT_ACT], levels[VERDICT_WATCH], nfail);
@@ -841,7 +857,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = levels[VERDICT_ACT] ? 1 : 0;
 out:
 	free(ls);
-	free(prev);
+	sweep_free(&first);
 	sweep_free(&sw);
 	return rc;
 }

@@ -254,8 +254,10 @@ static int prev_cmp(const void *a, const void *b)
 	return x->port - y->port;
 }
 
-/* Keeps the error counters of sw's valid ports; the old ones are freed. */
-static void prev_keep(struct prev_sweep *ps, const struct sweep *sw, double t)
+/* Keeps the error counters of sw's valid ports (their sets in sets[]);
+ * the old ones are freed. */
+static void prev_keep(struct prev_sweep *ps, const struct sweep *sw,
+		      const struct counter_set *sets, double t)
 {
 	struct prev_port *p = calloc((size_t)sw->n + 1, sizeof(*p));
 	int n = 0;
@@ -267,7 +269,7 @@ static void prev_keep(struct prev_sweep *ps, const struct sweep *sw, double t)
 	if (!p)
 		return;		/* the next sweep judges no interval */
 	for (int i = 0; i < sw->n; i++) {
-		const struct counter_set *cs = &sw->p[i].cs;
+		const struct counter_set *cs = &sets[i];
 		struct prev_port *q = &p[n];
 
 		if (!cs->valid)
@@ -326,6 +328,7 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 	struct fab_opts fo = { 0 };
 	struct sweep_opts so = { 0 };
 	struct export_target *et = NULL;
+	struct counter_set *sets = NULL;	/* every port's, for the writers */
 	struct fabric *f;
 	struct sweep sw;
 	struct expo_buf b;
@@ -357,7 +360,8 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 		goto out;
 	et = calloc((size_t)sw.n + 1, sizeof(*et));
 	fport = calloc((size_t)sw.n + 1, sizeof(*fport));
-	if (!et || !fport) {
+	sets = malloc(((size_t)sw.n + 1) * sizeof(*sets));
+	if (!et || !fport || !sets) {
 		snprintf(err, errlen, "out of memory for %d fabric ports", sw.n);
 		rc = 5;
 		goto out;
@@ -380,19 +384,20 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 			goto out;
 		}
 		export_labels_fabric(&et[i], f, fport[i]);
-		et[i].cs = &sw.p[i].cs;
+		sweep_port_counters(&sw, i, &sets[i]);
+		et[i].cs = &sets[i];
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			et[i].verdict[r] = -1;
-		if (!sw.p[i].cs.valid)
+		if (!sets[i].valid)
 			continue;
-		rules_eval_values(&sw.p[i].cs, &x->th, &v);
+		rules_eval_values(&sets[i], &x->th, &v);
 		et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
 		if ((int)v.level > worst)
 			worst = (int)v.level;
 		pcs = malloc(sizeof(*pcs));
 		if (pcs && prev_find(ps, sw.p[i].guid, sw.p[i].port, pcs)) {
-			rules_eval_interval(pcs, &sw.p[i].cs, &x->th,
-					    sw.p[i].cs.t_mono - ps->t, &v);
+			rules_eval_interval(pcs, &sets[i], &x->th,
+					    sets[i].t_mono - ps->t, &v);
 			et[i].verdict[EXPORT_RULE_INTERVAL] = (int)v.level;
 			if ((int)v.level > worst)
 				worst = (int)v.level;
@@ -409,7 +414,7 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 		goto out;
 	}
 	export_store_publish(x->store, SLOT_FABRIC, export_blob_take(&b));
-	prev_keep(ps, &sw, sw.n ? sw.p[0].cs.t_mono : counters_now());
+	prev_keep(ps, &sw, sets, sw.n ? sw.p[0].t_mono : counters_now());
 	pthread_mutex_lock(&x->lock);
 	x->fabric_done = wall_now();
 	x->discover_s = f->discover_s;
@@ -423,6 +428,7 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 out:
 	free(et);
 	free(fport);
+	free(sets);
 	sweep_free(&sw);
 	fabric_free(f);
 	return rc;

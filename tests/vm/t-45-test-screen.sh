@@ -8,7 +8,7 @@
 # a split arrow key never cancels, Esc Esc cancels and the next test to
 # the same agent finishes; a latency test shows its histogram and p50 /
 # p99 / p99.9 live, then perftest's figures; the TCP baseline is within
-# 20 % of iperf3 on the same path; the counters panel says the driver has
+# 20 % of iperf3 on the same path (best of five rounds each); the counters panel says the driver has
 # no per-priority pause counters. The failures are t-50-screen-faults.sh.
 # vm-timeout: 600
 set -eu
@@ -78,14 +78,16 @@ cat keylat-run.txt keylat-ctl.txt
 cap | grep -q 'running' || fail "the run ended before the key check"
 med() { sed -n 's/^median \([0-9]*\) .*/\1/p' "$1"; }
 max() { sed -n 's/^median [0-9]* max \([0-9]*\)/\1/p' "$1"; }
-run_ms=$(med keylat-run.txt) run_max=$(max keylat-run.txt) ctl_ms=$(med keylat-ctl.txt)
-echo "key to screen during a run: median ${run_ms} ms, max ${run_max} ms; with no run ${idle_ms} ms; cat in the same tmux under the same load ${ctl_ms} ms"
-# Under KVM the guest runs in real time: every key within 200 ms. Under
+run_ms=$(med keylat-run.txt) run_max=$(max keylat-run.txt) ctl_ms=$(med keylat-ctl.txt) ctl_max=$(max keylat-ctl.txt)
+echo "key to screen during a run: median ${run_ms} ms, max ${run_max} ms; with no run ${idle_ms} ms; cat in the same tmux under the same load ${ctl_ms} ms (max ${ctl_max} ms)"
+# Under KVM the guest runs in real time: every key within 200 ms, beyond
+# the slowest key cat saw in the same tmux (the host's own stalls). Under
 # TCG the emulated guest shares this host's CPUs with whatever else runs
 # (seen: 16 to 550 ms for the same key during a run): the console may add
 # at most 200 ms (median) to what cat takes under the same load.
 if dmesg | grep -q 'Hypervisor detected'; then
-	[ "$run_max" -le 200 ] || fail "a key took ${run_max} ms to show during a run: over 200 ms"
+	[ "$run_max" -le $((ctl_max + 200)) ] ||
+		fail "a key took ${run_max} ms to show during a run, cat at most ${ctl_max} ms: the console adds over 200 ms"
 else
 	[ "$run_ms" -le $((ctl_ms + 200)) ] ||
 		fail "a key took ${run_ms} ms (median) to show during a run, cat ${ctl_ms} ms: the console adds over 200 ms"
@@ -219,8 +221,9 @@ wait_for 'console exit 0' 10
 TMPDIR=$IBC_TMP/tmux iperf3 -s -p 5299 > /dev/null 2>&1 &
 pids="$pids $!"
 # the server may take a while to listen on a slow guest: retry; then
-# five rounds each, interleaved (an emulated guest's speed drifts: single
-# rounds were seen from 0.58 to 1.34 Gb/s), and the medians compared
+# five rounds each, interleaved (a guest's speed on a shared host drifts:
+# single rounds were seen from 0.49 to 1.34 Gb/s, medians of five 18 %
+# apart), and each tool's best round compared: noise only slows a round
 n=0
 until TMPDIR=$IBC_TMP/tmux iperf3 -c "$ip4" -p 5299 -t 1 -J > iperf3.json 2> iperf3.err && grep -q '"sum_received"' iperf3.json; do
 	n=$((n + 1))
@@ -239,8 +242,8 @@ me = [json.load(open(f"tcp-{i}.json")) for i in rounds]
 for m in me:
     assert m["schema"] == "ibconsole/tcp/1" and m["error"] is None, m
 r = [m["gbps"] for m in me]
-a, b = statistics.median(r), statistics.median(ip)
-print(f"tcp baseline: ibconsole {[round(x, 3) for x in r]} Gb/s, iperf3 {[round(x, 3) for x in ip]} Gb/s; medians {a:.3f} / {b:.3f}, ratio {a / b:.3f}")
+a, b = max(r), max(ip)
+print(f"tcp baseline: ibconsole {[round(x, 3) for x in r]} Gb/s, iperf3 {[round(x, 3) for x in ip]} Gb/s; best {a:.3f} / {b:.3f}, ratio {a / b:.3f}; medians {statistics.median(r):.3f} / {statistics.median(ip):.3f}")
 sys.exit(0 if abs(a - b) <= 0.2 * b else 1)
 PY
 echo "test screen ok"

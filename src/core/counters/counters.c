@@ -216,12 +216,39 @@ void counters_parse_cpi(const uint8_t *cpi, uint16_t *cap, uint32_t *cap2)
 		 (uint32_t)cpi[6] << 8 | cpi[7]) >> 5;
 }
 
-void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
-		       const uint8_t *pce, uint16_t cap, uint32_t cap2)
+/* Where row i of the table comes from on a port with these masks and
+ * answers: -1 absent, 0 PortCounters, 1 PortCountersExtended. */
+static int pma_row_source(int i, bool has_pce, uint16_t cap, uint32_t cap2)
 {
-	bool ext = pce && (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF));
+	bool ext = has_pce && (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF));
 	bool all8 = ext && (cap & PMA_CAP_EXT_WIDTH);
-	bool exterr = pce && (cap2 & PMA_CAP2_EXT_ERRORS);
+	bool exterr = has_pce && (cap2 & PMA_CAP2_EXT_ERRORS);
+
+	/* unicast / multicast only with the full extended set */
+	if (!ctr_table[i].classic_bits && !all8 && !exterr)
+		return -1;
+	if (i == CTR_IDX_XMIT_WAIT && !(cap & PMA_CAP_XMIT_WAIT) && !exterr)
+		return -1;	/* not supported: absent, never 0 */
+	return (pma_fields[i].ext_is_error ? exterr : ext) ? 1 : 0;
+}
+
+void counters_pma_values(const uint8_t *pc, const uint8_t *pce, uint16_t cap,
+			 uint32_t cap2, uint64_t v[CTR_IDX_COUNT])
+{
+	for (int i = 0; i < CTR_IDX_COUNT; i++) {
+		int src = pma_row_source(i, pce != NULL, cap, cap2);
+
+		v[i] = src < 0 ? 0 :
+		       src ? mad_get_field64((void *)pce, 0, pma_fields[i].ext) :
+			     mad_get_field((void *)pc, 0, pma_fields[i].classic);
+	}
+}
+
+void counters_from_values(struct counter_set *cs, const uint64_t *v,
+			  bool has_pce, uint16_t cap, uint32_t cap2)
+{
+	bool ext = has_pce && (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF));
+	bool exterr = has_pce && (cap2 & PMA_CAP2_EXT_ERRORS);
 
 	cs->n = 0;
 	cs->pma_cap = cap;
@@ -234,29 +261,19 @@ void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
 	 * the row already says class and unit (no lookup per counter). */
 	for (int i = 0; i < ctr_table_count && cs->n < CTR_MAX; i++) {
 		const struct ctr_def *d = &ctr_table[i];
-		bool is_err = pma_fields[i].ext_is_error;
-		bool use_ext = is_err ? exterr : ext;
-		struct ctr_value *v;
-		uint64_t val;
+		int src = pma_row_source(i, has_pce, cap, cap2);
+		struct ctr_value *x;
 
-		/* unicast / multicast only with the full extended set */
-		if (!d->classic_bits && !all8 && !exterr)
+		if (src < 0)
 			continue;
-		if (i == CTR_IDX_XMIT_WAIT &&
-		    !(cap & PMA_CAP_XMIT_WAIT) && !exterr)
-			continue;	/* not supported: absent, never 0 */
-		if (use_ext)
-			val = mad_get_field64((void *)pce, 0, pma_fields[i].ext);
-		else
-			val = mad_get_field((void *)pc, 0, pma_fields[i].classic);
-		v = &cs->c[cs->n++];
-		strcpy(v->name, d->name);	/* every table name fits CTR_NAME */
-		v->cls = (uint8_t)d->cls;
-		v->unit = (uint8_t)d->unit;
-		v->bits = use_ext ? 64 : (uint8_t)d->classic_bits;
-		v->saturates = true;	/* IB: counters stop at all-ones */
-		v->valid = true;
-		v->value = val;
+		x = &cs->c[cs->n++];
+		strcpy(x->name, d->name);	/* every table name fits CTR_NAME */
+		x->cls = (uint8_t)d->cls;
+		x->unit = (uint8_t)d->unit;
+		x->bits = src ? 64 : (uint8_t)d->classic_bits;
+		x->saturates = true;	/* IB: counters stop at all-ones */
+		x->valid = true;
+		x->value = v[i];
 	}
 	strcpy(cs->mode,
 	       exterr ? "PortCountersExtended (64-bit data and errors)" :
@@ -264,4 +281,13 @@ void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
 		     "PortCounters (classic: 32-bit data, 4-16-bit errors, saturating)");
 	cs->valid = true;
 	cs->why[0] = '\0';
+}
+
+void counters_from_pma(struct counter_set *cs, const uint8_t *pc,
+		       const uint8_t *pce, uint16_t cap, uint32_t cap2)
+{
+	uint64_t v[CTR_IDX_COUNT];
+
+	counters_pma_values(pc, pce, cap, cap2, v);
+	counters_from_values(cs, v, pce != NULL, cap, cap2);
 }

@@ -128,7 +128,16 @@ struct counter_set {
 /* Decodes ClassPortInfo data (the MAD's data area, 192 bytes). */
 void counters_parse_cpi(const uint8_t *cpi, uint16_t *cap, uint32_t *cap2);
 
-/* Fills cs->c from PortCounters data pc and, when not NULL,
+/* The raw value of every row of the counter table in PortCounters data
+ * pc and, when not NULL, PortCountersExtended data pce, each from the
+ * attribute the capability masks choose; 0 for a row the port lacks. */
+void counters_pma_values(const uint8_t *pc, const uint8_t *pce, uint16_t cap,
+			 uint32_t cap2, uint64_t v[CTR_IDX_COUNT]);
+/* Fills cs->c from such values (has_pce: PortCountersExtended was read),
+ * the rows the masks give the port, and mode / extended / ext_errors. */
+void counters_from_values(struct counter_set *cs, const uint64_t *v,
+			  bool has_pce, uint16_t cap, uint32_t cap2);
+/* Both: fills cs->c from PortCounters data pc and, when not NULL,
  * PortCountersExtended data pce, as the capability masks allow; sets
  * mode / extended / ext_errors. Pure: unit-tested. */
 void counters_from_pma(struct counter_set *cs, const uint8_t *pc,

@@ -41,6 +41,7 @@ struct monitor {
 	monitor_listing_rule listed;
 	char dev[64];
 	int port;
+	struct counter_set cs, pcs;	/* a swept port's now and before */
 
 	/* port events (local worker only): each port's polled state, the
 	 * events file, whether its trouble was said */
@@ -329,34 +330,39 @@ static int sweep_once(struct monitor *w, struct sweep_history *h,
 	if (rc)
 		return rc;
 	for (int i = 0; i < h->sw.n; i++) {
-		const struct counter_set *cs = &h->sw.p[i].cs;
-		const struct counter_set *pv = h->prev[i].valid ? &h->prev[i] : NULL;
+		const struct sweep_port *p = &h->sw.p[i];
+		bool had = i < h->prev.n && sweep_port_valid(&h->prev.p[i]);
 		bool moved;
 
-		if (!cs->valid) {
+		if (!sweep_port_valid(p)) {
 			m->sweep_failed++;
 			continue;
 		}
-		if (w->listed(cs, pv, &moved)) {
+		sweep_port_counters(&h->sw, i, &w->cs);
+		if (had)
+			sweep_port_counters(&h->prev, i, &w->pcs);
+		if (w->listed(&w->cs, had ? &w->pcs : NULL, &moved)) {
 			if (nf < CTRW_MAX_FLAGGED) {
 				struct monitor_flagged *f = &m->flag[nf++];
 
-				snprintf(f->node_desc, sizeof(f->node_desc), "%s", h->sw.p[i].node_desc);
-				f->lid = h->sw.p[i].lid;
-				f->port = h->sw.p[i].port;
-				f->is_switch = h->sw.p[i].is_switch;
+				snprintf(f->node_desc, sizeof(f->node_desc), "%s", p->node_desc);
+				f->lid = p->lid;
+				f->port = p->port;
+				f->is_switch = p->is_switch;
 				f->moved = moved;
-				f->cs = *cs;
-				if (pv)
-					f->prev = *pv;
+				f->cs = w->cs;
+				if (had)
+					f->prev = w->pcs;
 				else
 					f->prev.valid = false;
 			} else {
 				m->flag_truncated = true;
 			}
 		}
-		h->prev[i] = *cs;
 	}
+	/* this round is the next one's previous (a port it could not read
+	 * keeps its last sample); out of memory, the next round has none */
+	sweep_history_keep(h);
 	m->nflag = nf;
 	return 0;
 }

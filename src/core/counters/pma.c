@@ -123,16 +123,21 @@ static int pma_pipe_recv_one(struct pma_pipe *pp, struct pma_req *r, int n)
 
 int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 {
-	int next = 0, done = 0, inflight = 0;
+	int next = 0, done = 0, inflight = 0, lo = 0;
 
 	while (done < n) {
 		double now = counters_now(), soonest = now + 1;
 		struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
 		int ms, rc;
 
-		/* Expired or kernel-timed-out requests: retry or give up. */
+		/* Expired or kernel-timed-out requests: retry or give up.
+		 * Everything below lo is finished: the scan covers about a
+		 * window, not every request sent so far (answers come back
+		 * roughly in order, a few per wake-up). */
+		while (lo < next && r[lo].status)
+			lo++;
 		inflight = 0;
-		for (int i = 0; i < next; i++) {
+		for (int i = lo; i < next; i++) {
 			struct pma_req *q = &r[i];
 
 			if (q->status)

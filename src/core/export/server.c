@@ -6,6 +6,7 @@
 #include "config.h"
 #include "core/export/server.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -237,6 +238,52 @@ int export_textfile_write(struct export_store *st, const char *dir, char *err,
 
 /* --- HTTP --- */
 
+/* libmicrohttpd is loaded when a server starts, not linked: linked, it
+ * and its TLS stack (GnuTLS, p11-kit, nettle, ...) add about 2.7 MB to
+ * the resident memory of every command, the fabric sweep included. */
+static struct {
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_create_response_from_buffer) *response_from_buffer;
+	__typeof__(MHD_create_response_from_callback) *response_from_callback;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	char err[200];		/* why it could not be loaded, "" loaded */
+} mhd;
+static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
+
+static void mhd_load(void)
+{
+	void *h = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *miss = NULL;
+
+	if (!h) {
+		snprintf(mhd.err, sizeof(mhd.err), "%s", dlerror());
+		return;
+	}
+#define MHD_SYM(field, name)                                  \
+	do {                                                  \
+		*(void **)&mhd.field = dlsym(h, #name);       \
+		if (!mhd.field && !miss)                      \
+			miss = #name;                         \
+	} while (0)
+	MHD_SYM(start_daemon, MHD_start_daemon);
+	MHD_SYM(stop_daemon, MHD_stop_daemon);
+	MHD_SYM(response_from_buffer, MHD_create_response_from_buffer);
+	MHD_SYM(response_from_callback, MHD_create_response_from_callback);
+	MHD_SYM(add_response_header, MHD_add_response_header);
+	MHD_SYM(queue_response, MHD_queue_response);
+	MHD_SYM(destroy_response, MHD_destroy_response);
+#undef MHD_SYM
+	if (miss) {
+		snprintf(mhd.err, sizeof(mhd.err), "%s lacks %s", MHD_SONAME, miss);
+		mhd.start_daemon = NULL;
+		dlclose(h);
+	}
+	/* loaded for good: the server's thread runs its code until exit */
+}
+
 struct export_server {
 	struct MHD_Daemon *d;
 	struct export_store *st;
@@ -260,13 +307,13 @@ static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned code,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-					    MHD_RESPMEM_PERSISTENT);
+	r = mhd.response_from_buffer(strlen(text), (void *)text,
+				     MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = mhd.queue_response(c, code, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -295,14 +342,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	s = scrape_new(srv->st);
 	if (!s)
 		return answer_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	r = MHD_create_response_from_callback(s->total, 64 * 1024, reader, s, scrape_free);
+	r = mhd.response_from_callback(s->total, 64 * 1024, reader, s, scrape_free);
 	if (!r) {
 		scrape_free(s);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, EXPO_CONTENT_TYPE);
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, EXPO_CONTENT_TYPE);
+	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -360,6 +407,14 @@ struct export_server *export_server_start(struct export_store *st, const char *l
 			 listen_spec, gai_strerror(rc));
 		return NULL;
 	}
+	pthread_once(&mhd_once, mhd_load);
+	if (!mhd.start_daemon) {
+		freeaddrinfo(ai);
+		*status = 3;
+		snprintf(err, errlen, "cannot serve HTTP: %s — install libmicrohttpd (apt-get install libmicrohttpd12), or use --textfile",
+			 mhd.err);
+		return NULL;
+	}
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -388,7 +443,7 @@ struct export_server *export_server_start(struct export_store *st, const char *l
 	}
 	srv->st = st;
 	srv->fd = fd;
-	srv->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, srv,
+	srv->d = mhd.start_daemon(flags, 0, NULL, NULL, on_request, srv,
 				  MHD_OPTION_LISTEN_SOCKET, fd,
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
@@ -408,6 +463,6 @@ void export_server_stop(struct export_server *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->d);	/* closes the listening socket too */
+	mhd.stop_daemon(s->d);	/* closes the listening socket too */
 	free(s);
 }

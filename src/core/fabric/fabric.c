@@ -55,6 +55,30 @@ static int grow(void **arr, int n, int *cap, size_t elem)
 	return 0;
 }
 
+/* Room for exactly nodes / ports more: arrays grown by doubling leave
+ * their earlier copies behind as holes in the heap, which a large
+ * fabric's peak memory pays for. */
+static int fabric_reserve(struct fabric *f, int nodes, int ports)
+{
+	void *p;
+
+	if (f->nnodes + nodes > f->node_cap) {
+		p = realloc(f->nodes, (size_t)(f->nnodes + nodes) * sizeof(*f->nodes));
+		if (!p)
+			return -1;
+		f->nodes = p;
+		f->node_cap = f->nnodes + nodes;
+	}
+	if (f->nports + ports > f->port_cap) {
+		p = realloc(f->ports, (size_t)(f->nports + ports) * sizeof(*f->ports));
+		if (!p)
+			return -1;
+		f->ports = p;
+		f->port_cap = f->nports + ports;
+	}
+	return 0;
+}
+
 int fabric_add_node(struct fabric *f, const struct fab_node *n)
 {
 	if (grow((void **)&f->nodes, f->nnodes, &f->node_cap, sizeof(*n)))
@@ -388,8 +412,15 @@ static int convert(struct fabric *f, ibnd_fabric_t *nf, const struct fab_name *m
 		   int nmap)
 {
 	struct pmap *pm = NULL;
-	int npm = 0, pmcap = 0;
+	int npm = 0, pmcap = 0, nn = 0, np = 0;
 
+	for (ibnd_node_t *n = nf->nodes; n; n = n->next, nn++)
+		for (int i = 0; n->ports && i <= n->numports; i++)
+			np += n->ports[i] != NULL;
+	pmcap = np ? np : 1;
+	pm = malloc((size_t)pmcap * sizeof(*pm));
+	if (!pm || fabric_reserve(f, nn, np))
+		goto oom;
 	for (ibnd_node_t *n = nf->nodes; n; n = n->next) {
 		struct fab_node fn = { 0 };
 		uint32_t capmask = 0;

@@ -6,6 +6,7 @@
 #include "core/fabric/sweep.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,16 @@
 int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
 		      size_t errlen)
 {
+	size_t dlen = 1;
+	char *d;
+
 	memset(sw, 0, sizeof(*sw));
+	for (int k = 0; k < f->nnodes; k++)
+		dlen += strlen(f->nodes[k].desc) + 1;
 	sw->p = calloc(f->nports ? (size_t)f->nports : 1, sizeof(*sw->p));
-	if (!sw->p) {
+	sw->descs = d = malloc(dlen);
+	if (!sw->p || !d) {
+		sweep_free(sw);
 		snprintf(err, errlen, "out of memory for %d ports", f->nports);
 		return 5;
 	}
@@ -30,7 +38,10 @@ int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
 	for (int k = 0; k < f->nnodes; k++) {
 		const struct fab_node *node = &f->nodes[k];
 		bool sw_node = node->type == FAB_SWITCH;
+		size_t l = strlen(node->desc) + 1;
 
+		/* one copy of the name per node, shared by its ports */
+		memcpy(d, node->desc, l);
 		for (int i = 0; i < node->nports; i++) {
 			const struct fab_port *fp = &f->ports[node->first_port + i];
 			struct sweep_port *sp;
@@ -39,20 +50,76 @@ int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
 				continue;	/* a switch's port 0 has no link */
 			sp = &sw->p[sw->n++];
 			sp->guid = node->guid;
-			snprintf(sp->node_desc, sizeof(sp->node_desc), "%s", node->desc);
+			sp->node_desc = d;
 			sp->is_switch = sw_node;
 			/* a switch answers PMA queries on its port 0 LID */
 			sp->lid = sw_node ? node->lid : fp->lid;
 			sp->port = fp->portnum;
 			sp->port_guid = fp->guid;
-			snprintf(sp->cs.label, sizeof(sp->cs.label), "%.50s/%d",
-				 node->desc, fp->portnum);
-			sp->cs.guid = node->guid;
-			snprintf(sp->cs.node_desc, sizeof(sp->cs.node_desc), "%s",
-				 node->desc);
 		}
+		d += l;
 	}
 	return 0;
+}
+
+/* Keeps only the error and congestion counters. */
+static void drop_traffic(struct counter_set *cs)
+{
+	int k = 0;
+
+	for (int i = 0; i < cs->n; i++)
+		if (cs->c[i].cls != CTR_TRAFFIC)
+			cs->c[k++] = cs->c[i];
+	cs->n = k;
+}
+
+bool sweep_port_valid(const struct sweep_port *p)
+{
+	return p->result == SWEEP_READ || p->result == SWEEP_CLEAN_SUM;
+}
+
+void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs)
+{
+	static const uint64_t zero[CTR_IDX_COUNT];
+	const struct sweep_port *p = &sw->p[i];
+	const uint64_t *v = p->result == SWEEP_READ && p->vi >= 0 && p->vi < sw->nvals ?
+			    sw->vals + (size_t)p->vi * CTR_IDX_COUNT : zero;
+	size_t l = strlen(p->node_desc);
+
+	/* the values are all in c[0..n): the rest of the set stays as is */
+	memset(cs, 0, offsetof(struct counter_set, c));
+	/* called for every port of every sweep: one snprintf() */
+	if (l >= sizeof(cs->node_desc))
+		l = sizeof(cs->node_desc) - 1;
+	memcpy(cs->node_desc, p->node_desc, l);
+	snprintf(cs->label, sizeof(cs->label), "%.50s/%d", p->node_desc, p->port);
+	cs->guid = p->guid;
+	cs->lid = p->lid;
+	cs->port = p->port;
+	cs->t_mono = p->t_mono;
+	switch ((enum sweep_result)p->result) {
+	case SWEEP_NOT_READ:
+		snprintf(cs->why, sizeof(cs->why), "not swept yet");
+		break;
+	case SWEEP_NO_CPI:
+		snprintf(cs->why, sizeof(cs->why), "no ClassPortInfo answer from LID %u", cs->lid);
+		break;
+	case SWEEP_NO_PC:
+	case SWEEP_NO_PCE:
+		snprintf(cs->why, sizeof(cs->why), "no PortCounters%s answer from LID %u port %d",
+			 p->result == SWEEP_NO_PCE ? "Extended" : "", cs->lid, cs->port);
+		break;
+	case SWEEP_CLEAN_SUM:
+		/* an aggregate of zero errors says nothing about a port's
+		 * traffic, which must not read 0: error and congestion only */
+		counters_from_values(cs, zero, false, p->cap, 0);
+		drop_traffic(cs);
+		snprintf(cs->mode, sizeof(cs->mode), "PortCounters AllPortSelect sum: no errors on any port");
+		break;
+	case SWEEP_READ:
+		counters_from_values(cs, v, p->has_pce, p->cap, p->has_pce ? p->cap2 : 0);
+		break;
+	}
 }
 
 int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
@@ -103,11 +170,85 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	return rc;
 }
 
+int sweep_copy(struct sweep *dst, const struct sweep *src)
+{
+	struct sweep_port *p = malloc(((size_t)src->n + 1) * sizeof(*p));
+	uint64_t *v = malloc(((size_t)src->nvals * CTR_IDX_COUNT + 1) * sizeof(*v));
+
+	if (!p || !v) {
+		free(p);
+		free(v);
+		sweep_free(dst);
+		return -1;
+	}
+	sweep_free(dst);
+	*dst = *src;
+	dst->descs = NULL;	/* src's */
+	dst->p = p;
+	dst->vals = v;
+	if (src->n)
+		memcpy(p, src->p, (size_t)src->n * sizeof(*p));
+	if (src->nvals)
+		memcpy(v, src->vals, (size_t)src->nvals * CTR_IDX_COUNT * sizeof(*v));
+	return 0;
+}
+
+/* Port i's sample to keep as the previous one: this round's, or the
+ * previous round's when this round could not read the port. */
+static const struct sweep *kept(const struct sweep_history *h, int i)
+{
+	if (sweep_port_valid(&h->sw.p[i]) || i >= h->prev.n)
+		return &h->sw;
+	return &h->prev;
+}
+
+int sweep_history_keep(struct sweep_history *h)
+{
+	struct sweep_port *p;
+	uint64_t *v;
+	int nv = 0;
+
+	for (int i = 0; i < h->sw.n; i++) {
+		const struct sweep_port *q = &kept(h, i)->p[i];
+
+		nv += q->result == SWEEP_READ;
+	}
+	p = malloc(((size_t)h->sw.n + 1) * sizeof(*p));
+	v = malloc(((size_t)nv * CTR_IDX_COUNT + 1) * sizeof(*v));
+	if (!p || !v) {
+		free(p);
+		free(v);
+		sweep_free(&h->prev);
+		return -1;
+	}
+	nv = 0;
+	for (int i = 0; i < h->sw.n; i++) {
+		const struct sweep *src = kept(h, i);
+
+		p[i] = src->p[i];
+		if (p[i].result != SWEEP_READ)
+			continue;
+		if (p[i].vi >= 0 && p[i].vi < src->nvals)
+			memcpy(v + (size_t)nv * CTR_IDX_COUNT,
+			       src->vals + (size_t)p[i].vi * CTR_IDX_COUNT,
+			       CTR_IDX_COUNT * sizeof(*v));
+		else
+			memset(v + (size_t)nv * CTR_IDX_COUNT, 0, CTR_IDX_COUNT * sizeof(*v));
+		p[i].vi = nv++;
+	}
+	sweep_free(&h->prev);
+	h->prev = h->sw;
+	h->prev.descs = NULL;	/* h->sw's */
+	h->prev.p = p;
+	h->prev.vals = v;
+	h->prev.nvals = nv;
+	return 0;
+}
+
 void sweep_history_free(struct sweep_history *h)
 {
 	sweep_free(&h->sw);
-	free(h->prev);
-	h->prev = NULL;
+	sweep_free(&h->prev);
 	h->have = false;
 }
 
@@ -125,9 +266,10 @@ int sweep_history_discover(struct sweep_history *h, const struct sweep_opts *o,
 
 int sweep_history_adopt(struct sweep_history *h, char *err, size_t errlen)
 {
-	free(h->prev);
-	h->prev = calloc((size_t)h->sw.n + 1, sizeof(*h->prev));
-	if (!h->prev) {
+	sweep_free(&h->prev);
+	h->prev.p = calloc((size_t)h->sw.n + 1, sizeof(*h->prev.p));
+	h->prev.n = h->prev.p ? h->sw.n : 0;
+	if (!h->prev.p) {
 		/* no half state: the next round discovers again */
 		sweep_free(&h->sw);
 		h->have = false;
@@ -180,18 +322,6 @@ static bool pc_has_errors(const uint8_t *pc)
 	return false;
 }
 
-/* Keeps only the error and congestion counters: an aggregate of zero
- * errors says nothing about a port's traffic, which must not read 0. */
-static void drop_traffic(struct counter_set *cs)
-{
-	int k = 0;
-
-	for (int i = 0; i < cs->n; i++)
-		if (cs->c[i].cls != CTR_TRAFFIC)
-			cs->c[k++] = cs->c[i];
-	cs->n = k;
-}
-
 /*
  * Round 1, all in flight together: ClassPortInfo of every node,
  * PortCounters of every HCA port, and of every switch's port 0xFF
@@ -211,7 +341,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	int *node_of = NULL, *cpi = NULL, *agg = NULL, *pc = NULL, *pce = NULL;
 	uint16_t *cap = NULL;
 	uint32_t *cap2 = NULL;
-	int nn = 0, n = 0, n1, rc, cap_req;
+	int nn = 0, n = 0, n1, rc, cap_req, nread;
 	double t0 = counters_now(), t;
 
 	if (!sw->n)
@@ -297,35 +427,48 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		goto out;
 	}
 	t = counters_now();
+	/* values only for the ports read one by one */
+	nread = 0;
 	for (int i = 0; i < sw->n; i++) {
-		struct counter_set *cs = &sw->p[i].cs;
 		int k = node_of[i];
 
-		cs->lid = sw->p[i].lid;
-		cs->port = sw->p[i].port;
-		cs->t_mono = t;
-		cs->valid = false;
-		cs->n = 0;
-		if (r[cpi[k]].status != 1) {
-			snprintf(cs->why, sizeof(cs->why), "no ClassPortInfo answer from LID %u", cs->lid);
-			continue;
-		}
-		if (pc[i] < 0) {
-			/* switch without errors: the aggregate said so */
-			uint8_t zero[IB_PC_DATA_SZ] = { 0 };
+		if (r[cpi[k]].status == 1 && pc[i] >= 0 && r[pc[i]].status == 1 &&
+		    (pce[i] < 0 || r[pce[i]].status == 1))
+			nread++;
+	}
+	free(sw->vals);
+	sw->nvals = 0;
+	sw->vals = malloc(((size_t)nread * CTR_IDX_COUNT + 1) * sizeof(*sw->vals));
+	if (!sw->vals) {
+		snprintf(err, errlen, "out of memory for %d ports' counters", nread);
+		rc = 5;
+		goto out;
+	}
+	for (int i = 0; i < sw->n; i++) {
+		struct sweep_port *p = &sw->p[i];
+		int k = node_of[i];
 
-			counters_from_pma(cs, zero, NULL, cap[k], 0);
-			drop_traffic(cs);
-			snprintf(cs->mode, sizeof(cs->mode), "PortCounters AllPortSelect sum: no errors on any port");
-			continue;
+		p->t_mono = t;
+		p->cap = cap[k];
+		p->cap2 = cap2[k];
+		p->has_pce = false;
+		p->vi = -1;
+		if (r[cpi[k]].status != 1)
+			p->result = SWEEP_NO_CPI;
+		else if (pc[i] < 0)
+			p->result = SWEEP_CLEAN_SUM;	/* the aggregate said so */
+		else if (r[pc[i]].status != 1)
+			p->result = SWEEP_NO_PC;
+		else if (pce[i] >= 0 && r[pce[i]].status != 1)
+			p->result = SWEEP_NO_PCE;
+		else {
+			p->result = SWEEP_READ;
+			p->has_pce = pce[i] >= 0;
+			p->vi = sw->nvals++;
+			counters_pma_values(r[pc[i]].out, p->has_pce ? r[pce[i]].out : NULL,
+					    cap[k], p->has_pce ? cap2[k] : 0,
+					    sw->vals + (size_t)p->vi * CTR_IDX_COUNT);
 		}
-		if (r[pc[i]].status != 1 || (pce[i] >= 0 && r[pce[i]].status != 1)) {
-			snprintf(cs->why, sizeof(cs->why), "no PortCounters%s answer from LID %u port %d",
-				 r[pc[i]].status == 1 ? "Extended" : "", cs->lid, cs->port);
-			continue;
-		}
-		counters_from_pma(cs, r[pc[i]].out, pce[i] >= 0 ? r[pce[i]].out : NULL,
-				  cap[k], pce[i] >= 0 ? cap2[k] : 0);
 	}
 	rc = 0;
 out:
@@ -350,5 +493,7 @@ out:
 void sweep_free(struct sweep *sw)
 {
 	free(sw->p);
+	free(sw->descs);
+	free(sw->vals);
 	memset(sw, 0, sizeof(*sw));
 }

@@ -9,19 +9,43 @@
 #include <stdint.h>
 #include "core/counters/counters.h"
 
+/* How one port's last query ended. */
+enum sweep_result {
+	SWEEP_NOT_READ = 0,
+	SWEEP_NO_CPI,		/* no ClassPortInfo answer */
+	SWEEP_NO_PC,		/* no PortCounters answer */
+	SWEEP_NO_PCE,		/* no PortCountersExtended answer */
+	SWEEP_CLEAN_SUM,	/* a switch's AllPortSelect sum: no errors */
+	SWEEP_READ,		/* v[] holds the port's counters */
+};
+
+/* One swept port, compact: a large fabric holds thousands, so the port
+ * keeps how it was read and where its raw values are (most switch ports
+ * have none: their switch's sum said no errors); sweep_port_counters()
+ * makes the full counter set. */
 struct sweep_port {
 	uint64_t guid;		/* node GUID */
-	char node_desc[72];
-	bool is_switch;
+	uint64_t port_guid;
+	const char *node_desc;	/* the sweep's copy of the node's */
 	unsigned lid;		/* PMA target LID (switch: port 0's) */
 	int port;
-	uint64_t port_guid;
-	struct counter_set cs;
+	bool is_switch;
+	bool has_pce;		/* PortCountersExtended read */
+	uint8_t result;		/* enum sweep_result */
+	uint16_t cap;		/* ClassPortInfo CapabilityMask */
+	uint32_t cap2;
+	int vi;			/* SWEEP_READ: its row of sweep.vals */
+	double t_mono;		/* CLOCK_MONOTONIC seconds of the query */
 };
 
 struct sweep {
 	int n;
 	struct sweep_port *p;
+	char *descs;		/* node descriptions, p[i].node_desc points here
+				 * (NULL in a copy: the original's) */
+	/* CTR_IDX_COUNT raw values (counters_pma_values()) per port read */
+	uint64_t *vals;
+	int nvals;
 	int nodes;
 	double discover_s, query_s;
 	unsigned long mads_sent, mads_failed;
@@ -57,11 +81,21 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen);
 void sweep_free(struct sweep *sw);
 
+/* Port i's counters as a PMA sample fills them (label, LID, port, mode,
+ * values; why when the port could not be read). */
+void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs);
+/* dst becomes a copy of src's ports and values (its node names stay
+ * src's: keep src's port list for as long). 0, or -1 out of memory with
+ * dst emptied. */
+int sweep_copy(struct sweep *dst, const struct sweep *src);
+/* Whether p was read (its counter set would be valid). */
+bool sweep_port_valid(const struct sweep_port *p);
+
 /* A repeated sweep: one discovery's port list and the previous round's
  * samples, both or neither (have). */
 struct sweep_history {
 	struct sweep sw;
-	struct counter_set *prev;	/* sw.n entries, valid false: none */
+	struct sweep prev;	/* sw.n ports, not valid: none */
 	bool have;
 };
 
@@ -71,6 +105,10 @@ int sweep_history_discover(struct sweep_history *h, const struct sweep_opts *o,
 /* Allocates the previous samples for h->sw: 0 (have true) or 5 with h->sw
  * freed and have false. */
 int sweep_history_adopt(struct sweep_history *h, char *err, size_t errlen);
+/* This round becomes the previous one: each port's sample, or, where
+ * this round could not read the port, its last one. 0, or -1 out of
+ * memory with no previous round kept. */
+int sweep_history_keep(struct sweep_history *h);
 void sweep_history_free(struct sweep_history *h);
 
 #endif
