@@ -13,11 +13,12 @@
 #  4. `accept --ref` (VM A's rxe0 agent) of both local devices: both pass;
 #  5. the same with mv1 limited: rxe1 fails with its % of the line rate
 #     given, rxe0 passes.
-# Under emulation a pair's p99 latency is the scheduler's and pairs of a
-# round share the VMs' CPUs: the fleet rules are loosened in a config
-# file (the rules themselves are unit-tested); the absolute line is
-# --line-rate 0.004 Gb/s, which every healthy pair here exceeds several
-# times and a 1 Mb/s NIC cannot reach.
+# Under emulation a pair's p99 latency is the scheduler's, and healthy
+# pairs spread by a factor of 6 (0.013 to 0.086 Gb/s seen: a pair inside
+# one VM skips the wire, pairs of a round share the CPUs): the fleet rules
+# are loosened in a config file (they are unit-tested); what judges here
+# is the absolute line, --line-rate 0.004 Gb/s (pass at 0.0036), which
+# every healthy pair exceeds several times and a 1 Mb/s NIC cannot reach.
 set -eu
 . "$(dirname "$0")/../vmlib.sh"
 . "$(dirname "$0")/../faultlib.sh"
@@ -26,7 +27,7 @@ wire_nic_agents 2
 wire_wait_agent 192.168.77.1 18700 --secret-file secret
 wire_wait_agent 192.168.77.1 18702 --secret-file secret
 printf '%s\n' 192.168.77.1:18700 192.168.77.1:18702 192.168.77.2:18700 192.168.77.2:18702 > hosts
-printf '# emulated hosts: the fleet rules loosened\naccept_fleet_bw_pct = 20\naccept_fleet_lat_ratio = 100\n' > loose.conf
+printf '# emulated hosts: the fleet rules loosened\naccept_fleet_bw_pct = 5\naccept_fleet_lat_ratio = 100\n' > loose.conf
 LINE=0.004
 t0=$(date +%s)
 
