@@ -10,11 +10,6 @@
 
 #define ENG_RX_DEPTH 512
 #define ENG_GRH 40
-/* After a duration run's end, what is still in flight has this long to
- * complete; the figures count what did. A slow link would otherwise hold
- * the run at its own pace: at 1 Mb/s the 128 messages of 16 KiB a QP
- * keeps in flight take 17 s, with losses far longer. */
-#define ENG_DRAIN_NS 2000000000ULL
 
 struct eng_qp {
 	struct ibv_qp *qp;

@@ -252,7 +252,7 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 {
 	struct eng *e = r->e;
 	const struct proto_params *p = &e->cfg.p;
-	uint64_t t_first = 0, want_rcv = 0, lim[PROTO_MAX_QPS], drain_until = 0;
+	uint64_t t_first = 0, want_rcv = 0, lim[PROTO_MAX_QPS];
 	bool lastsig[PROTO_MAX_QPS] = { false }, stopped = false;
 	enum eng_status st;
 
@@ -272,7 +272,6 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 			/* the duration is over: post no more, but never leave an
 			 * unsignaled tail that no completion would retire */
 			stopped = true;
-			drain_until = eng_now_ns() + ENG_DRAIN_NS;
 			for (uint32_t i = 0; i < e->nqps; i++)
 				lim[i] = r->scnt[i] + (r->scnt[i] && !lastsig[i] ? 1 : 0);
 		}
@@ -330,10 +329,6 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 		st = housekeeping(r, now, sender);
 		if (st)
 			return st;
-		/* the duration is over and the link too slow to retire what
-		 * is in flight soon: the figures are what completed */
-		if (stopped && now >= drain_until)
-			break;
 	}
 	finish_bw(r, res, t_first);
 	res->recv_msgs = r->rcvd;
