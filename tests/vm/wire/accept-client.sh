@@ -19,6 +19,12 @@
 # are loosened in a config file (they are unit-tested); what judges here
 # is the absolute line, --line-rate 0.004 Gb/s (pass at 0.0036), which
 # every healthy pair exceeds several times and a 1 Mb/s NIC cannot reach.
+# A limited pair's 2 s test drains the 128 messages it keeps in flight at
+# the limit's pace until the order's 60 s cap stops it: it is bad with
+# "no result", and the run takes about 11 minutes under TCG. Cutting that
+# drain short in the engine destroyed QPs whose packets still sat in the
+# tbf queue, and the rxe of Debian 12's kernel 6.1 then oopses in
+# rxe_skb_tx_dtor (seen here): leave it.
 set -eu
 . "$(dirname "$0")/../vmlib.sh"
 . "$(dirname "$0")/../faultlib.sh"
@@ -35,7 +41,7 @@ t0=$(date +%s)
 # checks (r: accept.json, want(cond, what))
 fleet() {
 	rc=0
-	timeout 400 "$IBCONSOLE" accept --hosts hosts --secret-file secret --config loose.conf \
+	timeout 600 "$IBCONSOLE" accept --hosts hosts --secret-file secret --config loose.conf \
 		--line-rate "$LINE" -s 16K -D 2 --results "$1.d" > "$1.out" 2> "$1.err" || rc=$?
 	cat "$1.out" "$1.err"
 	[ "$rc" = "$2" ] || fail "$1: accept --hosts exit $rc, want $2"
