@@ -91,11 +91,13 @@ grep -Eq '^BAD PATH 192\.168\.77\.(1:18702 - 192\.168\.77\.2:18700|2:18700 - 192
 	fail "path: no BAD PATH line"
 wire_nic_clear mv0
 
-# ref NAME WANT: accept --ref against VM A's rxe0 agent, the table in NAME.out
+# ref NAME WANT: accept --ref against VM A's rxe0 agent, the table in
+# NAME.out; 30 messages of 16 KiB, which a 1 Mb/s NIC moves in seconds
+# (a duration run would drain what it keeps in flight for minutes)
 ref() {
 	rc=0
 	timeout 200 "$IBCONSOLE" accept --ref 192.168.77.1 -p 18700 --secret-file secret \
-		--line-rate "$LINE" -D 3 > "$1.out" 2> "$1.err" || rc=$?
+		--line-rate "$LINE" -s 16K -n 30 > "$1.out" 2> "$1.err" || rc=$?
 	cat "$1.out" "$1.err"
 	[ "$rc" = "$2" ] || fail "$1: accept --ref exit $rc, want $2"
 }
