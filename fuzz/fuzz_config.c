@@ -3,6 +3,7 @@
  * --config gives it. What it accepts has every watch level at most its
  * act level and a finite window in range; what it refuses says why. */
 #include "config.h"
+#include "fuzzfile.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -16,24 +17,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int fd = -1;
-static char path[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path;
 	static struct thresholds th;
 	char err[512];
 	uint64_t w, a;
 	int rc;
 
-	if (fd < 0) {
-		fd = memfd_create("fuzz-config", 0);
-		if (fd < 0)
-			__builtin_trap();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
-	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
-		__builtin_trap();
+	path = fuzz_file("fuzz-config", data, size);
 	thresholds_defaults(&th);
 	err[0] = '\0';
 	rc = thresholds_load(&th, path, err, sizeof(err));

@@ -5,6 +5,7 @@
  * writer: the output must be valid UTF-8 whatever the bytes were. */
 #define _GNU_SOURCE 1
 #include "config.h"
+#include "fuzzfile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,11 +20,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int fd = -1;
-static char path[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path;
 	struct fab_name *map = NULL;
 	char err[640], *out = NULL;
 	size_t outlen = 0;
@@ -31,14 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *mem;
 	int n;
 
-	if (fd < 0) {
-		fd = memfd_create("fuzz-namemap", 0);
-		if (fd < 0)
-			__builtin_trap();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
-	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
-		__builtin_trap();
+	path = fuzz_file("fuzz-namemap", data, size);
 	err[0] = '\0';
 	n = fabric_read_name_map(path, &map, err, sizeof(err));
 	if (n < 0) {

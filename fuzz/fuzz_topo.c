@@ -4,6 +4,7 @@
  * --diff). What it accepts must diff empty against itself, with every
  * port number in 1..254 and every link end inside the model. */
 #include "config.h"
+#include "fuzzfile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,23 +17,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int fd = -1;
-static char path[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path;
 	struct fabric *f;
 	struct fdiff d;
 	char err[640];
 
-	if (fd < 0) {
-		fd = memfd_create("fuzz-topo", 0);
-		if (fd < 0)
-			__builtin_trap();
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	}
-	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
-		__builtin_trap();
+	path = fuzz_file("fuzz-topo", data, size);
 	err[0] = '\0';
 	f = fabric_read_topology(path, err, sizeof(err));
 	if (!f) {

@@ -43,7 +43,7 @@ enum opt_id {
 	/* export */
 	OPT_LISTEN, OPT_TEXTFILE, OPT_FABRIC, OPT_SWEEP_INTERVAL,
 	/* accept */
-	OPT_REF, OPT_HOSTS, OPT_RESULTS,
+	OPT_REF, OPT_HOSTS, OPT_RESULTS, OPT_ACCEPT_RESULTS,
 	/* events */
 	OPT_SINCE,
 };
@@ -82,8 +82,8 @@ static const struct cli_option {
 	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
 	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
 	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
-	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept: iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept: run for S seconds instead of --iters; triage: each traffic run (2)" },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept (and the console's acceptance screen): iterations per QP (write bw 5000, else 1000)" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept (and the console's acceptance screen): run for S seconds instead of --iters; triage: each traffic run (2)" },
 	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
 	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
 	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
@@ -113,6 +113,7 @@ static const struct cli_option {
 	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
 	{ "hosts", NULL, OPT_HOSTS, required_argument, "FILE", "accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them" },
 	{ "results", NULL, OPT_RESULTS, required_argument, "DIR", "accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)" },
+	{ "accept-results", NULL, OPT_ACCEPT_RESULTS, required_argument, "DIR", "console: open on the pair heat map of an accept --hosts results directory (its accept.json)" },
 	/* events */
 	{ "since", NULL, OPT_SINCE, required_argument, "T", "events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)" },
 	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
@@ -128,7 +129,7 @@ static const int common_opts[] = {
 
 static const int console_opts[] = {
 	OPT_INTERVAL, OPT_NO_SMP, OPT_REDISCOVER, OPT_HOPS, OPT_MAD_TIMEOUT,
-	OPT_NODE_NAME_MAP, OPT_PEER, 0
+	OPT_NODE_NAME_MAP, OPT_PEER, OPT_ACCEPT_RESULTS, OPT_ITERS, OPT_DURATION, 0
 };
 static const int snapshot_opts[] = { OPT_JSON, OPT_NO_SMP, 0 };
 static const int fabric_opts[] = {
@@ -168,7 +169,7 @@ static const int accept_opts[] = {
 static const int events_opts[] = { OPT_JSON, OPT_SINCE, 0 };
 
 static const struct cli_command commands[] = {
-	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S] [--peer HOST]",
+	{ "console", CMD_CONSOLE, "[--interval S] [--rediscover S] [--peer HOST] [--accept-results DIR]",
 	  "interactive console (the default)", console_opts, cmd_console },
 	{ "snapshot", CMD_SNAPSHOT, "[--json]",
 	  "print every local port once (table, or --json)", snapshot_opts,
@@ -365,6 +366,7 @@ static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
 	case OPT_REF: c->ref = optarg; break;
 	case OPT_HOSTS: c->hosts = optarg; break;
 	case OPT_RESULTS: c->results = optarg; break;
+	case OPT_ACCEPT_RESULTS: c->accept_results = optarg; break;
 	case OPT_REPORT: c->report = optarg; break;
 	case OPT_LISTEN: c->listen = optarg; break;
 	case OPT_TEXTFILE: c->textfile = optarg; break;

@@ -78,6 +78,7 @@ struct cli {
 	const char *ref;	/* --ref HOST: the reference's agent */
 	const char *hosts;	/* accept --hosts FILE: all pairs; serve: order targets */
 	const char *results;	/* accept --results DIR */
+	const char *accept_results;	/* console --accept-results DIR */
 #define CLI_MAX_DEVICES 16
 	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
 	int ndevices;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "core/agent/accept.h"
 #include "core/agent/agent.h"
 #include "core/agent/allpairs.h"
 #include "core/agent/client.h"
@@ -33,18 +34,9 @@ static void fail(const char *msg)
 	fprintf(stderr, "ibconsole: %s\n", msg);
 }
 
-/* One row of the table: a local port and what became of its test. */
+/* One row of the table: a local card's test and its judgement. */
 struct row {
-	char dev[PORT_STR];
-	int port;			/* 0: a -d device that does not exist */
-	const struct port_info *pi;	/* NULL when not found */
-	bool ran;			/* the test finished */
-	int status;			/* client_run's, 0 ok */
-	char err[ENG_ERR];
-	double gbps, data_gbps;
-	char data_source[96];
-	char ref_host[PROTO_STR], ref_dev[PROTO_NAME];
-	struct acc_evidence ev;
+	struct accept_card c;
 	struct acc_card card;
 };
 
@@ -67,61 +59,6 @@ static int read_secret(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* The procedure's test: ib_send_bw at 64 KiB, perftest's defaults. */
-static void params(const struct cli *c, struct proto_params *p)
-{
-	const struct cli_test *t = &c->t;
-
-	memset(p, 0, sizeof(*p));
-	p->kind = KIND_BW;
-	p->op = (uint8_t)(t->op >= 0 ? t->op : OP_SEND);
-	p->conn = CONN_RC;
-	p->qps = 1;
-	p->size = t->size > 0 ? (uint64_t)t->size : 65536;
-	p->iters = t->iters ? (uint64_t)t->iters : p->op == OP_WRITE ? 5000 : 1000;
-	p->duration_ms = (uint32_t)(t->duration_s * 1000 + 0.5);
-	p->tx_depth = 128;
-	p->inline_size = p->op == OP_READ ? 0 : 220;
-	p->cq_mod = p->size > 8192 ? 1 : 100;
-	p->counter_ms = 1000;
-}
-
-static void evidence(const struct port_info *pi, const struct client_result *cr, bool ran,
-		     struct acc_evidence *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->numa_node = -1;
-	if (!pi)
-		return;
-	ev->below_capability = pi->below_capability;
-	snprintf(ev->below_why, sizeof(ev->below_why), "%s", pi->below_why);
-	ev->pcie_limits = pi->pcie_limits;
-	snprintf(ev->pcie_why, sizeof(ev->pcie_why), "%s", pi->pcie_why);
-	if (pi->numa.v.valid) {
-		snprintf(ev->numa_relation, sizeof(ev->numa_relation), "%s", pi->numa.relation);
-		ev->numa_node = pi->numa.node;
-	}
-	ev->roce = !strcmp(pi->link_layer, "Ethernet");
-	for (int i = 0; i < pi->ngids; i++)
-		if (pi->gids[i].index == cr->info.gid_index)
-			snprintf(ev->gid_type, sizeof(ev->gid_type), "%s", pi->gids[i].type);
-	/* the MTU both ends agreed on is the test's; compare the ports' own */
-	if (pi->mtu_v.valid)
-		ev->mtu_active = pi->mtu_active;
-	if (ran)
-		ev->peer_mtu = (int)cr->peer.mtu;
-}
-
-static bool wanted(const struct cli *c, const char *dev)
-{
-	if (!c->ndevices)
-		return true;
-	for (int i = 0; i < c->ndevices; i++)
-		if (!strcmp(c->devices[i], dev))
-			return true;
-	return false;
-}
-
 static const char *op_name(int op)
 {
 	return op == OP_WRITE ? "write" : op == OP_READ ? "read" : "send";
@@ -137,14 +74,14 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 		const struct row *r = &rows[i];
 		char name[PORT_STR + 8], gbps[24] = "-", pct[24] = "-", line[24] = "-";
 
-		if (r->port)
-			snprintf(name, sizeof(name), "%s/%d", r->dev, r->port);
+		if (r->c.port)
+			snprintf(name, sizeof(name), "%s/%d", r->c.dev, r->c.port);
 		else
-			snprintf(name, sizeof(name), "%s", r->dev);
+			snprintf(name, sizeof(name), "%s", r->c.dev);
 		/* four significant digits: a 200 Gb/s HDR port and a Soft-RoCE
 		 * one judged at a few Mb/s both show their figures */
-		if (r->ran)
-			snprintf(gbps, sizeof(gbps), "%.4g", r->gbps);
+		if (r->c.ran)
+			snprintf(gbps, sizeof(gbps), "%.4g", r->c.gbps);
 		if (r->card.pct >= 0)
 			snprintf(pct, sizeof(pct), "%.1f", r->card.pct);
 		if (r->card.line_gbps > 0)
@@ -153,9 +90,9 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 		       r->card.pass ? "PASS" : "FAIL", r->card.pass ? "" : r->card.cause);
 	}
 	for (int i = 0; i < n; i++)
-		if (rows[i].ran)
-			printf(" %s/%d: data rate %.4g Gb/s (%s), reference %s %s\n", rows[i].dev, rows[i].port,
-			       rows[i].data_gbps, rows[i].data_source, rows[i].ref_host, rows[i].ref_dev);
+		if (rows[i].c.ran)
+			printf(" %s/%d: data rate %.4g Gb/s (%s), reference %s %s\n", rows[i].c.dev, rows[i].c.port,
+			       rows[i].c.data_gbps, rows[i].c.data_source, rows[i].c.ref_host, rows[i].c.ref_dev);
 	printf("%d of %d passed\n", n - nfail, n);
 }
 
@@ -185,18 +122,18 @@ static void write_json(const struct cli *c, const struct proto_params *p, const 
 		const struct row *r = &rows[i];
 
 		json_obj_begin(&j, NULL);
-		json_str(&j, "device", r->dev);
-		json_int_or_null(&j, "port", r->port > 0, r->port);
+		json_str(&j, "device", r->c.dev);
+		json_int_or_null(&j, "port", r->c.port > 0, r->c.port);
 		json_str(&j, "verdict", r->card.pass ? "pass" : "fail");
-		json_num_or_null(&j, "gbps", r->ran, r->gbps);
-		json_num_or_null(&j, "data_rate_gbps", r->data_gbps > 0, r->data_gbps);
-		json_str(&j, "data_rate_source", r->data_source[0] ? r->data_source : NULL);
+		json_num_or_null(&j, "gbps", r->c.ran, r->c.gbps);
+		json_num_or_null(&j, "data_rate_gbps", r->c.data_gbps > 0, r->c.data_gbps);
+		json_str(&j, "data_rate_source", r->c.data_source[0] ? r->c.data_source : NULL);
 		json_num_or_null(&j, "pct_of_rate", r->card.pct >= 0, r->card.pct);
 		json_num_or_null(&j, "line_gbps", r->card.line_gbps > 0, r->card.line_gbps);
 		json_str(&j, "cause", r->card.pass ? NULL : r->card.cause);
-		json_str(&j, "error", r->ran ? NULL : r->err);
-		json_str(&j, "ref_host", r->ran ? r->ref_host : NULL);
-		json_str(&j, "ref_device", r->ran ? r->ref_dev : NULL);
+		json_str(&j, "error", r->c.ran ? NULL : r->c.err);
+		json_str(&j, "ref_host", r->c.ran ? r->c.ref_host : NULL);
+		json_str(&j, "ref_device", r->c.ran ? r->c.ref_dev : NULL);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
@@ -669,11 +606,14 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	struct snapshot *s = calloc(1, sizeof(*s));
 	struct client_result *cr = calloc(1, sizeof(*cr));
 	struct row *rows = NULL;	/* one per port found, + each -d found nowhere */
+	struct accept_card *cards = NULL;
+	struct accept_opts o = { .ref = c->ref, .tcp_port = c->t.tcp_port, .gid_index = c->t.gid_index,
+				 .line_rate = c->t.line_rate, .timeout_s = c->t.timeout_s };
 	struct thresholds th;
 	struct acc_limits l;
 	struct proto_params p;
 	char secret[256], err[ENG_ERR], msg[ENG_ERR + 200];
-	int n = 0, nfail = 0, rc = 5, npeer = 0;
+	int n = 0, nfail = 0, rc = 5, npeer = 0, max;
 
 	if (!s || !cr) {
 		fail("cannot start the acceptance: out of memory — close other programs and retry");
@@ -697,7 +637,7 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		fail("accept runs by --iters or by --duration, not both — drop one");
 		goto out;
 	}
-	params(c, &p);
+	accept_params(c->t.op, c->t.size, c->t.iters, c->t.duration_s, &p);
 	if (proto_check_params(&p, err, sizeof(err))) {
 		snprintf(msg, sizeof(msg), "bad test parameters: %s — see ibconsole accept --help", err);
 		fail(msg);
@@ -727,40 +667,22 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		rc = accept_hosts(c, &p, &l, c->t.secret_file ? secret : NULL);
 		goto out;
 	}
+	o.p = p;
+	o.secret = c->t.secret_file ? secret : NULL;
 	rc = snapshot_collect(s, &sopt, err, sizeof(err));
 	if (rc) {
 		fail(err);
 		goto out;
 	}
-	rows = calloc((size_t)s->nports + CLI_MAX_DEVICES, sizeof(*rows));
-	if (!rows) {
+	max = s->nports + CLI_MAX_DEVICES;
+	rows = calloc((size_t)max, sizeof(*rows));
+	cards = calloc((size_t)max, sizeof(*cards));
+	if (!rows || !cards) {
 		fail("cannot start the acceptance: out of memory — close other programs and retry");
 		rc = 5;
 		goto out;
 	}
-	for (int i = 0; i < s->nports; i++)
-		if (wanted(c, s->ports[i].dev)) {
-			rows[n].pi = &s->ports[i];
-			snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", s->ports[i].dev);
-			rows[n].port = s->ports[i].port;
-			n++;
-		}
-	/* a -d that names no local device is a failed card, not silence */
-	for (int d = 0; d < c->ndevices; d++) {
-		bool found = false;
-
-		for (int i = 0; i < n; i++)
-			found |= !strcmp(rows[i].dev, c->devices[d]);
-		for (int i = 0; i < d; i++)
-			found |= !strcmp(c->devices[i], c->devices[d]);
-		if (!found) {
-			snprintf(rows[n].dev, sizeof(rows[n].dev), "%s", c->devices[d]);
-			snprintf(rows[n].err, sizeof(rows[n].err), "no such RDMA device%s here — check the name with ibv_devices",
-				 c->port ? " and port" : "");
-			rows[n].status = ENG_NODEV;
-			n++;
-		}
-	}
+	n = accept_plan(s, c->devices, c->ndevices, c->port, cards, max);
 	if (!n) {
 		fail("no RDMA port to accept: none found — check that the driver is loaded (ibv_devices)");
 		rc = 3;
@@ -768,45 +690,18 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	}
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
-		struct client_opts o = { .peer = c->ref, .tcp_port = c->t.tcp_port, .device = r->dev,
-					 .ib_port = r->port, .gid_index = c->t.gid_index,
-					 .p = p, .stall_ms = 5000,
-					 .timeout_ms = (int)((c->t.timeout_s > 0 ? c->t.timeout_s : 10) * 1000),
-					 .secret = c->t.secret_file ? secret : NULL };
-		struct acc_card_in in = { 0 };
+		const struct port_info *pi = NULL;
 
-		if (r->pi && r->pi->state != 4) {
-			snprintf(r->err, sizeof(r->err), "port %s, not Active — check the cable and the subnet manager (or the netdev link)",
-				 port_state_name(r->pi->state));
-		} else if (r->pi) {
-			if (!c->json && isatty(2))
-				fprintf(stderr, "ibconsole: testing %s/%d against %s …\n", r->dev, r->port, c->ref);
-			r->status = client_run(&o, cr, r->err, sizeof(r->err));
-			if (!r->status && cr->nphases > 0) {
-				r->ran = true;
-				r->gbps = cr->ph[cr->nphases - 1].total_avg_gbps;
-				snprintf(r->ref_host, sizeof(r->ref_host), "%s", cr->peer.host);
-				snprintf(r->ref_dev, sizeof(r->ref_dev), "%s", cr->peer.device);
-			} else if (!r->status) {
-				snprintf(r->err, sizeof(r->err), "the test ran no phase");
-			}
-			npeer += r->status == ENG_PEER;
-			evidence(r->pi, cr, r->ran, &r->ev);
-		}
-		if (c->t.line_rate > 0) {
-			r->data_gbps = c->t.line_rate;
-			snprintf(r->data_source, sizeof(r->data_source), "--line-rate");
-		} else if (r->pi && r->pi->data_rate_gbps > 0) {
-			r->data_gbps = r->pi->data_rate_gbps;
-			snprintf(r->data_source, sizeof(r->data_source), "%s",
-				 r->pi->data_rate_source[0] ? r->pi->data_rate_source : "the port's data rate");
-		}
-		in.have_result = r->ran;
-		in.err = r->err;
-		in.gbps = r->gbps;
-		in.data_gbps = r->data_gbps;
-		in.ev = r->pi ? &r->ev : NULL;
-		acc_card_judge(&in, &l, &r->card);
+		r->c = cards[i];
+		for (int k = 0; r->c.found && k < s->nports; k++)
+			if (!strcmp(s->ports[k].dev, r->c.dev) && s->ports[k].port == r->c.port)
+				pi = &s->ports[k];
+		if (pi && pi->state == 4 && !c->json && isatty(2))
+			fprintf(stderr, "ibconsole: testing %s/%d against %s …\n", r->c.dev, r->c.port, c->ref);
+		if (r->c.state != ACCEPT_DONE)
+			accept_run_card(&o, pi, &r->c, cr, NULL, NULL, NULL);
+		npeer += pi && pi->state == 4 && r->c.status == ENG_PEER;
+		acc_card_verdict(&r->c, &l, &r->card);
 		nfail += !r->card.pass;
 	}
 	if (c->json)
@@ -816,7 +711,7 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	/* nothing reached the reference: the peer is the trouble */
 	rc = npeer == n ? 4 : nfail ? 1 : 0;
 	if (rc == 4) {
-		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->ref, rows[0].err);
+		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->ref, rows[0].c.err);
 		fail(msg);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
@@ -829,5 +724,6 @@ out:
 	free(s);
 	free(cr);
 	free(rows);
+	free(cards);
 	return rc;
 }

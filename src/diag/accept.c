@@ -238,3 +238,64 @@ void acc_host_evidence(const struct proto_facts *f, uint32_t fleet_mtu, char *ou
 		 f->rate_mbps / 1000.0, f->mtu, f->pcie[0] ? f->pcie : "unknown", f->numa_node);
 	add(out, len, t);
 }
+
+void acc_card_verdict(const struct accept_card *c, const struct acc_limits *l,
+		      struct acc_card *out)
+{
+	struct acc_card_in in = { .have_result = c->ran, .err = c->err, .gbps = c->gbps,
+				  .data_gbps = c->data_gbps, .ev = c->found ? &c->ev : NULL };
+
+	acc_card_judge(&in, l, out);
+}
+
+/* Sort key: failing before passing, no result before a measured share,
+ * lower shares first. */
+static int order_before(const struct acc_card *a, const struct acc_card *b)
+{
+	if (a->pass != b->pass)
+		return a->pass ? 1 : -1;
+	if ((a->pct < 0) != (b->pct < 0))
+		return a->pct < 0 ? -1 : 1;
+	if (a->pct < b->pct - EPS)
+		return -1;
+	if (a->pct > b->pct + EPS)
+		return 1;
+	return 0;
+}
+
+void acc_order(const struct acc_card *cards, int n, int *order)
+{
+	/* insertion sort: stable, and a console has a handful of cards */
+	for (int i = 0; i < n; i++) {
+		int k = i;
+
+		while (k > 0 && order_before(&cards[i], &cards[order[k - 1]]) < 0) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+}
+
+double acc_band_floor(enum acc_band b, double fleet_pct)
+{
+	switch (b) {
+	case ACC_BAND_TOP: return (fleet_pct + 100.0) / 2;
+	case ACC_BAND_MID: return fleet_pct;
+	case ACC_BAND_LOW: return 0;
+	default: return -1;
+	}
+}
+
+enum acc_band acc_heat_band(bool ok, bool bad, double pct, double fleet_pct)
+{
+	if (!ok || pct < 0)
+		return ACC_BAND_NONE;
+	if (bad)
+		return ACC_BAND_BAD;
+	if (pct >= acc_band_floor(ACC_BAND_TOP, fleet_pct) - EPS)
+		return ACC_BAND_TOP;
+	if (pct >= fleet_pct - EPS)
+		return ACC_BAND_MID;
+	return ACC_BAND_LOW;
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/agent/accept.h"
 
 struct proto_facts;
 
@@ -22,19 +23,8 @@ void acc_limits_defaults(struct acc_limits *l);
 
 /* ---- one card against the reference ---- */
 
-/* What the console knows about the local port, before any traffic. */
-struct acc_evidence {
-	bool below_capability;		/* width / speed trained below capability */
-	char below_why[200];
-	bool pcie_limits;		/* PCIe below the acceptance line */
-	char pcie_why[320];
-	char numa_relation[16];		/* "local", "remote", "mixed", "unknown", "" */
-	int numa_node;			/* -1 unknown */
-	char gid_type[16];		/* the GID used: "RoCE v2", "IB/RoCE v1", "" (IB) */
-	bool roce;			/* Ethernet link layer */
-	int mtu_active;			/* bytes, 0 unknown */
-	int peer_mtu;			/* the other end's active MTU, 0 unknown */
-};
+/* struct acc_evidence: what the console read about the local port
+ * (core/agent/accept.h, beside the run that gathers it). */
 
 struct acc_card_in {
 	bool have_result;		/* false: no measurement (err says why) */
@@ -56,6 +46,15 @@ void acc_card_judge(const struct acc_card_in *in, const struct acc_limits *l,
 /* The local causes alone ("" when the card looks healthy); used by the
  * card verdict and by a bad host of the all-pairs run. */
 void acc_local_cause(const struct acc_evidence *ev, char *out, size_t len);
+/* A tested (or untestable) card of core/agent/accept judged: its
+ * figures and evidence into acc_card_judge. */
+void acc_card_verdict(const struct accept_card *c, const struct acc_limits *l,
+		      struct acc_card *out);
+
+/* The console's table order: failing cards first — those with no result,
+ * then the lowest share of the data rate — then the passing ones, lowest
+ * share first; equal cards keep their order. order[] gets n indexes. */
+void acc_order(const struct acc_card *cards, int n, int *order);
 
 /* ---- all pairs ---- */
 
@@ -94,6 +93,23 @@ int acc_localise(int n, const struct acc_pair *p, int np, bool *host_bad,
  * every pair it is in (PCIe below its capability, a CPU governor other
  * than performance, an MTU other than the fleet's), then the facts that
  * identify it. fleet_mtu 0: unknown. */
+/* Heat-map bands of the all-pairs matrix, from a pair's bandwidth as a
+ * share of the best pair's (pct) and its verdict: the unmeasured, then
+ * the judged-bad, are their own bands whatever the number; a good pair below
+ * the fleet line (fleet_pct, e.g. 93) is LOW, up to halfway from the
+ * fleet line to 100 % MID, above TOP. */
+enum acc_band {
+	ACC_BAND_TOP = 0,
+	ACC_BAND_MID,
+	ACC_BAND_LOW,
+	ACC_BAND_BAD,
+	ACC_BAND_NONE,		/* no result */
+	ACC_BAND_N
+};
+enum acc_band acc_heat_band(bool ok, bool bad, double pct, double fleet_pct);
+/* The lower bound (% of the best pair) of a band; -1 for BAD and NONE. */
+double acc_band_floor(enum acc_band b, double fleet_pct);
+
 void acc_host_evidence(const struct proto_facts *f, uint32_t fleet_mtu, char *out, size_t len);
 
 #endif

@@ -225,6 +225,7 @@ static bool ui_key(struct ui_app *a, int key)
 		screen_test.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_triage.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		screen_demo.on_resize(getmaxx(stdscr), getmaxy(stdscr));
+		screen_accept.on_resize(getmaxx(stdscr), getmaxy(stdscr));
 		a->dirty = a->clear = true;
 		return true;
 	}
@@ -257,6 +258,9 @@ static bool ui_key(struct ui_app *a, int key)
 		break;
 	case UI_ACT_TEST:
 		ui_show(a, &screen_test);
+		break;
+	case UI_ACT_ACCEPT:
+		ui_show(a, &screen_accept);
 		break;
 	case UI_ACT_DEMO:
 		if (!screen_demo_active())
@@ -346,7 +350,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	struct sigaction old[UI_NSIG];
 	struct ui_stderr quiet;
 	struct ui_app a;
-	char err[256], why[256];
+	char err[800], why[256];
 	int rc = 0;
 
 	memset(&a, 0, sizeof(a));
@@ -363,8 +367,17 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		free(a.snap);
 		return 2;
 	}
+	/* unreadable results are a usage error too: one line, no screen */
+	if (screen_accept_configure(o, u->config, u->accept_results, u->accept_iters,
+				    u->accept_duration_s, err, sizeof(err))) {
+		fprintf(stderr, "ibconsole: %s\n", err);
+		snapshot_release(a.snap);
+		free(a.snap);
+		return 2;
+	}
 	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
 	if (!a.sm) {
+		screen_accept_shutdown();
 		snapshot_release(a.snap);
 		free(a.snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
@@ -376,6 +389,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.ctr = calloc(1, sizeof(*a.ctr));
 	a.cw = a.ctr ? monitor_start(a.interval_s, o, sweeplisting_listed, err, sizeof(err)) : NULL;
 	if (!a.cw) {
+		screen_accept_shutdown();
 		sampler_stop(a.sm);
 		free(a.ctr);
 		snapshot_release(a.snap);
@@ -385,7 +399,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		return 5;
 	}
 	a.source = ui_source(u);
-	a.screen = &screen_ports;
+	a.screen = screen_accept_has_results() ? &screen_accept : &screen_ports;
 	a.dirty = true;
 	screen_fabric_configure(u->fabric, u->rediscover_s);
 	screen_triage_configure(o, u->config);
@@ -466,6 +480,7 @@ out:
 	screen_fabric_shutdown();
 	screen_test_shutdown();
 	screen_triage_shutdown();
+	screen_accept_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
 	monitor_stop(a.cw);
 	free(a.ctr);

@@ -50,6 +50,9 @@ const struct keymap_entry keymap_table[] = {
 	  "test screen: bw / lat / rate / tcp against the peer's agent" },
 	{ KEYS_ALL, { 'T', KEY_F(4) }, { 0 }, UI_ACT_TRIAGE,
 	  "triage screen: the seven-step walk of the selected port" },
+	{ KEYS_ALL, { 'A', KEY_F(5) }, { 0 }, UI_ACT_ACCEPT,
+	  "acceptance screen: every local card against the peer's agent as the reference "
+	  "(F5 also from the test screen's form)" },
 	{ KEYS_ALL, { 'q', KEY_F(10) }, { 'Q' }, UI_ACT_QUIT, "quit" },
 	{ KEYS_ALL, { 'F' }, { 0 }, UI_ACT_DEMO,
 	  "RoCE demo (--demo roce) only: the menu of planted faults" },
@@ -98,6 +101,16 @@ const struct keymap_entry keymap_table[] = {
 	  "write the report (Markdown + JSON) to the records folder" },
 	{ KEYS_TRIAGE, { 'T', KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
 	  "back to the ports" },
+	/* acceptance screen */
+	{ KEYS_ACCEPT, { '\n' }, { KEY_ENTER, '\r' }, UI_ACT_ACC_EVIDENCE,
+	  "cards: open / close the selected card's evidence (before a run: start it)" },
+	{ KEYS_ACCEPT, { 'r' }, { 0 }, UI_ACT_ACC_RUN,
+	  "run the acceptance (again) against the peer's agent" },
+	{ KEYS_ACCEPT, { '\t', 'v' }, { 0 }, UI_ACT_ACC_VIEW,
+	  "cards / the pair heat map of --accept-results DIR" },
+	{ KEYS_ACCEPT, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "close the evidence; during a run Esc, then Esc again within 3 s, cancels it; "
+	  "else back to the ports" },
 	/* RoCE demo menu */
 	{ KEYS_DEMO, { '\n', ' ' }, { KEY_ENTER, '\r' }, UI_ACT_DEMO_TOGGLE,
 	  "switch the selected fault on (the others off) or off" },
@@ -124,6 +137,7 @@ static const char *const keymap_titles[KEYS_SCREEN_N] = {
 	[KEYS_FABRIC] = "Fabric screen",
 	[KEYS_TEST] = "Test screen",
 	[KEYS_TRIAGE] = "Triage screen",
+	[KEYS_ACCEPT] = "Acceptance screen",
 	[KEYS_DEMO] = "RoCE demo menu (--demo roce only)",
 	[KEYS_HELP] = "Help (any other key returns)",
 };

@@ -26,6 +26,7 @@ enum ui_action {
 	UI_ACT_BACK,		/* to the ports screen */
 	UI_ACT_FABRIC,
 	UI_ACT_TEST,		/* test screen */
+	UI_ACT_ACCEPT,		/* acceptance screen */
 	UI_ACT_COUNTERS,
 	UI_ACT_EVENTS,
 	UI_ACT_SWEEP,
@@ -52,6 +53,10 @@ enum ui_action {
 	UI_ACT_TRI_PREV,
 	UI_ACT_TRI_RERUN,
 	UI_ACT_TRI_WRITE,
+	/* acceptance screen */
+	UI_ACT_ACC_RUN,
+	UI_ACT_ACC_EVIDENCE,
+	UI_ACT_ACC_VIEW,
 	/* RoCE demo menu */
 	UI_ACT_DEMO,
 	UI_ACT_DEMO_TOGGLE,
@@ -71,6 +76,7 @@ enum keys_screen {
 	KEYS_FABRIC,
 	KEYS_TEST,
 	KEYS_TRIAGE,
+	KEYS_ACCEPT,
 	KEYS_DEMO,		/* only with --demo roce */
 	KEYS_HELP,		/* modal: only its own rows, any other key returns */
 	KEYS_SCREEN_N

@@ -7,6 +7,7 @@ libibc_ui_a_SOURCES += \
 	src/ui/ctrview.c src/ui/ctrview.h \
 	src/ui/screen_counters.c src/ui/screen_sweep.c \
 	src/ui/screen_test.c src/ui/screen_demo.c \
+	src/ui/screen_accept.c \
 	src/ui/widgets.c src/ui/widgets.h \
 	src/ui/keymap.c src/ui/keymap.h \
 	src/ui/layout.c src/ui/layout.h

@@ -80,6 +80,17 @@ void screen_triage_configure(const struct snap_opts *o, const char *config);
 bool screen_triage_poll(void);
 const char *screen_triage_last(void);
 void screen_triage_shutdown(void);
+/* Acceptance screen: every local card against the peer's agent on a
+ * worker, and the pair heat map of an accept --hosts results directory
+ * (results: DIR or its accept.json, NULL none). configure reads the
+ * site's acceptance line and the results, and takes the run's iterations
+ * or duration (0: accept's defaults); -1 with a one-line err when the
+ * results cannot be read. */
+extern const struct screen screen_accept;
+int screen_accept_configure(const struct snap_opts *o, const char *config, const char *results,
+			    long long iters, double duration_s, char *err, size_t errlen);
+bool screen_accept_has_results(void);
+void screen_accept_shutdown(void);
 /* RoCE demo menu: the planted faults of --demo roce, switched by the
  * script IBCONSOLE_DEMO_FAULTS names; active when that is set. */
 extern const struct screen screen_demo;

@@ -19,6 +19,10 @@ static const char *const help_notes[] = {
 	"  while it runs: Gb/s and Mpps each second, both ends' counters (! an error rose),",
 	"  Tab the latency histogram with p50 / p99 / p99.9 (us); Esc, Esc again cancels;",
 	"  at the end: the result, the verdict and its rule, the record; c compare, r again.",
+	"ACCEPTANCE screen (A, F5): every local card against the peer's agent, pass at 90 % of",
+	"  the data rate; failing cards first, Enter a card's evidence; --accept-results DIR:",
+	"  the pairs of accept --hosts as a heat map (% of the best pair: = top, ~ fleet line,",
+	"  - below it, ! bad, x no result).",
 	"Unknown values read \"n/a (why)\", never 0.",
 	"Colours: NO_COLOR=1 or --no-color for monochrome.",
 };

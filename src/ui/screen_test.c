@@ -591,7 +591,7 @@ static void draw_form(WINDOW *win, int w, int h)
 	}
 	widgets_text(win, h - 2, 0, w, ts.msg, ts.msg_role, false, true);
 	widgets_text(win, h - 1, 0, w,
-		     " Enter start  Up/Down/Tab field  Left/Right/Space choose  type to edit  Esc back  F1 help",
+		     " Enter start  Up/Down/Tab field  Left/Right/Space choose  type to edit  F5 acceptance  Esc back  F1 help",
 		     UI_FOOTER, false, true);
 }
 

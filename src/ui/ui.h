@@ -17,6 +17,10 @@ struct ui_opts {
 	const struct fab_opts *fabric;	/* fabric screen's discovery options */
 	double rediscover_s;		/* fabric rediscovery timer, 0 off */
 	const char *config;		/* --config (thresholds) */
+	const char *accept_results;	/* --accept-results DIR: opens on its
+					 * heat map; NULL none */
+	long long accept_iters;		/* -n for the acceptance screen, 0 default */
+	double accept_duration_s;	/* -D for it, 0: by iterations */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)

@@ -73,9 +73,10 @@ tests_unit_test_testjob_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread -lm
 # synthetic exposition.
 tests_unit_test_export_SOURCES = tests/unit/test_export.c
 tests_unit_test_export_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
-# Acceptance: card verdict and cause, all-pairs schedule, fleet rules, localisation.
+# Acceptance: card verdict and cause, all-pairs schedule, fleet rules,
+# localisation, the console's order and heat-map bands, accept.json read back.
 tests_unit_test_accept_SOURCES = tests/unit/test_accept.c
-tests_unit_test_accept_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+tests_unit_test_accept_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_json_SOURCES = tests/unit/test_json.c
 tests_unit_test_json_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_perftest_proto_SOURCES = tests/unit/test_perftest_proto.c

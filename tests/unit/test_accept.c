@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for the acceptance judgements: the card verdict and its
  * cause, the round-robin schedule's property (every pair once, disjoint
- * within a round), the fleet-relative pair rules and localisation. Every
+ * within a round), the fleet-relative pair rules and localisation, the
+ * console's card order, the heat map's bands and accept.json read back. Every
  * number is written out here. */
 #include "config.h"
 
@@ -10,10 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "core/agent/proto.h"
+#include "core/agent/acceptres.h"
 #include "diag/accept.h"
 
 static struct acc_evidence healthy(void)
@@ -316,6 +320,137 @@ static void test_host_evidence(void **state)
 	assert_null(strstr(out, "the other hosts"));
 }
 
+/* The console's table: failing first (no result, then the lowest share),
+ * then passing (lowest share first); ties keep the test order. */
+static void test_order(void **state)
+{
+	struct acc_card c[6];
+	int order[6];
+	const int want[6] = { 3, 5, 1, 4, 0, 2 };
+
+	(void)state;
+	memset(c, 0, sizeof(c));
+	c[0] = (struct acc_card){ .pass = true, .pct = 95.0 };
+	c[1] = (struct acc_card){ .pass = false, .pct = 60.2 };
+	c[2] = (struct acc_card){ .pass = true, .pct = 99.1 };
+	c[3] = (struct acc_card){ .pass = false, .pct = -1 };	/* no result */
+	c[4] = (struct acc_card){ .pass = true, .pct = 91.0 };
+	c[5] = (struct acc_card){ .pass = false, .pct = 48.0 };
+	acc_order(c, 6, order);
+	assert_memory_equal(order, want, sizeof(want));
+	/* equal cards keep their order */
+	c[1].pct = c[5].pct = 50;
+	acc_order(c, 6, order);
+	assert_int_equal(order[1], 1);
+	assert_int_equal(order[2], 5);
+	acc_order(c, 0, order);
+}
+
+/* A card of core/agent/accept judged as `accept --ref` judges it. */
+static void test_card_verdict(void **state)
+{
+	struct accept_card k;
+	struct acc_card v;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	k.found = true;
+	k.ran = true;
+	k.gbps = 170;
+	k.data_gbps = 200;
+	k.ev = healthy();
+	k.ev.below_capability = true;
+	snprintf(k.ev.below_why, sizeof(k.ev.below_why), "4X at 25 Gb/s a lane, 4X HDR enabled");
+	acc_card_verdict(&k, NULL, &v);
+	assert_false(v.pass);
+	assert_true(v.pct > 84.99 && v.pct < 85.01);
+	assert_non_null(strstr(v.cause, "4X at 25 Gb/s a lane"));
+	/* a card not found: no result, its error the cause */
+	memset(&k, 0, sizeof(k));
+	snprintf(k.err, sizeof(k.err), "no such RDMA device here");
+	acc_card_verdict(&k, NULL, &v);
+	assert_false(v.pass);
+	assert_true(v.pct < 0);
+	assert_string_equal(v.cause, "no result: no such RDMA device here");
+}
+
+/* Heat-map bands: the fleet line 93 %, the top band from halfway to 100 %
+ * (96.5 %); no result and the bad verdict win over the number. */
+static void test_heat_band(void **state)
+{
+	(void)state;
+	assert_true(acc_band_floor(ACC_BAND_TOP, 93) > 96.49 && acc_band_floor(ACC_BAND_TOP, 93) < 96.51);
+	assert_true(acc_band_floor(ACC_BAND_MID, 93) == 93);
+	assert_true(acc_band_floor(ACC_BAND_BAD, 93) < 0);
+	assert_int_equal(acc_heat_band(true, false, 100, 93), ACC_BAND_TOP);
+	assert_int_equal(acc_heat_band(true, false, 96.5, 93), ACC_BAND_TOP);
+	assert_int_equal(acc_heat_band(true, false, 96.4, 93), ACC_BAND_MID);
+	assert_int_equal(acc_heat_band(true, false, 93.0, 93), ACC_BAND_MID);
+	assert_int_equal(acc_heat_band(true, false, 92.9, 93), ACC_BAND_LOW);
+	assert_int_equal(acc_heat_band(true, true, 99, 93), ACC_BAND_BAD);
+	assert_int_equal(acc_heat_band(false, true, 99, 93), ACC_BAND_NONE);
+	assert_int_equal(acc_heat_band(true, false, -1, 93), ACC_BAND_NONE);
+	/* a site line of 80 %: the top band from 90 % */
+	assert_int_equal(acc_heat_band(true, false, 90, 80), ACC_BAND_TOP);
+	assert_int_equal(acc_heat_band(true, false, 85, 80), ACC_BAND_MID);
+}
+
+/* accept.json read back: hosts, pairs (either order), nulls, errors. */
+static void test_results_file(void **state)
+{
+	char dir[] = "/tmp/ibc-acceptres-XXXXXX", path[64], err[600];
+	struct acceptres *r;
+	const struct acceptres_pair *p;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/accept.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"schema\": \"ibconsole/accept/1\", \"time\": \"2026-12-01T10:00:00Z\", \"mode\": \"hosts\", "
+	      "\"bw_op\": \"send\", \"bw_size_bytes\": 65536, \"accept_pct\": 90, \"fleet_bw_pct\": 93, "
+	      "\"hosts\": [{\"host\": \"a:1\", \"bad\": false, \"evidence\": null}, "
+	      "{\"host\": \"b:1\", \"bad\": true, \"evidence\": \"PCIe\\nx8\"}, {\"host\": \"c:1\", \"bad\": false}], "
+	      "\"pairs\": [{\"a\": \"a:1\", \"b\": \"b:1\", \"verdict\": \"bad\", \"why\": \"slow\", \"bw_gbps\": 50.5, "
+	      "\"lat_p99_us\": 2.5, \"error\": null, \"retested\": true}, "
+	      "{\"a\": \"a:1\", \"b\": \"c:1\", \"verdict\": \"good\", \"why\": null, \"bw_gbps\": 98, \"lat_p99_us\": 2, "
+	      "\"error\": null, \"retested\": false}, "
+	      "{\"a\": \"b:1\", \"b\": \"c:1\", \"verdict\": \"bad\", \"why\": null, \"bw_gbps\": null, "
+	      "\"lat_p99_us\": null, \"error\": \"cannot reach the agent\", \"retested\": true}]}\n", f);
+	fclose(f);
+	r = acceptres_load(dir, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(r->nhosts, 3);
+	assert_int_equal(r->npairs, 3);
+	assert_string_equal(r->host[1], "b:1");
+	assert_true(r->host_bad[1] && !r->host_bad[0]);
+	assert_string_equal(r->host_why[1], "PCIe?x8");	/* no newline reaches the screen */
+	assert_true(r->fleet_bw_pct == 93);
+	assert_int_equal((int)r->bw_size, 65536);
+	p = acceptres_pair_of(r, 1, 0);
+	assert_non_null(p);
+	assert_true(p->ok && p->bad && p->retested && p->bw_gbps == 50.5);
+	assert_string_equal(p->why, "slow");
+	p = acceptres_pair_of(r, 2, 1);
+	assert_true(!p->ok && p->bad);
+	assert_string_equal(p->why, "cannot reach the agent");
+	assert_null(acceptres_pair_of(r, 1, 1));
+	assert_true(acceptres_best_gbps(r) == 98);
+	acceptres_free(r);
+	/* not a results file; a missing one: one line with the remedy */
+	f = fopen(path, "w");
+	fputs("{\"schema\": \"ibconsole/accept/1\", \"mode\": \"ref\", \"cards\": []}\n", f);
+	fclose(f);
+	assert_null(acceptres_load(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "not the results of accept --hosts"));
+	assert_non_null(strstr(err, " — give the results directory"));
+	unlink(path);
+	assert_null(acceptres_load(dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "No such file"));
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +463,10 @@ int main(void)
 		cmocka_unit_test(test_pairs_latency_and_missing),
 		cmocka_unit_test(test_localise_counts),
 		cmocka_unit_test(test_host_evidence),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_card_verdict),
+		cmocka_unit_test(test_heat_band),
+		cmocka_unit_test(test_results_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,11 +16,12 @@ cleanup() {
 trap cleanup EXIT
 
 # console [PREFIX...]: the console on rxe0 in tmux session ui (120 x 40),
-# the test peer given by --peer; PREFIX runs it (setpriv, sh -c ...)
+# the test peer given by --peer; PREFIX runs it (setpriv, sh -c ...);
+# CONSOLE_ARGS, when set, adds options
 console() {
 	$T kill-session -t ui 2> /dev/null || true
 	$T new-session -d -s ui -x 120 -y 40 \
-		"$* env LC_ALL=C.UTF-8 $IBC -d rxe0 --peer $ip4 2> console.err; echo console exit \$?; sleep 60"
+		"$* env LC_ALL=C.UTF-8 $IBC -d rxe0 --peer $ip4 ${CONSOLE_ARGS:-} 2> console.err; echo console exit \$?; sleep 60"
 	wait_for 'rxe0/1' 30
 }
 # a screen that never came: the agents' logs say what they were doing

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "core/base/parse.h"
 #include "core/base/worker.h"
 #include "core/agent/perftest_client.h"
 #include "core/agent/tcptest.h"
@@ -321,17 +323,11 @@ void testjob_cancel(struct testjob *j)
 	worker_notify(&j->wk);
 }
 
+_Static_assert(offsetof(struct tj_view, gen) == 0, "worker_take_view reads gen first");
+
 bool testjob_get(struct testjob *j, struct tj_view *v)
 {
-	bool changed = false;
-
-	worker_lock(&j->wk);
-	if (j->pub.gen != v->gen) {
-		*v = j->pub;
-		changed = true;
-	}
-	worker_unlock(&j->wk);
-	return changed;
+	return worker_take_view(&j->wk, v, &j->pub, sizeof(*v));
 }
 
 int testjob_fd(const struct testjob *j)
@@ -474,21 +470,10 @@ int testjob_record_path(int kind, int op, char *out, size_t len)
 
 int testjob_load_record(const char *path, struct record_saved *s, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n;
-	int rc = -1;
+	size_t n = 0;
+	char *buf = parse_slurp(path, 4 << 20, &n, why, whylen);
+	int rc = buf ? record_parse(buf, n, s, why, whylen) : -1;
 
-	if (!f) {
-		snprintf(why, whylen, "%s", strerror(errno));
-		return -1;
-	}
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && n < (4 << 20) && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		rc = record_parse(buf, (size_t)n, s, why, whylen);
-	else
-		snprintf(why, whylen, "unreadable or too large");
-	fclose(f);
 	free(buf);
 	return rc;
 }

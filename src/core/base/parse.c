@@ -139,6 +139,32 @@ fail:
 	return NULL;
 }
 
+char *parse_slurp(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+	FILE *f = parse_fopen(path, why, whylen);
+	char *buf = NULL;
+	long n = -1;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		snprintf(why, whylen, "unreadable");
+	else if (n == 0)
+		snprintf(why, whylen, "empty");
+	else if ((size_t)n > max)
+		snprintf(why, whylen, "larger than %zu bytes", max);
+	else if (!(buf = malloc((size_t)n)))
+		snprintf(why, whylen, "out of memory");
+	else if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		snprintf(why, whylen, "unreadable");
+		free(buf);
+		buf = NULL;
+	} else
+		*len = (size_t)n;
+	fclose(f);
+	return buf;
+}
+
 int parse_out_path(const char *path, char *why, size_t whylen)
 {
 	char dir[4096];

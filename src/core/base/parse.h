@@ -28,6 +28,10 @@ int parse_size(const char *s, long long *out);
  * reason ("is a directory", "Permission denied", ...).
  */
 FILE *parse_fopen(const char *path, char *why, size_t whylen);
+/* A whole regular file (opened as parse_fopen does) into a new buffer of
+ * *len bytes, not NUL-terminated; NULL with why ("empty", "larger than
+ * N bytes", open's reason) when it cannot be had. The caller frees it. */
+char *parse_slurp(const char *path, size_t max, size_t *len, char *why, size_t whylen);
 
 /*
  * Whether path can be written as a new or replaced regular file, before

@@ -112,6 +112,18 @@ void worker_stop(struct worker *w)
 	w->own_fd = false;
 }
 
+bool worker_take_view(struct worker *w, void *dst, const void *pub, size_t size)
+{
+	bool changed;
+
+	worker_lock(w);
+	changed = *(const unsigned long *)dst != *(const unsigned long *)pub;
+	if (changed)
+		memcpy(dst, pub, size);
+	worker_unlock(w);
+	return changed;
+}
+
 void worker_lock(struct worker *w)
 {
 	pthread_mutex_lock(&w->lock);

@@ -48,6 +48,11 @@ bool worker_wait(struct worker *w, double deadline);
 /* With the lock held: true once worker_stop() was called. */
 bool worker_stopping(const struct worker *w);
 
+/* A view a worker publishes (its first member `unsigned long gen`,
+ * raised at each publication) copied out under the lock when dst's gen
+ * differs from pub's; true then. size: the view's. */
+bool worker_take_view(struct worker *w, void *dst, const void *pub, size_t size);
+
 /* Makes the wake descriptor readable (any thread, lock or not). */
 void worker_notify(struct worker *w);
 int worker_fd(const struct worker *w);

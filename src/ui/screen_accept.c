@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/* The acceptance screen: every local card tested against the reference
+ * host's agent (the console's peer) on a worker — a progress bar per card,
+ * Esc Esc cancels — then the table with the failing cards first and, on
+ * Enter, the selected card's evidence; and the pair matrix of an
+ * `accept --hosts` results directory as a heat map whose bands read in
+ * monochrome too (a character and an attribute per band, a legend). */
+#include "config.h"
+#include "screen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/agent/accept.h"
+#include "core/agent/acceptres.h"
+#include "core/agent/peer.h"
+#include "core/base/worker.h"
+#include "diag/accept.h"
+#include "diag/thresholds.h"
+#include "layout.h"
+#include "widgets.h"
+
+#define ESC_CONFIRM_S 3
+#define CELL_W 7
+
+static struct {
+	struct snap_opts so;
+	char dev[64];
+	long long iters;		/* the run's -n / -D (0: accept's defaults) */
+	double duration_s;
+	struct acc_limits l;
+	struct accept_job *job;
+	struct accept_view *v;		/* newest view, NULL before a run */
+	struct acc_card verdict[ACCEPT_MAX_CARDS];
+	int order[ACCEPT_MAX_CARDS];
+	bool judged[ACCEPT_MAX_CARDS];	/* verdict[i] holds card i's */
+	struct widgets_list list;
+	bool open;			/* the selected card's evidence is shown */
+	bool heat;			/* the heat map is shown */
+	struct acceptres *res;		/* --accept-results, NULL none */
+	double esc_at;
+	char msg[480];
+	enum ui_role msg_role;
+} as = { .list = { .sel = 0 } };
+
+static void note(enum ui_role r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(enum ui_role r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(as.msg, sizeof(as.msg), fmt, ap);
+	va_end(ap);
+	as.msg_role = r;
+}
+
+int screen_accept_configure(const struct snap_opts *o, const char *config, const char *results,
+			    long long iters, double duration_s, char *err, size_t errlen)
+{
+	struct thresholds *th = calloc(1, sizeof(*th));
+	char cbuf[512];
+
+	as.so = *o;
+	as.iters = iters;
+	as.duration_s = duration_s;
+	if (o->device) {
+		snprintf(as.dev, sizeof(as.dev), "%s", o->device);
+		as.so.device = as.dev;
+	}
+	acc_limits_defaults(&as.l);
+	if (th) {
+		/* the site's acceptance line; a bad file was reported at start */
+		thresholds_defaults(th);
+		if (thresholds_load(th, thresholds_config_path(config, cbuf, sizeof(cbuf)), cbuf,
+				    sizeof(cbuf)) >= 0) {
+			as.l.accept = th->tv.accept;
+			as.l.fleet_bw = th->tv.accept_fleet_bw;
+			as.l.fleet_lat = th->tv.accept_fleet_lat;
+		}
+		free(th);
+	}
+	if (results) {
+		as.res = acceptres_load(results, err, errlen);
+		if (!as.res)
+			return -1;
+		as.heat = true;
+	}
+	return 0;
+}
+
+bool screen_accept_has_results(void)
+{
+	return as.res != NULL;
+}
+
+static bool running(void)
+{
+	return as.v && (as.v->state == ACCEPT_JOB_READING || as.v->state == ACCEPT_JOB_RUNNING);
+}
+
+static void start(void)
+{
+	struct accept_opts o = { .gid_index = -1 };
+	char ref[128], err[ENG_ERR];
+
+	if (running())
+		return;
+	if (getenv("IBCONSOLE_DEMO") && !strcmp(getenv("IBCONSOLE_DEMO"), "1")) {
+		note(UI_WARN, "no acceptance on the demo fabric: ibsim carries no data — run the console on a host with a verbs device");
+		return;
+	}
+	peer_host(ref, sizeof(ref));
+	if (!ref[0]) {
+		note(UI_BAD, "no reference host: the acceptance tests against its agent ('ibconsole serve') — start the console with --peer HOST, type it on the test screen (t) or mark it with p on the fabric screen");
+		return;
+	}
+	if (!as.v && !(as.v = calloc(1, sizeof(*as.v)))) {
+		note(UI_BAD, "cannot start the acceptance: out of memory — close other programs and retry");
+		return;
+	}
+	o.ref = ref;
+	accept_params(-1, 0, as.iters, as.duration_s, &o.p);
+	accept_job_stop(as.job);
+	as.job = accept_job_start(&o, &as.so, err, sizeof(err));
+	if (!as.job) {
+		note(UI_BAD, "cannot start the acceptance: %s — close other programs and retry", err);
+		return;
+	}
+	memset(as.v, 0, sizeof(*as.v));
+	memset(as.judged, 0, sizeof(as.judged));
+	as.open = false;
+	as.heat = false;
+	as.list.sel = as.list.top = 0;
+	as.esc_at = 0;
+	note(UI_NORMAL, "testing every local card against %s ...", ref);
+}
+
+/* Judges the cards that finished since the last view (on the UI thread,
+ * once each) and orders the table: failing first once the run is over,
+ * the cards in test order while it goes. */
+static void judge(void)
+{
+	struct accept_view *v = as.v;
+	int nfail = 0;
+
+	for (int i = 0; i < v->n; i++) {
+		if (!as.judged[i] && v->cards[i].state == ACCEPT_DONE) {
+			acc_card_verdict(&v->cards[i], &as.l, &as.verdict[i]);
+			as.judged[i] = true;
+		}
+		if (!as.judged[i]) {
+			memset(&as.verdict[i], 0, sizeof(as.verdict[i]));
+			as.verdict[i].pct = -1;
+			snprintf(as.verdict[i].cause, sizeof(as.verdict[i].cause), "%s",
+				 v->cards[i].state == ACCEPT_SKIPPED ? "not tested: the run was cancelled" : "");
+		}
+		nfail += as.judged[i] && !as.verdict[i].pass;
+	}
+	if (running()) {
+		for (int i = 0; i < v->n; i++)
+			as.order[i] = i;
+		return;
+	}
+	acc_order(as.verdict, v->n, as.order);
+	if (v->state == ACCEPT_JOB_FAILED)
+		note(UI_BAD, "%s", v->err);
+	else if (v->state == ACCEPT_JOB_CANCELLED)
+		note(UI_WARN, "cancelled: the card under test was released at both ends; the others were not tested");
+	else
+		note(nfail ? UI_BAD : UI_GOOD, "%d of %d passed — Enter on a card opens its evidence", v->n - nfail, v->n);
+}
+
+/* ---- the cards ---- */
+
+static void bar(WINDOW *win, int y, int x, int w, double frac)
+{
+	int full = (int)(frac * w + 0.5);
+
+	full = layout_clamp(full, 0, w);
+	wattron(win, widgets_attr(UI_SELECTED));
+	mvwhline(win, y, x, ' ', full);
+	wattroff(win, widgets_attr(UI_SELECTED));
+	wattron(win, widgets_attr(UI_DIM));
+	mvwhline(win, y, x + full, '.', w - full);
+	wattroff(win, widgets_attr(UI_DIM));
+}
+
+static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
+{
+	const struct accept_card *c = &as.v->cards[as.order[i]];
+	const struct acc_card *k = &as.verdict[as.order[i]];
+	int w = getmaxx(win);
+	char name[PORT_STR + 8], buf[800], gbps[16] = "-", pct[16] = "-", line[16] = "-";
+	enum ui_role role = sel ? UI_SELECTED : UI_NORMAL;
+
+	(void)arg;
+	if (c->port)
+		snprintf(name, sizeof(name), "%s/%d", c->dev, c->port);
+	else
+		snprintf(name, sizeof(name), "%s", c->dev);
+	if (c->ran)
+		snprintf(gbps, sizeof(gbps), "%.3f", c->gbps);
+	if (k->pct >= 0)
+		snprintf(pct, sizeof(pct), "%.1f", k->pct);
+	if (k->line_gbps > 0)
+		snprintf(line, sizeof(line), "%.2f", k->line_gbps);
+	snprintf(buf, sizeof(buf), " %-16s %10s %10s %10s  ", name, gbps, pct, line);
+	if (sel)
+		widgets_bar(win, y, w, UI_SELECTED);
+	widgets_text(win, y, 0, w, buf, role, false, false);
+	if (c->state == ACCEPT_RUNNING || c->state == ACCEPT_PENDING) {
+		bar(win, y, 52, 20, c->frac);
+		snprintf(buf, sizeof(buf), "%3.0f %%  %s", 100 * c->frac,
+			 c->state == ACCEPT_RUNNING ? "testing" : "waiting");
+		widgets_text(win, y, 73, w - 73, buf, role, false, false);
+		return;
+	}
+	widgets_text(win, y, 52, 10, as.judged[as.order[i]] ? k->pass ? "PASS" : "FAIL" : "-",
+		     sel ? UI_SELECTED : !as.judged[as.order[i]] ? UI_DIM : k->pass ? UI_GOOD : UI_BAD, false, false);
+	widgets_text(win, y, 63, w - 63, k->pass ? "" : k->cause, role, false, false);
+}
+
+/* The selected card's evidence, wrapped into the rows left. */
+static void evidence(WINDOW *win, int y, int rows, int w)
+{
+	int i = as.order[layout_clamp(as.list.sel, 0, as.v->n - 1)];
+	const struct accept_card *c = &as.v->cards[i];
+	const struct acc_card *k = &as.verdict[i];
+	char meas[400], head[PORT_STR + 64];
+	const struct { const char *label, *text; } f[] = {
+		{ "width/speed", c->link }, { "PCIe", c->pcie }, { "NUMA", c->numa },
+		{ "GID", c->gid }, { "MTU", c->mtu }, { "measured", meas },
+		{ "cause", k->pass ? "none: passed" : k->cause },
+	};
+	int end = y + rows;
+
+	if (c->ran)
+		snprintf(meas, sizeof(meas), "%.3f Gb/s against %.2f Gb/s data rate (%s); reference %s %s",
+			 c->gbps, c->data_gbps, c->data_source[0] ? c->data_source : "n/a", c->ref_host, c->ref_dev);
+	else
+		snprintf(meas, sizeof(meas), "no result (the cause says why)");
+	snprintf(head, sizeof(head), " EVIDENCE %s/%d  (Esc closes)", c->dev, c->port);
+	widgets_text(win, y++, 0, w, head, UI_TITLE, false, true);
+	for (size_t n = 0; n < sizeof(f) / sizeof(f[0]) && y < end; n++) {
+		const char *t = f[n].text[0] ? f[n].text : "n/a (not read: the port was not found)";
+		bool first = true;
+
+		while (*t && y < end) {
+			int next, len = layout_wrap(t, w - 16, &next);
+			char buf[600];
+
+			snprintf(buf, sizeof(buf), "  %-12s %.*s", first ? f[n].label : "", len, t);
+			widgets_text(win, y++, 0, w, buf,
+				     !strcmp(f[n].label, "cause") && !k->pass ? UI_BAD : UI_NORMAL, false, false);
+			first = false;
+			if (next <= 0)
+				break;
+			t += next;
+		}
+	}
+}
+
+static void draw_cards(WINDOW *win, int w, int h)
+{
+	char buf[400], ref[128];
+	int y = 1, rows;
+
+	if (as.v) {
+		const struct proto_params *p = &as.v->p;
+		char len[32];
+
+		if (p->duration_ms)
+			snprintf(len, sizeof(len), "%.1f s", p->duration_ms / 1000.0);
+		else
+			snprintf(len, sizeof(len), "%llu iterations", (unsigned long long)p->iters);
+		/* the state before the parameters: a narrow terminal clips the end */
+		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s, %s: send bandwidth at %llu B, %s, pass at %.0f %% of the data rate",
+			 as.v->ref,
+			 as.v->state == ACCEPT_JOB_READING ? "reading the ports" :
+			 as.v->state == ACCEPT_JOB_RUNNING ? "running" :
+			 as.v->state == ACCEPT_JOB_CANCELLED ? "cancelled" :
+			 as.v->state == ACCEPT_JOB_FAILED ? "failed" : "done",
+			 (unsigned long long)p->size, len, 100 * as.l.accept);
+	} else {
+		peer_host(ref, sizeof(ref));
+		snprintf(buf, sizeof(buf), " ACCEPTANCE against %s", ref[0] ? ref : "(no reference: the console's peer)");
+	}
+	widgets_text(win, y++, 0, w, buf, UI_TITLE, false, true);
+	if (!as.v || !as.v->n) {
+		static const char *const lines[] = {
+			"Every local card runs send bandwidth at 64 KiB against the reference host's agent",
+			"('ibconsole serve' there) and passes at 90 % of its port's data rate (config",
+			"test_accept_pct); a failing card's cause comes from what this host reads: trained",
+			"width and speed, PCIe, NUMA, GID type, MTU. The reference is the console's peer",
+			"(--peer HOST, the test screen's peer, or p on the fabric screen).",
+			"",
+			"Enter or r runs it.",
+		};
+
+		y++;
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]) && y < h - 2; i++)
+			widgets_text(win, y++, 2, w - 2, lines[i], UI_NORMAL, false, false);
+	} else {
+		snprintf(buf, sizeof(buf), " %-16s %10s %10s %10s  %-10s %s", "device", "Gb/s", "% of rate", "line Gb/s",
+			 "PASS/FAIL", running() ? "progress" : "cause");
+		widgets_text(win, y++, 0, w, buf, UI_LABEL, false, true);
+		rows = as.open ? layout_clamp(as.v->n, 1, 6) : h - 2 - y;
+		widgets_list_draw(win, &as.list, y, rows, as.v->n, card_row, NULL);
+		y += rows;
+		if (as.open && h - 2 - y > 2)
+			evidence(win, y + 1, h - 3 - y, w);
+	}
+	widgets_text(win, h - 2, 0, w, as.msg, as.msg_role, false, true);
+	widgets_text(win, h - 1, 0, w,
+		     running() ? " [Esc Esc] cancel   F1 help" :
+		     as.res ? " [Enter] evidence   [r] run   [Tab] pair heat map   [Esc] back   F1 help" :
+			      " [Enter] evidence   [r] run   [Esc] back   F1 help",
+		     UI_FOOTER, false, true);
+}
+
+/* ---- the pair heat map ---- */
+
+static const struct {
+	char glyph;
+	enum ui_role role;
+} band_look[ACC_BAND_N] = {
+	[ACC_BAND_TOP] = { '=', UI_GOOD }, [ACC_BAND_MID] = { '~', UI_NORMAL },
+	[ACC_BAND_LOW] = { '-', UI_WARN }, [ACC_BAND_BAD] = { '!', UI_BAD },
+	[ACC_BAND_NONE] = { 'x', UI_DIM },
+};
+
+static void draw_heat(WINDOW *win, int w, int h)
+{
+	const struct acceptres *r = as.res;
+	double best = acceptres_best_gbps(r), fleet = r->fleet_bw_pct > 0 ? r->fleet_bw_pct : 93;
+	int nbad = 0, y = 1, cols = (w - 6) / CELL_W, shown;
+	char buf[900];
+
+	for (int i = 0; i < r->npairs; i++)
+		nbad += r->pairs[i].bad;
+	snprintf(buf, sizeof(buf), " ACCEPTANCE RESULTS  %d hosts, %d pairs, %d bad; %s bandwidth at %llu B  %s  %s",
+		 r->nhosts, r->npairs, nbad, r->bw_op, (unsigned long long)r->bw_size, r->time, r->path);
+	widgets_text(win, y++, 0, w, buf, UI_TITLE, false, true);
+	snprintf(buf, sizeof(buf), " cell: the pair's bandwidth in %% of the best pair's (best %.3f Gb/s); bands:", best);
+	widgets_text(win, y++, 0, w, buf, UI_LABEL, false, false);
+	{
+		int x = 2;
+		char lg[ACC_BAND_N][64];
+
+		snprintf(lg[ACC_BAND_TOP], 64, "%c >= %.1f %%", band_look[ACC_BAND_TOP].glyph,
+			 acc_band_floor(ACC_BAND_TOP, fleet));
+		snprintf(lg[ACC_BAND_MID], 64, "%c %.0f-%.1f %%", band_look[ACC_BAND_MID].glyph, fleet,
+			 acc_band_floor(ACC_BAND_TOP, fleet));
+		snprintf(lg[ACC_BAND_LOW], 64, "%c < %.0f %% (re-test good)", band_look[ACC_BAND_LOW].glyph, fleet);
+		snprintf(lg[ACC_BAND_BAD], 64, "%c judged bad", band_look[ACC_BAND_BAD].glyph);
+		snprintf(lg[ACC_BAND_NONE], 64, "%c no result", band_look[ACC_BAND_NONE].glyph);
+		for (int b = 0; b < ACC_BAND_N && x < w; b++)
+			x += widgets_text(win, y, x, w - x, lg[b], band_look[b].role, false, false) + 3;
+		y++;
+	}
+	shown = r->nhosts < cols ? r->nhosts : cols;
+	if (shown < 1)
+		shown = 1;
+	snprintf(buf, sizeof(buf), "%5s", "");
+	for (int b = 0; b < shown; b++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%*d", CELL_W, b + 1);
+	widgets_text(win, y++, 0, w, buf, UI_LABEL, false, false);
+	for (int a = 0; a < r->nhosts && y < h - 4; a++, y++) {
+		snprintf(buf, sizeof(buf), "%4d ", a + 1);
+		widgets_text(win, y, 0, 5, buf, UI_LABEL, false, false);
+		for (int b = 0; b < shown; b++) {
+			const struct acceptres_pair *p = a == b ? NULL : acceptres_pair_of(r, a, b);
+			double pct = p && p->ok && best > 0 ? 100 * p->bw_gbps / best : -1;
+			enum acc_band band = p ? acc_heat_band(p->ok, p->bad, pct, fleet) : ACC_BAND_NONE;
+			char cell[CELL_W + 8];
+
+			if (a == b)
+				snprintf(cell, sizeof(cell), "%*s", CELL_W, "\\ ");
+			else if (!p || pct < 0)
+				snprintf(cell, sizeof(cell), "%*s%c", CELL_W - 1, p ? "- " : "  ", band_look[band].glyph);
+			else
+				snprintf(cell, sizeof(cell), "%*.0f %c", CELL_W - 2, pct, band_look[band].glyph);
+			widgets_text(win, y, 5 + b * CELL_W, CELL_W, cell, a == b ? UI_DIM : band_look[band].role,
+				     false, false);
+		}
+		snprintf(buf, sizeof(buf), "  %s%s", r->host[a], r->host_bad[a] ? "  BAD HOST" : "");
+		widgets_text(win, y, 5 + shown * CELL_W, w - 5 - shown * CELL_W, buf,
+			     r->host_bad[a] ? UI_BAD : UI_NORMAL, false, false);
+	}
+	if (shown < r->nhosts && y < h - 3)
+		widgets_text(win, y++, 1, w - 1, "(more hosts than columns: widen the terminal for the rest)", UI_DIM,
+			     false, false);
+	for (int a = 0; a < r->nhosts && y < h - 2; a++)
+		if (r->host_bad[a]) {
+			snprintf(buf, sizeof(buf), " BAD HOST %s: %s", r->host[a], r->host_why[a]);
+			widgets_text(win, y++, 0, w, buf, UI_BAD, false, false);
+		}
+	for (int i = 0; i < r->npairs && y < h - 2; i++) {
+		const struct acceptres_pair *p = &r->pairs[i];
+
+		if (!p->bad || r->host_bad[p->a] || r->host_bad[p->b])
+			continue;
+		snprintf(buf, sizeof(buf), " BAD PATH %s - %s: %s", r->host[p->a], r->host[p->b], p->why);
+		widgets_text(win, y++, 0, w, buf, UI_BAD, false, false);
+	}
+	widgets_text(win, h - 2, 0, w, as.msg, as.msg_role, false, true);
+	widgets_text(win, h - 1, 0, w, " [Tab] cards   [r] run against the peer   [Esc] back   F1 help", UI_FOOTER,
+		     false, true);
+}
+
+static void acc_draw(WINDOW *win, const struct ui_ctx *c)
+{
+	(void)c;
+	if (as.heat && as.res)
+		draw_heat(win, getmaxx(win), getmaxy(win));
+	else
+		draw_cards(win, getmaxx(win), getmaxy(win));
+}
+
+/* ---- keys ---- */
+
+static int acc_on_key(int key, enum ui_action a, const struct ui_ctx *c)
+{
+	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
+
+	(void)c;
+	if (key != KEYMAP_ESC && as.esc_at) {	/* the cancel question is dropped */
+		as.esc_at = 0;
+		as.msg[0] = '\0';
+	}
+	switch (a) {
+	case UI_ACT_BACK:
+		if (running()) {
+			if (worker_now() - as.esc_at > ESC_CONFIRM_S) {
+				/* one Esc only asks, as on the test screen */
+				as.esc_at = worker_now();
+				note(UI_WARN, "Esc again to cancel the acceptance (within %d s; any other key keeps it running)",
+				     ESC_CONFIRM_S);
+				return done;
+			}
+			accept_job_cancel(as.job);
+			as.esc_at = 0;
+			note(UI_WARN, "cancelling: the card under test is released at both ends ...");
+			return done;
+		}
+		if (as.open) {
+			as.open = false;
+			return done;
+		}
+		as.msg[0] = '\0';
+		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
+	case UI_ACT_ACC_RUN:
+		start();
+		return done;
+	case UI_ACT_ACC_EVIDENCE:
+		if (as.heat)
+			return done;
+		if (!as.v || !as.v->n)
+			start();
+		else if (as.judged[as.order[layout_clamp(as.list.sel, 0, as.v->n - 1)]])
+			as.open = !as.open;
+		else
+			note(UI_NORMAL, "that card is not tested yet — its evidence comes with its result");
+		return done;
+	case UI_ACT_ACC_VIEW:
+		if (as.res)
+			as.heat = !as.heat;
+		else
+			note(UI_NORMAL, "no pair results loaded — start the console with --accept-results DIR (a directory accept --hosts wrote)");
+		return done;
+	default:
+		if (!as.heat && widgets_list_key(&as.list, a))
+			return done;
+		return 0;
+	}
+}
+
+static void acc_on_resize(int w, int h)
+{
+	(void)w;
+	(void)h;
+	as.list.top = 0;
+}
+
+static int acc_wake_fd(void)
+{
+	return as.job ? accept_job_fd(as.job) : -1;
+}
+
+static bool acc_update(const struct ui_ctx *c)
+{
+	(void)c;
+	if (!as.job || !as.v)
+		return false;
+	accept_job_drain(as.job);
+	if (!accept_job_get(as.job, as.v))
+		return false;
+	judge();
+	return true;
+}
+
+const struct screen screen_accept = {
+	.name = "accept",
+	.keys = KEYS_ACCEPT,
+	.draw = acc_draw,
+	.on_key = acc_on_key,
+	.on_resize = acc_on_resize,
+	.update = acc_update,
+	.wake_fd = acc_wake_fd,
+};
+
+void screen_accept_shutdown(void)
+{
+	accept_job_stop(as.job);
+	as.job = NULL;
+	free(as.v);
+	as.v = NULL;
+	acceptres_free(as.res);
+	as.res = NULL;
+}
