@@ -78,18 +78,20 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 			snprintf(name, sizeof(name), "%s/%d", r->c.dev, r->c.port);
 		else
 			snprintf(name, sizeof(name), "%s", r->c.dev);
+		/* four significant digits: a 200 Gb/s HDR port and a Soft-RoCE
+		 * one judged at a few Mb/s both show their figures */
 		if (r->c.ran)
-			snprintf(gbps, sizeof(gbps), "%.2f", r->c.gbps);
+			snprintf(gbps, sizeof(gbps), "%.4g", r->c.gbps);
 		if (r->card.pct >= 0)
 			snprintf(pct, sizeof(pct), "%.1f", r->card.pct);
 		if (r->card.line_gbps > 0)
-			snprintf(line, sizeof(line), "%.2f", r->card.line_gbps);
+			snprintf(line, sizeof(line), "%.4g", r->card.line_gbps);
 		printf("%-16s %10s %10s %10s  %-9s %s\n", name, gbps, pct, line,
 		       r->card.pass ? "PASS" : "FAIL", r->card.pass ? "" : r->card.cause);
 	}
 	for (int i = 0; i < n; i++)
 		if (rows[i].c.ran)
-			printf(" %s/%d: data rate %.2f Gb/s (%s), reference %s %s\n", rows[i].c.dev, rows[i].c.port,
+			printf(" %s/%d: data rate %.4g Gb/s (%s), reference %s %s\n", rows[i].c.dev, rows[i].c.port,
 			       rows[i].c.data_gbps, rows[i].c.data_source, rows[i].c.ref_host, rows[i].c.ref_dev);
 	printf("%d of %d passed\n", n - nfail, n);
 }

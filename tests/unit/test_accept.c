@@ -254,6 +254,35 @@ static void test_pairs_latency_and_missing(void **state)
 	assert_int_equal(np, 1);
 }
 
+/* The rule as the man page states it: more than half of a host's pairs
+ * and at least two. Four hosts: 2 of 3 names the host; three hosts: both
+ * of 2 does, 1 of 2 is a path. */
+static void test_localise_counts(void **state)
+{
+	struct acc_pair p[6];
+	bool host_bad[4];
+	int paths[6], np;
+	const double bw[6] = { 97, 97, 97, 97, 97, 97 };
+
+	(void)state;
+	fill4(p, bw);
+	p[1].bad = p[3].bad = true;	/* 0-2 and 1-2: host 2 with 2 of 3 */
+	assert_int_equal(acc_localise(4, p, 6, host_bad, paths, &np), 1);
+	assert_true(host_bad[2]);
+	assert_int_equal(np, 0);
+	/* three hosts 0, 1, 2: pairs 0-1, 0-2, 1-2 (p[0], p[1], p[3]) */
+	p[0] = (struct acc_pair){ .a = 0, .b = 1 };
+	p[1] = (struct acc_pair){ .a = 0, .b = 2, .bad = true };
+	p[2] = (struct acc_pair){ .a = 1, .b = 2, .bad = true };
+	assert_int_equal(acc_localise(3, p, 3, host_bad, paths, &np), 1);
+	assert_true(host_bad[2] && !host_bad[0] && !host_bad[1]);
+	assert_int_equal(np, 0);
+	p[2].bad = false;
+	assert_int_equal(acc_localise(3, p, 3, host_bad, paths, &np), 0);
+	assert_int_equal(np, 1);
+	assert_int_equal(paths[0], 1);
+}
+
 /* A bad host's evidence from its agent's facts. */
 static void test_host_evidence(void **state)
 {
@@ -432,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_pairs_and_host),
 		cmocka_unit_test(test_pairs_and_path),
 		cmocka_unit_test(test_pairs_latency_and_missing),
+		cmocka_unit_test(test_localise_counts),
 		cmocka_unit_test(test_host_evidence),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_card_verdict),

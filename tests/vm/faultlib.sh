@@ -85,3 +85,108 @@ rxe_active_mtu() {
 	ibv_devinfo -d rxe0 | awk '/active_mtu/ {print $2; exit}'
 }
 
+
+# ---- two NICs per VM on one wire (the acceptance tests) ----
+# wire_nics DEV N: two NICs of this VM on the wire DEV, each with its own
+# rxe device: macvlans mv0 (rxe0, 192.168.78.N) and mv1 (rxe1,
+# 192.168.78.N+10), MAC 52:54:00:78:00:<last octet>; the rxe0 that
+# rxe-vm.sh made on DEV goes. N is 1 in VM A and 2 in VM B. Every
+# address of both VMs has a fixed neighbour entry (no ARP guessing which
+# macvlan answers). Without help the kernel would deliver mv0 -> mv1
+# through lo, where no rxe device listens: a rule sends that traffic out
+# of its own NIC, and the macvlan bridge hands it to the other one, as a
+# switch would.
+wire_nics() {
+	dev=$1 n=$2
+	rdma link delete rxe0 2>/dev/null || true
+	for k in 0 1; do
+		a=$((n + 10 * k))
+		ip link add "mv$k" link "$dev" address "$(printf '52:54:00:78:00:%02x' "$a")" type macvlan mode bridge ||
+			fail "ip link add mv$k: no macvlan"
+		ip addr add "192.168.78.$a/24" dev "mv$k"
+		ip link set "mv$k" up
+	done
+	for s in all default mv0 mv1; do
+		for kv in accept_local=1 rp_filter=0 arp_ignore=1; do
+			echo "${kv#*=}" > "/proc/sys/net/ipv4/conf/$s/${kv%=*}" || fail "cannot set $kv on $s"
+		done
+	done
+	for k in 0 1; do
+		for a in 1 2 11 12; do
+			[ "$a" = $((n + 10 * k)) ] ||
+				ip neigh replace "192.168.78.$a" lladdr "$(printf '52:54:00:78:00:%02x' "$a")" dev "mv$k" nud permanent
+		done
+	done
+	ip route add 192.168.78.$((n + 10))/32 dev mv0 table 78
+	ip route add 192.168.78.$n/32 dev mv1 table 78
+	ip rule add pref 10 iif lo from "192.168.78.$n" to "192.168.78.$((n + 10))" lookup 78
+	ip rule add pref 11 iif lo from "192.168.78.$((n + 10))" to "192.168.78.$n" lookup 78
+	for k in 0 1; do
+		rdma link add "rxe$k" type rxe netdev "mv$k" || fail "rdma link add rxe$k on mv$k"
+	done
+	for k in 0 1; do
+		i=0
+		until [ -n "$(roce_v2_ipv4_index "rxe$k" 1 "192.168.78.$((n + 10 * k))")" ]; do
+			i=$((i + 1))
+			[ $i -le 50 ] || fail "rxe$k has no RoCE v2 GID for 192.168.78.$((n + 10 * k))"
+			sleep 0.1
+		done
+	done
+}
+# wire_begin HOST: a scratch directory of the script's own as the current
+# one (WORK; the caller removes it) and this VM's host name HOST
+wire_begin() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ibc-wire.XXXXXX") || fail "mktemp"
+	cd "$WORK" || fail "cd $WORK"
+	hostname "$1"
+}
+# wire_nic_agents N: wire_nics as VM N, the acceptance tests' shared
+# secret in ./secret, an agent per NIC taking orders with it (rxe0 on TCP
+# port 18700, rxe1 on 18702), listening when this returns; their pids in
+# AGENTS, their logs agent0.log and agent1.log
+wire_nic_agents() {
+	wire_nics "$RXE_VM_NETDEV" "$1"
+	echo "wire-accept-secret" > secret
+	AGENTS=
+	for k in 0 1; do
+		"$IBCONSOLE" serve -d "rxe$k" --port $((18700 + 2 * k)) --secret-file secret --timeout 30 \
+			> "agent$k.log" 2>&1 &
+		AGENTS="$AGENTS $!"
+	done
+	trap 'kill $AGENTS 2>/dev/null; rm -rf "$WORK"' EXIT
+	for k in 0 1; do wait_listening "agent$k.log"; done
+}
+# wire_nic_limit NIC KBIT: a NIC that moves at most KBIT kbit/s each way:
+# tbf on what it sends (a queue of 32 KiB, so rxe's retransmission timer
+# does not fire while packets wait), a policer dropping what it receives
+# beyond the rate.
+wire_nic_limit() {
+	tc qdisc replace dev "$1" root tbf rate "${2}kbit" burst 8kb limit 32kb ||
+		fail "tc: no tbf on $1"
+	wire_police "$1" "$2" "match u32 0 0"
+}
+# wire_path_limit NIC PEER KBIT: only the path between NIC and the address
+# PEER moves at most KBIT kbit/s each way: what NIC sends to PEER goes
+# through a tbf band of a prio qdisc, what it receives from PEER through
+# the policer; all other traffic is untouched.
+wire_path_limit() {
+	tc qdisc replace dev "$1" root handle 1: prio bands 3 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 ||
+		fail "tc: no prio on $1"
+	tc qdisc add dev "$1" parent 1:3 handle 30: tbf rate "${3}kbit" burst 8kb limit 32kb ||
+		fail "tc: no tbf on $1"
+	tc filter add dev "$1" parent 1: protocol ip prio 1 u32 match ip dst "$2/32" flowid 1:3 ||
+		fail "tc: no u32 filter on $1"
+	wire_police "$1" "$3" "match ip src $2/32"
+}
+# wire_police NIC KBIT MATCH: drop what NIC receives (u32 MATCH) beyond KBIT
+wire_police() {
+	tc qdisc replace dev "$1" handle ffff: ingress || fail "tc: no ingress qdisc on $1"
+	# shellcheck disable=SC2086 # MATCH is a word list
+	tc filter add dev "$1" parent ffff: protocol ip prio 1 u32 $3 \
+		police rate "${2}kbit" burst 16k drop flowid :1 || fail "tc: no policer on $1"
+}
+# wire_nic_clear NIC: no limit on NIC any more
+wire_nic_clear() {
+	tc qdisc del dev "$1" root 2>/dev/null || true
+	tc qdisc del dev "$1" ingress 2>/dev/null || true
+}

@@ -1,13 +1,14 @@
 # tests/vm: the Soft-RoCE VM tests. verbs.test boots one VM (rxe-vm.sh) and
 # runs every t-*.sh inside it through suite.sh; wire.test, wire-screen.test
 # (the console's test screen on a lossy wire) and wire-triage.test (the
-# triage across a wire: MTUs, drops under load, its screen) join two VMs
-# through wire-run.sh. demo.test runs `ibconsole --demo roce` (two VMs,
+# triage across a wire: MTUs, drops under load, its screen) and
+# wire-accept.test (acceptance of four agents, two NICs per VM, with a
+# planted bad NIC and a bad path) join two VMs through wire-run.sh. demo.test runs `ibconsole --demo roce` (two VMs,
 # the console on the terminal) in tmux.
 # agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
 # agent-orders.test checks an agent's refusals of test orders (no VM).
 TESTS += tests/vm/verbs.test tests/vm/wire.test tests/vm/wire-screen.test \
-	tests/vm/wire-triage.test tests/vm/agent-hammer.test tests/vm/agent-orders.test \
+	tests/vm/wire-triage.test tests/vm/wire-accept.test tests/vm/agent-hammer.test tests/vm/agent-orders.test \
 	tests/vm/demo.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
@@ -26,4 +27,5 @@ EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/wire-screen.test tests/vm/wire/screen-server.sh \
 	tests/vm/wire/screen-client.sh tests/vm/wire-run.sh \
 	tests/vm/wire-triage.test tests/vm/wire/triage-server.sh \
-	tests/vm/wire/triage-client.sh tests/vm/demo.test
+	tests/vm/wire/triage-client.sh tests/vm/wire-accept.test \
+	tests/vm/wire/accept-server.sh tests/vm/wire/accept-client.sh tests/vm/demo.test

@@ -122,8 +122,11 @@ if [ -n "$missing" ]; then
 fi
 
 # Modules the guest needs, in any order; modprobe -D resolves the
-# dependencies and the load order. rdma_ucm is for rdma_cm (perftest -R).
-want_mods="crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe ib_umad rdma_ucm sch_netem"
+# dependencies and the load order. rdma_ucm is for rdma_cm (perftest -R);
+# macvlan gives a VM a second NIC on its wire (a second rxe device);
+# tbf, prio, ingress, u32 and police plant rate limits on one NIC or one
+# path (tests/vm/faultlib.sh).
+want_mods="crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe ib_umad rdma_ucm sch_netem macvlan sch_tbf sch_prio sch_ingress cls_u32 act_police"
 
 # ---- 1. kernel cache: vmlinuz + the needed modules of one Debian kernel ----
 cache=${IBCONSOLE_VM_CACHE:-}
@@ -187,7 +190,15 @@ fill_cache() {
 # One filler at a time (two wire-mode VMs may start together).
 exec 8>"$cache/.lock"
 flock -w 900 8 || die99 "could not lock $cache/.lock"
-if [ ! -s "$cache/kernel/order" ] || [ "$(cat "$cache/kernel/wanted" 2>/dev/null)" != "$want_mods" ]; then
+# a cache filled for more modules serves too (branches that want fewer
+# must not make it download again)
+cached_mods=" $(cat "$cache/kernel/wanted" 2>/dev/null || true) "
+refill=false
+[ -s "$cache/kernel/order" ] || refill=true
+for m in $want_mods; do
+	case $cached_mods in *" $m "*) ;; *) refill=true ;; esac
+done
+if $refill; then
 	fill_cache
 fi
 flock -u 8

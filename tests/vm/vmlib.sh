@@ -66,13 +66,16 @@ wait_for() {
 	done
 }
 
-# wire_wait_agent PEER: until the agent in the other VM (booting in
-# parallel) answers; its TCP baseline does not use up its RDMA session.
+# wire_wait_agent PEER [PORT [OPTION...]]: until the agent in the other VM
+# (booting in parallel) answers (OPTION: e.g. --secret-file F for one that
+# wants it); its TCP baseline does not use up its RDMA session.
 wire_wait_agent() {
+	peer=$1 port=${2:-}
+	shift $(($# < 2 ? $# : 2))
 	n=0
-	until "$IBCONSOLE" test tcp --duration 1 --timeout 2 ${2:+--port "$2"} "$1" > /dev/null 2>&1; do
+	until "$IBCONSOLE" test tcp --duration 1 --timeout 2 ${port:+--port "$port"} "$@" "$peer" > /dev/null 2>&1; do
 		n=$((n + 1))
-		[ "$n" -lt 60 ] || fail "the agent in the other VM ($1) never answered"
+		[ "$n" -lt 60 ] || fail "the agent in the other VM ($peer${port:+ port $port}) never answered"
 		sleep 2
 	done
 }

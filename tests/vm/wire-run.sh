@@ -46,6 +46,11 @@ arc=$?
 apid=
 echo "---- server VM (exit $arc)"; grep -aE '^(server|ok:|FAILED|rxe-vm)' "$log/a.log"
 echo "---- client VM (exit $brc)"; tr -d '\r' < "$log/b.log" | grep -avE '^\[ *[0-9.]+\]' | tail -n 80
+# a guest that died: its kernel's last words
+for v in a b; do
+	tr -d '\r' < "$log/$v.log" | grep -aE '^\[ *[0-9.]+\] .*(BUG|Oops|panic|RIP:|general protection|rxe)' |
+		head -n 30 | sed "s/^/kernel $v: /"
+done
 [ "$brc" = 99 ] || [ "$arc" = 99 ] && exit 99
 [ "$brc" = 0 ] || exit 1
 exit 0
