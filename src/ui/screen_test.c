@@ -63,6 +63,7 @@ static struct {
 	struct record_diff *diff;
 	char diffpath[512];
 	double esc_at;		/* a first Esc during a run asked to cancel (mono_s) */
+	bool split_seq;		/* inside an escape sequence that came split: Esc, '[' ... */
 	/* one line for the user: an error with its remedy, or a note */
 	char msg[480];
 	enum ui_role msg_role;
@@ -1110,10 +1111,25 @@ static int run_key(int key)
 	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
 	bool over = ts.v->state >= TJ_DONE;
 
+	/* A key's escape sequence that a loaded terminal split (a bare Esc,
+	 * then "[A" or "OA" as plain keys) is swallowed to its final byte,
+	 * so the rest of an arrow key never reaches the global keys (A is
+	 * the acceptance screen). */
+	if (ts.split_seq) {
+		if (key >= 0x20 && key <= 0x3f)
+			return SCREEN_HANDLED;
+		ts.split_seq = false;
+		if (key >= 0x40 && key <= 0x7e)
+			return SCREEN_HANDLED;
+	}
 	if (key != 27 && ts.esc_at) {	/* the cancel question is dropped */
 		ts.esc_at = 0;
 		if (!over)
 			ts.msg[0] = '\0';
+		if (key == '[' || key == 'O') {
+			ts.split_seq = true;
+			return done;
+		}
 	}
 
 	if (ts.mode == M_PICK) {
