@@ -55,7 +55,7 @@ check)
 			sed 's/\.trs$/.log/')
 		for l in $logs; do
 			echo "--- what failed in ${l#*/_build/sub/}:"
-			grep -E '^(FAIL|FAILED|ERROR|not ok)|: ERROR|Assertion|FAILED' "$l" | tail -20
+			grep -E '^(FAIL|ERROR|not ok)|: ERROR|Assertion|FAILED' "$l" | tail -20
 		done
 		sed -n '/^# TOTAL/,/^# ERROR/p' ibconsole-*/_build/sub/test-suite.log 2>/dev/null
 	fi
