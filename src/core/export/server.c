@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The exporter's HTTP endpoint on libmicrohttpd (one internal polling
- * thread, bounded connections and time-outs) and its textfile writer.
+ * thread on epoll, bounded connections, a deadline for each request and
+ * room kept for new scrapes) and its textfile writer.
  * A scrape holds references to the pieces it streams, so a sweep that
  * publishes meanwhile never changes or frees text being sent. */
 #include "config.h"
@@ -11,10 +12,13 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <time.h>
 #include <unistd.h>
 #include <microhttpd.h>
 
@@ -249,6 +253,7 @@ static struct {
 	__typeof__(MHD_add_response_header) *add_response_header;
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
 	char err[200];		/* why it could not be loaded, "" loaded */
 } mhd;
 static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
@@ -275,6 +280,7 @@ static void mhd_load(void)
 	MHD_SYM(add_response_header, MHD_add_response_header);
 	MHD_SYM(queue_response, MHD_queue_response);
 	MHD_SYM(destroy_response, MHD_destroy_response);
+	MHD_SYM(get_connection_info, MHD_get_connection_info);
 #undef MHD_SYM
 	if (miss) {
 		snprintf(mhd.err, sizeof(mhd.err), "%s lacks %s", MHD_SONAME, miss);
@@ -284,11 +290,211 @@ static void mhd_load(void)
 	/* loaded for good: the server's thread runs its code until exit */
 }
 
+/* Room for scrapes under abuse. libmicrohttpd bounds the connections
+ * (MHD_OPTION_CONNECTION_LIMIT) and their idleness
+ * (MHD_OPTION_CONNECTION_TIMEOUT), but a client that sends a byte a
+ * second is never idle, and at its limits libmicrohttpd refuses the
+ * newcomer: a few dozen stuck clients would keep every scrape out. Its
+ * per-address limit (MHD_OPTION_PER_IP_CONNECTION_LIMIT) refuses the
+ * newcomer too, which blinds a Prometheus that shares an address with a
+ * stuck client. So the server watches its connections itself (through
+ * MHD_OPTION_NOTIFY_CONNECTION) and, as the agent does with handshakes:
+ *  - a request's headers must be complete within EXPORT_HEADER_MS of
+ *    connecting, and a connection lives at most EXPORT_LIFE_MS (a
+ *    Prometheus scrape times out after 10 s by default);
+ *  - a newcomer beyond EXPORT_PER_ADDR unfinished requests from its
+ *    address, or beyond EXPORT_KEEP connections in all, makes the oldest
+ *    unfinished request (of that address, or of all) go: the newest wins.
+ * A request is finished once its headers are in; a scrape sends them in
+ * one packet, so it is finished at once and never made to go. The limits
+ * are wide, so that making way is rare: each time it happens the client
+ * made to go may connect again at once, and a scrape that has connected
+ * but not yet sent its request is safe only while fewer than
+ * EXPORT_PER_ADDR newer ones come from its address, EXPORT_KEEP from all. Each
+ * connection serves one request ("Connection: close"), so the deadline
+ * counts from the connect and a kept-alive socket cannot idle in a slot.
+ * Going is shutdown(2) of the socket: libmicrohttpd sees the end of the
+ * stream and closes it (it reports the close before it closes the
+ * descriptor, under the same lock, so a descriptor is never reused under
+ * us). */
+#define EXPORT_SLOTS_MAX 320	/* libmicrohttpd's connection limit */
+#define EXPORT_KEEP 256		/* connections kept before the oldest unfinished goes */
+#define EXPORT_PER_ADDR 64	/* unfinished requests from one address */
+#define EXPORT_HEADER_MS 5000	/* a request's headers, from the connect */
+#define EXPORT_LIFE_MS 30000	/* a connection's whole life */
+#define EXPORT_IDLE_S 10	/* libmicrohttpd's idle time-out (a stalled reader) */
+
+struct guard_conn {
+	int fd;			/* -1: a free slot */
+	bool asked;		/* its request's headers are in */
+	bool cut;		/* shut down, waiting for libmicrohttpd to close it */
+	long long since;	/* ms, monotonic */
+	struct sockaddr_storage addr;
+};
+
 struct export_server {
 	struct MHD_Daemon *d;
 	struct export_store *st;
 	int fd;
+	pthread_mutex_t lock;	/* the slots, and stop */
+	pthread_cond_t wake;
+	pthread_t sweeper;
+	bool stop;
+	struct guard_conn conn[EXPORT_SLOTS_MAX];
 };
+
+static long long guard_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr, sizeof(struct in_addr));
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return false;
+}
+
+static void guard_cut(struct guard_conn *g)
+{
+	shutdown(g->fd, SHUT_RDWR);
+	g->cut = true;
+}
+
+/* The oldest live unfinished connection other than self, of addr's when
+ * addr is given; with any, the oldest live one at all. Under lock. */
+static struct guard_conn *guard_oldest(struct export_server *srv, const struct guard_conn *self,
+				       const struct sockaddr_storage *addr, bool any)
+{
+	struct guard_conn *o = NULL;
+
+	for (int i = 0; i < EXPORT_SLOTS_MAX; i++) {
+		struct guard_conn *g = &srv->conn[i];
+
+		if (g == self || g->fd < 0 || g->cut || (g->asked && !any) ||
+		    (addr && !same_addr(&g->addr, addr)))
+			continue;
+		if (!o || g->since < o->since)
+			o = g;
+	}
+	return o;
+}
+
+static void guard_admit(struct export_server *srv, struct guard_conn *g)
+{
+	struct guard_conn *o;
+	int live = 0, mine = 0;
+
+	for (int i = 0; i < EXPORT_SLOTS_MAX; i++) {
+		const struct guard_conn *h = &srv->conn[i];
+
+		if (h->fd < 0 || h->cut)
+			continue;
+		live++;
+		if (!h->asked && same_addr(&h->addr, &g->addr))
+			mine++;
+	}
+	if (mine > EXPORT_PER_ADDR && (o = guard_oldest(srv, g, &g->addr, false)))
+		guard_cut(o);
+	else if (live > EXPORT_KEEP &&
+		 ((o = guard_oldest(srv, g, NULL, false)) || (o = guard_oldest(srv, g, NULL, true))))
+		guard_cut(o);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode what)
+{
+	struct export_server *srv = cls;
+	struct guard_conn *g = *ctx;
+
+	pthread_mutex_lock(&srv->lock);
+	if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (g)
+			g->fd = -1;
+	} else if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fd = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *ad = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+		for (int i = 0; !g && i < EXPORT_SLOTS_MAX; i++)
+			if (srv->conn[i].fd < 0)
+				g = &srv->conn[i];
+		if (g && fd) {
+			memset(g, 0, sizeof(*g));
+			g->fd = fd->connect_fd;
+			g->since = guard_ms();
+			if (ad && ad->client_addr)
+				memcpy(&g->addr, ad->client_addr,
+				       ad->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+				       ad->client_addr->sa_family == AF_INET ? sizeof(struct sockaddr_in) : 0);
+			guard_admit(srv, g);
+		} else {
+			if (fd)	/* no slot: cannot happen at libmicrohttpd's limit */
+				shutdown(fd->connect_fd, SHUT_RDWR);
+			g = NULL;
+		}
+		*ctx = g;
+	}
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/* Enforces the deadlines, four times a second. */
+static void *guard_sweep(void *arg)
+{
+	struct export_server *srv = arg;
+	struct timespec t;
+
+	pthread_mutex_lock(&srv->lock);
+	while (!srv->stop) {
+		long long now = guard_ms();
+
+		for (int i = 0; i < EXPORT_SLOTS_MAX; i++) {
+			struct guard_conn *g = &srv->conn[i];
+
+			if (g->fd >= 0 && !g->cut &&
+			    ((!g->asked && now - g->since >= EXPORT_HEADER_MS) || now - g->since >= EXPORT_LIFE_MS))
+				guard_cut(g);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_nsec += 250 * 1000000L;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&srv->wake, &srv->lock, &t);
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return NULL;
+}
+
+static void guard_stop(struct export_server *srv)
+{
+	pthread_mutex_lock(&srv->lock);
+	srv->stop = true;
+	pthread_cond_signal(&srv->wake);
+	pthread_mutex_unlock(&srv->lock);
+	pthread_join(srv->sweeper, NULL);
+}
+
+static void guard_asked(struct export_server *srv, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i = mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct guard_conn *g = i ? i->socket_context : NULL;
+
+	if (g) {
+		pthread_mutex_lock(&srv->lock);
+		g->asked = true;
+		pthread_mutex_unlock(&srv->lock);
+	}
+}
 
 static ssize_t reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
@@ -312,6 +518,7 @@ static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned code,
 	if (!r)
 		return MHD_NO;
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = mhd.queue_response(c, code, r);
 	mhd.destroy_response(r);
 	return ret;
@@ -329,6 +536,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 
 	(void)version;
 	(void)upload;
+	guard_asked(srv, c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
 	if (*upload_size)
@@ -348,6 +556,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		return MHD_NO;
 	}
 	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, EXPO_CONTENT_TYPE);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = mhd.queue_response(c, MHD_HTTP_OK, r);
 	mhd.destroy_response(r);
 	return ret;
@@ -387,8 +596,10 @@ struct export_server *export_server_start(struct export_store *st, const char *l
 	struct addrinfo hints, *ai = NULL;
 	struct export_server *srv;
 	char host[256], port[16];
+	pthread_condattr_t ca;
+	sigset_t all, old;
 	int fd, one = 1, rc;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
 
 	if (split_listen(listen_spec, host, sizeof(host), port, sizeof(port))) {
 		*status = 2;
@@ -418,7 +629,7 @@ struct export_server *export_server_start(struct export_store *st, const char *l
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 128)) {
 		int e = errno;
 
 		*status = 3;
@@ -443,13 +654,34 @@ struct export_server *export_server_start(struct export_store *st, const char *l
 	}
 	srv->st = st;
 	srv->fd = fd;
-	srv->d = mhd.start_daemon(flags, 0, NULL, NULL, on_request, srv,
-				  MHD_OPTION_LISTEN_SOCKET, fd,
-				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
-				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-				  MHD_OPTION_END);
+	pthread_mutex_init(&srv->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&srv->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	for (int i = 0; i < EXPORT_SLOTS_MAX; i++)
+		srv->conn[i].fd = -1;
+	/* signals stay with the main thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&srv->sweeper, NULL, guard_sweep, srv);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		srv->d = NULL;
+	} else {
+		srv->d = mhd.start_daemon(flags, 0, NULL, NULL, on_request, srv,
+					  MHD_OPTION_LISTEN_SOCKET, fd,
+					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXPORT_SLOTS_MAX,
+					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXPORT_IDLE_S,
+					  MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+					  MHD_OPTION_END);
+		if (!srv->d)
+			guard_stop(srv);
+	}
 	if (!srv->d) {
 		close(fd);
+		pthread_cond_destroy(&srv->wake);
+		pthread_mutex_destroy(&srv->lock);
 		free(srv);
 		*status = 5;
 		snprintf(err, errlen, "libmicrohttpd could not start serving %s — check the system's thread limits",
@@ -463,6 +695,9 @@ void export_server_stop(struct export_server *s)
 {
 	if (!s)
 		return;
+	guard_stop(s);
 	mhd.stop_daemon(s->d);	/* closes the listening socket too */
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
