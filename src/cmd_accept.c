@@ -52,7 +52,7 @@ static int read_secret(const char *path, char *buf, size_t len)
 		buf[strcspn(buf, "\r\n")] = '\0';
 	if (r <= 0 || !buf[0]) {
 		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, !f ? why : r < 0 ? "its first line is too long" : "empty");
+			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" : r < 0 ? "its first line is too long" : "empty");
 		fail(msg);
 		return -1;
 	}

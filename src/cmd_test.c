@@ -38,7 +38,7 @@ static int read_secret(const char *path, char *buf, size_t len)
 
 	if (r <= 0) {
 		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, !f ? why : r < 0 ? "its first line is too long" : "empty");
+			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" : r < 0 ? "its first line is too long" : "empty");
 		if (f)
 			fclose(f);
 		fail(msg);

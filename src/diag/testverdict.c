@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/agent/proto.h"
+#include "core/base/parse.h"
 
 #define EPS 1e-9
 
@@ -70,16 +71,11 @@ int tv_limits_set(struct tv_limits *l, const char *key, const char *value)
 {
 	for (int i = 0; i < tv_nsettings; i++) {
 		const struct tv_setting *s = &tv_settings[i];
-		char *end;
 		double v;
 
 		if (strcmp(key, s->key))
 			continue;
-		errno = 0;
-		v = strtod(value, &end);
-		while (*end == ' ' || *end == '\t')
-			end++;
-		if (errno || end == value || *end || !(v >= s->min && v <= s->max))
+		if (parse_num(value, s->min, s->max, &v))
 			return -1;
 		*(double *)((char *)l + s->offset) = is_pct(key) ? v / 100 : v;
 		return 0;

@@ -109,7 +109,7 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 	/* 511 bytes and the terminator; a longer line is an error, never
 	 * split into two (a key hidden past byte 511 must not take effect) */
 	char line[THRESH_LINE_MAX + 2], why[96];
-	int lines[THRESH_MAX][2] = { { 0 } }, gw = 0, ga = 0;
+	int lines[THRESH_MAX][2] = { { 0 } }, gw = 0, ga = 0, lw = 0, la = 0;
 	FILE *f;
 	int ln = 0, r;
 
@@ -135,8 +135,12 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 
 		ln++;
 		if (r < 0) {
-			snprintf(err, errlen, "%s:%d: line longer than %d bytes — shorten it",
-				 path, ln, THRESH_LINE_MAX);
+			if (r == PARSE_LINE_NUL)
+				snprintf(err, errlen, "%s:%d: the line holds a NUL byte — a config file is text: remove it",
+					 path, ln);
+			else
+				snprintf(err, errlen, "%s:%d: line longer than %d bytes — shorten it",
+					 path, ln, THRESH_LINE_MAX);
 			fclose(f);
 			return -1;
 		}
@@ -164,10 +168,7 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 		}
 		if (!strcmp(k, "error_lifetime_watch") || !strcmp(k, "error_lifetime_act") ||
 		    !strcmp(k, "error_slow_per_hour")) {
-			char *end;
-
-			w = strtod(v, &end);
-			if (end == v || *trim(end) || !(w >= 0 && w <= 1e15)) {
+			if (parse_num(v, 0, 1e15, &w)) {
 				snprintf(err, errlen, "%s:%d: %s '%s' is not a count — fix the line",
 					 path, ln, k, v);
 				fclose(f);
@@ -176,13 +177,13 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 			if (k[6] == 's')
 				th->slow_per_hour = w;
 			else if (k[15] == 'w')
-				th->life_watch = (uint64_t)w;
+				th->life_watch = (uint64_t)w, lw = ln;
 			else
-				th->life_act = w >= 1e15 ? UINT64_MAX : (uint64_t)w;
+				th->life_act = w >= 1e15 ? UINT64_MAX : (uint64_t)w, la = ln;
 			continue;
 		}
 		if (!strcmp(k, "error_watch") || !strcmp(k, "error_act")) {
-			if (parse_u64(v, &n)) {
+			if (parse_count(v, &n)) {
 				snprintf(err, errlen, "%s:%d: %s '%s' is not a count — fix the line",
 					 path, ln, k, v);
 				fclose(f);
@@ -221,9 +222,9 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 		 * names (driver hw_counters) only with a number, else the
 		 * key is not ours. */
 		d = ctr_lookup(name);
-		if (!d && (ctr_classify(name) != CTR_ERROR || parse_u64(v, &n)))
+		if (!d && (ctr_classify(name) != CTR_ERROR || parse_count(v, &n)))
 			continue;
-		if (parse_u64(v, &n)) {
+		if (parse_count(v, &n)) {
 			snprintf(err, errlen, "%s:%d: threshold for %s '%s' is not a count — fix the line",
 				 path, ln, name, v);
 			fclose(f);
@@ -239,7 +240,9 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 		snprintf(t->origin, sizeof(t->origin), "config %.30s:%d", path, ln);
 	}
 	fclose(f);
-	if (check_pair(path, "every counter", &th->watch, th->act, gw, ga, err, errlen))
+	if (check_pair(path, "every counter", &th->watch, th->act, gw, ga, err, errlen) ||
+	    check_pair(path, "the counts since the last clear (error_lifetime_watch, error_lifetime_act)",
+		       &th->life_watch, th->life_act, lw, la, err, errlen))
 		return -1;
 	for (int i = 0; i < th->n; i++) {
 		char what[CTR_NAME + 8];

@@ -37,7 +37,7 @@ tests_unit_test_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_engine_stats_SOURCES = tests/unit/test_engine_stats.c
 tests_unit_test_engine_stats_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_testverdict_SOURCES = tests/unit/test_testverdict.c
-tests_unit_test_testverdict_LDADD = libibc_diag.a $(CMOCKA_LIBS)
+tests_unit_test_testverdict_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 # Layout maths: pure, linked without curses.
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)

@@ -40,7 +40,24 @@ static void test_num(void **state)
 	assert_int_equal(parse_num("", 0, 1, &d), -1);
 	assert_int_equal(parse_num(" 1", 0, 2, &d), -1);
 	assert_int_equal(parse_num("1s", 0, 2, &d), -1);
+	/* decimal only: strtod reads these as 16, 16 and 1 */
+	assert_int_equal(parse_num("0x10", 0, 100, &d), -1);
+	assert_int_equal(parse_num("0X10", 0, 100, &d), -1);
+	assert_int_equal(parse_num("0x1p4", 0, 100, &d), -1);
+	assert_int_equal(parse_num("1 ", 0, 2, &d), -1);
+	assert_int_equal(parse_num("1e", 0, 2, &d), -1);
+	assert_int_equal(parse_num(".", 0, 2, &d), -1);
+	/* no minus sign where negatives are refused: strtod's -0 is >= 0 */
+	assert_int_equal(parse_num("-0", 0, 100, &d), -1);
+	assert_int_equal(parse_num("-0.0", 0, 100, &d), -1);
+	assert_int_equal(parse_num("-0e5", 0, 100, &d), -1);
 	assert_true(d == 10);	/* untouched on failure */
+	assert_int_equal(parse_num("-0.5", -1, 1, &d), 0);
+	assert_true(d == -0.5);
+	assert_int_equal(parse_num(".5", 0, 1, &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(parse_num("2.5E+1", 0, 100, &d), 0);
+	assert_true(d == 25);
 }
 
 static void test_int(void **state)
@@ -56,6 +73,15 @@ static void test_int(void **state)
 	assert_int_equal(parse_int("99999999999999999999", 0, INT_MAX, &v), -1);
 	assert_int_equal(parse_int("4x", 0, 10, &v), -1);
 	assert_int_equal(parse_int("", 0, 10, &v), -1);
+	assert_int_equal(parse_int("0x10", 0, 100, &v), -1);
+	assert_int_equal(parse_int(" 1", 0, 100, &v), -1);
+	assert_int_equal(parse_int("1.0", 0, 100, &v), -1);
+	/* "-0" is refused where negatives are, read where they are not */
+	assert_int_equal(parse_int("-0", 0, 100, &v), -1);
+	assert_int_equal(parse_int("-1", 0, 100, &v), -1);
+	assert_int_equal(v, INT_MIN);
+	assert_int_equal(parse_int("-0", -5, 5, &v), 0);
+	assert_int_equal(v, 0);
 }
 
 static void test_u64(void **state)
@@ -104,6 +130,26 @@ static void test_size(void **state)
 	assert_int_equal(parse_size("-1", &v), -1);
 	assert_int_equal(parse_size("1T", &v), -1);
 	assert_int_equal(parse_size("K", &v), -1);
+	assert_int_equal(parse_size("0x10", &v), -1);
+	assert_int_equal(parse_size("-0", &v), -1);
+}
+
+static void test_count(void **state)
+{
+	uint64_t v = 7;
+
+	assert_int_equal(parse_count("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_count("18446744073709551616", &v), -1);
+	assert_int_equal(parse_count("010", &v), 0);
+	assert_true(v == 10);
+	/* what parse_u64 takes for sysfs and GUIDs, refused in a count */
+	assert_int_equal(parse_count("0x10", &v), -1);
+	assert_int_equal(parse_count("12\n", &v), -1);
+	assert_int_equal(parse_count("-0", &v), -1);
+	assert_int_equal(parse_count("+1", &v), -1);
+	assert_int_equal(parse_count("", &v), -1);
+	assert_true(v == 10);
 }
 
 static void test_fopen(void **state)
@@ -162,6 +208,27 @@ static void test_line(void **state)
 	fclose(f);
 }
 
+/* A NUL byte inside a line: the line is refused whole; what follows the
+ * NUL is never read as a line of its own (fgets and strlen would). */
+static void test_line_nul(void **state)
+{
+	static const char text[] = "a=1\n# note\0b=2\nc=3\n\0\nlast\0";
+	char buf[32];
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "a=1");
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), PARSE_LINE_NUL);
+	assert_string_equal(parse_line_why(PARSE_LINE_NUL), "holds a NUL byte");
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "c=3");
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), PARSE_LINE_NUL);
+	/* a NUL in the last line, without a newline */
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), PARSE_LINE_NUL);
+	assert_int_equal(parse_line(f, buf, sizeof(buf)), 0);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +238,8 @@ int main(void)
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_fopen),
 		cmocka_unit_test(test_line),
+		cmocka_unit_test(test_line_nul),
+		cmocka_unit_test(test_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

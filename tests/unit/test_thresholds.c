@@ -99,6 +99,50 @@ static void test_long_line(void **state)
 	assert_non_null(strstr(err, ":1: line longer than 511 bytes"));
 }
 
+/* Written with its length: fputs would stop at the NUL. */
+static int load_n(const char *text, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	fclose(f);
+	err[0] = '\0';
+	thresholds_defaults(&th);
+	return thresholds_load(&th, path, err, sizeof(err));
+}
+
+/* A NUL byte inside a comment hides nothing: the line is an error named
+ * by its number, and the key after the NUL never takes effect. */
+static void test_nul(void **state)
+{
+	static const char text[] = "error_window_s = 60\n# site thresholds\0error_lifetime_act = 55\n";
+
+	assert_int_equal(load_n(text, sizeof(text) - 1), -1);
+	assert_non_null(strstr(err, ":2: the line holds a NUL byte"));
+	assert_true(th.life_act != 55);
+}
+
+/* The counts since the last clear get the same watch <= act check. */
+static void test_lifetime_pair(void **state)
+{
+	assert_int_equal(load("error_lifetime_watch = 1000\nerror_lifetime_act = 10\n"), -1);
+	assert_non_null(strstr(err, "watch level 1000 (line 1) is above the act level 10 (line 2)"));
+	assert_non_null(strstr(err, "error_lifetime_watch"));
+	assert_int_equal(load("error_lifetime_act = 5000\nerror_lifetime_watch = 1000\n"), 0);
+	assert_true(th.life_watch == 1000 && th.life_act == 5000);
+	/* an act level alone below the default watch level pulls it down */
+	assert_int_equal(load("error_lifetime_act = 1\n"), 0);
+	assert_true(th.life_watch == 1 && th.life_act == 1);
+	/* numbers as people write them */
+	assert_int_equal(load("error_lifetime_act = 0x10\n"), -1);
+	assert_int_equal(load("error_lifetime_watch = -0\n"), -1);
+	assert_int_equal(load("error_act = 0x10\n"), -1);
+	assert_int_equal(load("SymbolErrorCounter.watch = 0x1\n"), -1);
+	assert_int_equal(load("error_window_s = 0x10\n"), -1);
+	assert_int_equal(load("test_bw_large_healthy_pct = 0x10\n"), -1);
+}
+
 static void test_watch_above_act(void **state)
 {
 	uint64_t w, a;
@@ -159,6 +203,8 @@ int main(void)
 		cmocka_unit_test(test_accept_keys),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_watch_above_act),
+		cmocka_unit_test(test_nul),
+		cmocka_unit_test(test_lifetime_pair),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_not_regular),
 	};

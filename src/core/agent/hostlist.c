@@ -97,7 +97,7 @@ int hostlist_load(struct hostlist *l, const char *path, int default_port, char *
 
 		no++;
 		if (r < 0) {
-			snprintf(why, sizeof(why), "line too long");
+			snprintf(why, sizeof(why), "the line %s", parse_line_why(r));
 			k = -1;
 		} else {
 			k = hostlist_parse_line(line, default_port, &e, why, sizeof(why));

@@ -5,6 +5,7 @@
 #include "core/base/parse.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,12 +15,44 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Written as people write numbers: an optional sign (a minus only where
+ * negatives are allowed, so no "-0" where they are not), decimal digits,
+ * then for a real number a fraction and an exponent. Not hexadecimal
+ * ("0x10" is no 16), no blanks, "nan" or "inf": strtol and strtod take
+ * all of those. */
+static bool decimal(const char *s, bool real, bool negative)
+{
+	bool digits = false;
+
+	if (*s == '-' && !negative)
+		return false;
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits = true;
+	if (real && *s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (real && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
 int parse_int(const char *s, int lo, int hi, int *out)
 {
 	char *end;
 	long v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !decimal(s, false, lo < 0))
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
@@ -34,7 +67,7 @@ int parse_num(const char *s, double lo, double hi, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !decimal(s, true, lo < 0))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -72,6 +105,11 @@ int parse_u64(const char *s, uint64_t *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int parse_count(const char *s, uint64_t *out)
+{
+	return s && isdigit((unsigned char)*s) && decimal(s, false, false) ? parse_u64(s, out) : -1;
 }
 
 int parse_size(const char *s, long long *out)
@@ -196,23 +234,28 @@ int parse_out_path(const char *path, char *why, size_t whylen)
 
 int parse_line(FILE *f, char *buf, size_t len)
 {
-	size_t n;
+	size_t n = 0;
+	bool nul = false;
 	int c;
 
-	if (!fgets(buf, (int)len, f))
-		return 0;
-	n = strlen(buf);
-	if (n && buf[n - 1] == '\n') {
-		buf[--n] = '\0';
-		return 1;
+	/* byte by byte, counting: a NUL is a byte like any other here, so
+	 * nothing after one can pass for the start of a new line */
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (!c)
+			nul = true;
+		if (n + 1 < len)
+			buf[n] = (char)c;
+		n++;
 	}
-	if (n + 1 < len || feof(f))
-		return 1;	/* the last line, without a newline */
-	/* full buffer, no newline: is the next byte the line's end? */
-	c = getc(f);
-	if (c == '\n' || c == EOF)
-		return 1;
-	while ((c = getc(f)) != EOF && c != '\n')
-		;
-	return -1;
+	if (c == EOF && !n)
+		return 0;
+	buf[n < len ? n : 0] = '\0';
+	if (nul)
+		return PARSE_LINE_NUL;
+	return n < len ? 1 : PARSE_LINE_LONG;
+}
+
+const char *parse_line_why(int r)
+{
+	return r == PARSE_LINE_NUL ? "holds a NUL byte" : "is too long";
 }

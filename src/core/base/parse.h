@@ -8,14 +8,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Decimal integer in lo..hi, nothing after it. 0, or -1. */
+/* Decimal integer in lo..hi, nothing after it: no "0x10", no blanks, and
+ * no minus sign at all (not even "-0") when lo >= 0. 0, or -1. */
 int parse_int(const char *s, int lo, int hi, int *out);
-/* A finite number in lo..hi (strtod syntax, so "1e3" is 1000; "nan",
- * "inf" and values that overflow a double are refused). 0, or -1. */
+/* A finite decimal number in lo..hi: digits, a fraction, an exponent
+ * ("1e3" is 1000); hexadecimal ("0x10"), "nan", "inf", blanks, values
+ * that overflow a double and a minus sign where lo >= 0 ("-0") are
+ * refused. 0, or -1. */
 int parse_num(const char *s, double lo, double hi, double *out);
 /* An unsigned 64-bit count, decimal or 0x hex; no sign, no overflow,
  * trailing blanks allowed ("12\n" as sysfs writes it). 0, or -1. */
 int parse_u64(const char *s, uint64_t *out);
+/* A count as people write it: decimal digits only ("0x10", signs and
+ * blanks refused), no overflow. 0, or -1. */
+int parse_count(const char *s, uint64_t *out);
 /* A size: "65536", "64K", "8M", "1G" (binary multiples); -1 when it is
  * not one or does not fit in a long long. */
 int parse_size(const char *s, long long *out);
@@ -42,11 +48,17 @@ char *parse_slurp(const char *path, size_t max, size_t *len, char *why, size_t w
 int parse_out_path(const char *path, char *why, size_t whylen);
 
 /*
- * Reads one line into buf (newline removed). Returns 1 with a line, 0 at
- * the end of the file, -1 when the line does not fit in len - 1 bytes
- * (the rest of that line is skipped, so the caller can report it and
- * stop: a long line is never split into two).
+ * Reads one line into buf (newline removed), by its length: a NUL byte
+ * neither ends it nor starts another. Returns 1 with a line, 0 at the end
+ * of the file, PARSE_LINE_LONG when the line does not fit in len - 1
+ * bytes, PARSE_LINE_NUL when it holds a NUL byte (the rest of that line
+ * is skipped either way, so the caller can report it and stop: a line is
+ * never split into two). parse_line_why(r) says which, for a message
+ * ("is too long", "holds a NUL byte").
  */
+#define PARSE_LINE_LONG (-1)
+#define PARSE_LINE_NUL (-2)
 int parse_line(FILE *f, char *buf, size_t len);
+const char *parse_line_why(int r);
 
 #endif

@@ -291,8 +291,12 @@ int fabric_read_name_map(const char *path, struct fab_name **map,
 
 		lineno++;
 		if (r < 0) {
-			snprintf(err, errlen, "node-name map %s line %d: longer than %zu bytes — shorten the line",
-				 path, lineno, sizeof(line) - 1);
+			if (r == PARSE_LINE_NUL)
+				snprintf(err, errlen, "node-name map %s line %d: holds a NUL byte — fix the line",
+					 path, lineno);
+			else
+				snprintf(err, errlen, "node-name map %s line %d: longer than %zu bytes — shorten the line",
+					 path, lineno, sizeof(line) - 1);
 			goto fail;
 		}
 		while (isspace((unsigned char)*s))

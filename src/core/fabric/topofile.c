@@ -328,8 +328,12 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 
 		lineno++;
 		if (r < 0) {
-			snprintf(err, errlen, "cannot read the topology %s: line %d is longer than %zu bytes — give a file saved with --save or ibnetdiscover's output",
-				 name, lineno, sizeof(line) - 1);
+			if (r == PARSE_LINE_NUL)
+				snprintf(err, errlen, "cannot read the topology %s: line %d holds a NUL byte — give a file saved with --save or ibnetdiscover's output",
+					 name, lineno);
+			else
+				snprintf(err, errlen, "cannot read the topology %s: line %d is longer than %zu bytes — give a file saved with --save or ibnetdiscover's output",
+					 name, lineno, sizeof(line) - 1);
 			goto fail;
 		}
 		while (isspace((unsigned char)*s))
