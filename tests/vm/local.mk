@@ -7,12 +7,14 @@
 # the console on the terminal) in tmux.
 # agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
 # agent-orders.test checks an agent's refusals of test orders (no VM).
+# agent-tcp.test: the TCP baseline port and the log under hostile clients (no VM).
 TESTS += tests/vm/verbs.test tests/vm/wire.test tests/vm/wire-screen.test \
 	tests/vm/wire-triage.test tests/vm/wire-accept.test tests/vm/agent-hammer.test tests/vm/agent-orders.test \
+	tests/vm/agent-tcp.test \
 	tests/vm/demo.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
-	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test \
+	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test tests/vm/agent-tcp.test \
 	tests/vm/keylat.py tests/vm/screenlib.sh tests/vm/t-50-screen-faults.sh \
 	tests/vm/agent-orders.test \
 	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-snapshot.sh \

@@ -182,13 +182,14 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	cfg.tick = agent_tick;
 	cfg.arg = s;
 	s->ctr_ms = m.u.setup.p.counter_ms;
-	logf_(o, "%s: %s %s, %u QP(s), up to %llu B", s->peer, eng_kind_name(cfg.p.kind),
-	      eng_op_name(cfg.p.op), cfg.p.qps, (unsigned long long)cfg.p.size);
 	st = eng_open(&s->e, &cfg, err, errlen);
 	if (st) {
 		proto_send_error(s->fd, st, err);
 		return st;
 	}
+	/* after the open: a failure is logged by the main loop, rate-limited */
+	logf_(o, "%s: %s %s, %u QP(s), up to %llu B", s->peer, eng_kind_name(cfg.p.kind),
+	      eng_op_name(cfg.p.op), cfg.p.qps, (unsigned long long)cfg.p.size);
 	memset(&m, 0, sizeof(m));
 	m.type = MSG_ACCEPT;
 	eng_local_qps(s->e, &m);
@@ -305,10 +306,7 @@ static void *session_main(void *arg)
 		s->status = session_run(s, s->why, sizeof(s->why));
 	eng_close(s->e);
 	s->e = NULL;
-	if (s->status)
-		logf_(s->o, "%s: session failed: %s", s->peer, s->why);
-	else
-		logf_(s->o, "%s: session done", s->peer);
+	/* the main loop logs the end, rate-limited (end_session) */
 	atomic_store(&s->done, true);
 	(void)!write(s->wake, "", 1);
 	return NULL;
@@ -316,9 +314,11 @@ static void *session_main(void *arg)
 
 /* ---- the handshake loop ---- */
 
-/* A connection between accept and a checked SETUP. */
+/* A connection between accept and a checked SETUP (or, on the TCP
+ * baseline's port, a checked request line). */
 struct conn {
 	int fd;			/* -1: free slot */
+	bool tcp;		/* the TCP baseline's text handshake */
 	long long since, deadline;	/* ms, monotonic */
 	uint8_t nonce[PROTO_NONCE];
 	size_t have, need;
@@ -326,7 +326,7 @@ struct conn {
 	char peer[PROTO_PEER];
 };
 
-enum drop_kind { DROP_TIMEOUT, DROP_LIMIT, DROP_BAD, DROP_BUSY, DROP_KINDS };
+enum drop_kind { DROP_TIMEOUT, DROP_LIMIT, DROP_BAD, DROP_BUSY, DROP_FAILED, DROP_KINDS };
 
 struct agent {
 	const struct agent_opts *o;
@@ -338,9 +338,11 @@ struct agent {
 	pthread_t th;
 	int started, served, last;
 	long long accept_pause;	/* out of file descriptors: retry then */
-	/* the TCP baseline (tcptest.c) on port + 1: one stream at a time on
-	 * its own thread, so the loop keeps answering */
-	int tfd;
+	/* the TCP baseline (tcptest.c) on port + 1: its handshakes in this
+	 * loop, one stream at a time on its own thread */
+	int tfd, tconn, tres;
+	unsigned tsecs;
+	char tpeer[PROTO_PEER], twhy[ENG_ERR];
 	pthread_t tth;
 	bool tstarted;
 	atomic_int tbusy;
@@ -368,15 +370,18 @@ static void drop_log_flush(struct agent *a, long long now, bool force)
 	for (int k = 0; k < DROP_KINDS; k++)
 		total += a->win_n[k];
 	if (total > a->win_logged)
-		logf_(a->o, "%u connections dropped in the last %d s (%u handshake time-outs, %u over the connection limits, %u closed or bad messages, %u busy); %u logged one by one",
+		logf_(a->o, "%u connections dropped in the last %d s (%u handshake time-outs, %u over the connection limits, %u closed or bad messages, %u busy, %u failed tests); %u logged one by one",
 		      total, AGENT_LOG_WINDOW_MS / 1000, a->win_n[DROP_TIMEOUT], a->win_n[DROP_LIMIT],
-		      a->win_n[DROP_BAD], a->win_n[DROP_BUSY], a->win_logged);
+		      a->win_n[DROP_BAD], a->win_n[DROP_BUSY], a->win_n[DROP_FAILED], a->win_logged);
 	memset(a->win_n, 0, sizeof(a->win_n));
 	a->win_logged = 0;
 	a->win_end = 0;
 }
 
-static void drop(struct agent *a, struct conn *c, enum drop_kind k, const char *why)
+/* A line for the log about one client, rate-limited: AGENT_LOG_BURST a
+ * window one by one, the rest counted in the window's summary. Whatever
+ * a client can cause at will (a drop, a failed test) is logged here. */
+static void note(struct agent *a, enum drop_kind k, const char *peer, const char *why)
 {
 	long long now = ms_now();
 
@@ -386,8 +391,13 @@ static void drop(struct agent *a, struct conn *c, enum drop_kind k, const char *
 	a->win_n[k]++;
 	if (a->win_logged < AGENT_LOG_BURST) {
 		a->win_logged++;
-		logf_(a->o, "%s: %s", c->peer, why);
+		logf_(a->o, "%s: %s", peer, why);
 	}
+}
+
+static void drop(struct agent *a, struct conn *c, enum drop_kind k, const char *why)
+{
+	note(a, k, c->peer, why);
 	close(c->fd);
 	c->fd = -1;
 }
@@ -474,6 +484,14 @@ static void end_session(struct agent *a)
 
 	pthread_join(a->th, NULL);
 	close(s->fd);
+	if (s->status) {
+		char line[ENG_ERR + 32];
+
+		snprintf(line, sizeof(line), "session failed: %s", s->why);
+		note(a, DROP_FAILED, s->peer, line);
+	} else {
+		logf_(a->o, "%s: session done", s->peer);
+	}
 	a->served++;
 	a->last = s->status;
 	a->s = NULL;
@@ -545,6 +563,53 @@ static void got_setup(struct agent *a, struct conn *c, const struct proto_msg *m
 	start_session(a, c, m);
 }
 
+static void tcp_start(struct agent *a, struct conn *c);
+
+/* The TCP baseline's request line: checked, then the stream on its own
+ * thread, or BUSY while another runs. */
+static void on_tcp_readable(struct agent *a, struct conn *c)
+{
+	char *nl, why[ENG_ERR];
+	ssize_t k;
+	int code;
+
+	k = recv(c->fd, c->buf + c->have, TCPTEST_LINE - 1 - c->have, MSG_DONTWAIT);
+	if (k < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (k <= 0) {
+		drop(a, c, DROP_BAD, "closed the connection before its TCP baseline request");
+		return;
+	}
+	c->have += (size_t)k;
+	c->buf[c->have] = '\0';
+	nl = memchr(c->buf, '\n', c->have);
+	if (!nl) {
+		if (c->have >= TCPTEST_LINE - 1) {
+			tcptest_refuse(c->fd, 4, "request line too long -- run the same ibconsole version on both ends");
+			drop(a, c, DROP_BAD, "bad TCP baseline request: too long");
+		}
+		return;
+	}
+	*nl = '\0';
+	code = tcptest_request((char *)c->buf, a->o->secret, c->nonce, &a->tsecs, why, sizeof(why));
+	if (code) {
+		char line[ENG_ERR + 40];
+
+		tcptest_refuse(c->fd, code, why);
+		snprintf(line, sizeof(line), "TCP baseline refused: %s", why);
+		drop(a, c, DROP_BAD, line);
+		return;
+	}
+	if (atomic_load(&a->tbusy)) {
+		snprintf(why, sizeof(why), "busy: the TCP baseline from %s is still running -- try again when it ends",
+			 a->tpeer);
+		tcptest_refuse(c->fd, 4, why);
+		drop(a, c, DROP_BUSY, "TCP baseline: busy, refused");
+		return;
+	}
+	tcp_start(a, c);
+}
+
 /* Reads what a handshaking client sent; acts on a complete message. */
 static void on_readable(struct agent *a, struct conn *c)
 {
@@ -554,6 +619,10 @@ static void on_readable(struct agent *a, struct conn *c)
 	ssize_t k;
 	int n;
 
+	if (c->tcp) {
+		on_tcp_readable(a, c);
+		return;
+	}
 	k = recv(c->fd, c->buf + c->have, c->need - c->have, MSG_DONTWAIT);
 	if (k < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -607,7 +676,8 @@ static struct conn *oldest(struct agent *a, const char *peer)
 
 /* One new connection: a slot (the oldest handshake of a crowded address,
  * or the oldest of all, makes room), then HELLO with a fresh nonce. */
-static void admit(struct agent *a, int fd, const struct sockaddr_storage *ss, socklen_t sl)
+static void admit(struct agent *a, int fd, const struct sockaddr_storage *ss, socklen_t sl,
+		  bool tcp)
 {
 	struct conn *c = NULL, *old;
 	char peer[PROTO_PEER], why[160];
@@ -635,6 +705,7 @@ static void admit(struct agent *a, int fd, const struct sockaddr_storage *ss, so
 		drop(a, c, DROP_LIMIT, why);
 	}
 	c->fd = fd;
+	c->tcp = tcp;
 	c->since = ms_now();
 	c->deadline = c->since + a->o->timeout_ms;
 	c->have = 0;
@@ -645,20 +716,29 @@ static void admit(struct agent *a, int fd, const struct sockaddr_storage *ss, so
 		refuse(a, c, 5, "no random numbers for the challenge");
 		return;
 	}
+	if (tcp) {
+		char line[TCPTEST_LINE];
+
+		tcptest_greeting(c->nonce, sizeof(c->nonce), a->o->secret != NULL, line, sizeof(line));
+		/* a fresh socket's buffer always has room for one line */
+		if (send(fd, line, strlen(line), MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)strlen(line))
+			drop(a, c, DROP_BAD, "cannot send the TCP baseline greeting");
+		return;
+	}
 	memcpy(a->hello.u.hello.nonce, c->nonce, sizeof(c->nonce));
 	if (send_now(fd, &a->hello))
 		drop(a, c, DROP_BAD, "cannot send HELLO");
 }
 
-static void accept_all(struct agent *a)
+static void accept_all(struct agent *a, int lfd, bool tcp)
 {
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
-		int fd = accept4(a->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 		if (fd >= 0) {
-			admit(a, fd, &ss, sl);
+			admit(a, fd, &ss, sl, tcp);
 			continue;
 		}
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
@@ -718,10 +798,9 @@ static bool serving(const struct agent *a)
 static void *tcp_main(void *arg)
 {
 	struct agent *a = arg;
-	char who[64], why[ENG_ERR];
-	int r = tcptest_serve_one(a->tfd, a->o->secret, a->o->timeout_ms, who, sizeof(who), why, sizeof(why));
 
-	logf_(a->o, "%s: TCP baseline %s: %s", who, r ? "failed" : "done", why);
+	a->tres = tcptest_stream(a->tconn, a->tsecs, a->o->timeout_ms, a->twhy, sizeof(a->twhy));
+	close(a->tconn);
 	atomic_store(&a->tbusy, 0);
 	if (write(a->wake[1], "t", 1) < 0) {
 		/* the loop looks again within 0.5 s anyway */
@@ -729,18 +808,44 @@ static void *tcp_main(void *arg)
 	return NULL;
 }
 
-static void tcp_start(struct agent *a)
+/* A finished stream (with wait, the running one once it ends): joined
+ * and logged, a failure rate-limited. */
+static void tcp_reap(struct agent *a, bool wait)
+{
+	if (!a->tstarted || (!wait && atomic_load(&a->tbusy)))
+		return;
+	pthread_join(a->tth, NULL);
+	a->tstarted = false;
+	if (a->tres) {
+		char line[ENG_ERR + 32];
+
+		snprintf(line, sizeof(line), "TCP baseline failed: %s", a->twhy);
+		note(a, DROP_FAILED, a->tpeer, line);
+	} else {
+		logf_(a->o, "%s: TCP baseline done: %s", a->tpeer, a->twhy);
+	}
+}
+
+/* Hands c's socket (its request checked) to the stream thread. */
+static void tcp_start(struct agent *a, struct conn *c)
 {
 	sigset_t all, old;
+	int fl;
 
-	if (a->tstarted)
-		pthread_join(a->tth, NULL);
-	a->tstarted = false;
+	tcp_reap(a, false);
+	a->tconn = c->fd;
+	c->fd = -1;
+	snprintf(a->tpeer, sizeof(a->tpeer), "%s", c->peer);
+	fl = fcntl(a->tconn, F_GETFL);
+	if (fl >= 0)
+		fcntl(a->tconn, F_SETFL, fl & ~O_NONBLOCK);
 	atomic_store(&a->tbusy, 1);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (pthread_create(&a->tth, NULL, tcp_main, a)) {
 		atomic_store(&a->tbusy, 0);
+		tcptest_refuse(a->tconn, 5, "the agent cannot start a thread for the stream -- it is out of resources");
+		close(a->tconn);
 		logf_(a->o, "cannot start the TCP baseline thread");
 	} else {
 		a->tstarted = true;
@@ -763,7 +868,7 @@ static void round_(struct agent *a)
 			wait = a->c[i].deadline - now;
 	}
 	a->pfd[AGENT_MAX_PENDING + 2] = (struct pollfd){
-		.fd = atomic_load(&a->tbusy) ? -1 : a->tfd, .events = POLLIN };
+		.fd = now < a->accept_pause ? -1 : a->tfd, .events = POLLIN };
 	n = poll(a->pfd, AGENT_MAX_PENDING + 3, (int)(wait > 0 ? wait : 0));
 	if (n < 0 && errno != EINTR)
 		logf_(a->o, "poll: %s", strerror(errno));
@@ -782,17 +887,19 @@ static void round_(struct agent *a)
 	for (int i = 0; n > 0 && i < AGENT_MAX_PENDING; i++)
 		if (a->c[i].fd >= 0 && a->pfd[i + 2].fd == a->c[i].fd && a->pfd[i + 2].revents)
 			on_readable(a, &a->c[i]);
+	tcp_reap(a, false);
 	if (n > 0 && a->pfd[0].revents && serving(a))
-		accept_all(a);
-	if (n > 0 && a->pfd[AGENT_MAX_PENDING + 2].fd >= 0 && a->pfd[AGENT_MAX_PENDING + 2].revents)
-		tcp_start(a);
+		accept_all(a, a->lfd, false);
+	if (n > 0 && a->pfd[AGENT_MAX_PENDING + 2].fd >= 0 && a->pfd[AGENT_MAX_PENDING + 2].revents &&
+	    serving(a))
+		accept_all(a, a->tfd, true);
 	now = ms_now();
 	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
 		if (a->c[i].fd >= 0 && now >= a->c[i].deadline) {
 			char why[128];
 
-			snprintf(why, sizeof(why), "dropped: no complete SETUP within %d ms of connecting (handshake time-out)",
-				 a->o->timeout_ms);
+			snprintf(why, sizeof(why), "dropped: no complete %s within %d ms of connecting (handshake time-out)",
+				 a->c[i].tcp ? "TCP baseline request" : "SETUP", a->o->timeout_ms);
 			drop(a, &a->c[i], DROP_TIMEOUT, why);
 		}
 	}
@@ -846,8 +953,7 @@ int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 	}
 	while (serving(a))
 		round_(a);
-	if (a->tstarted)	/* a stream ends within its own time-outs */
-		pthread_join(a->tth, NULL);
+	tcp_reap(a, true);	/* a stream ends within its own time-outs */
 	if (a->tfd >= 0)
 		close(a->tfd);
 	if (a->s) {

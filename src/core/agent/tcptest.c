@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 
 #include "core/agent/agent.h"
@@ -272,11 +271,12 @@ int tcptest_listen(const char *bind_addr, int agent_port, char *err, size_t errl
 		return -1;
 	}
 	for (a = res; a; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		/* non-blocking: the agent's loop accepts until EAGAIN */
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
 		if (fd < 0)
 			continue;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 4))
+		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 64))
 			break;
 		eno = errno;
 		close(fd);
@@ -288,7 +288,7 @@ int tcptest_listen(const char *bind_addr, int agent_port, char *err, size_t errl
 	return fd;
 }
 
-static void refuse(int fd, int code, const char *text)
+void tcptest_refuse(int fd, int code, const char *text)
 {
 	char line[300];
 
@@ -296,35 +296,23 @@ static void refuse(int fd, int code, const char *text)
 	(void)write_all(fd, line, strlen(line), 1000);
 }
 
-int tcptest_serve_one(int lfd, const char *secret, int timeout_ms, char *peer, size_t peerlen,
-		      char *err, size_t errlen)
+void tcptest_greeting(const uint8_t *nonce, size_t nlen, bool auth, char *line, size_t len)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	uint8_t nonce[PROTO_NONCE], mac[32], got[32];
-	char line[256], nhex[2 * PROTO_NONCE + 1], mhex[80], *buf = NULL;
-	unsigned secs;
-	uint64_t bytes = 0;
-	double first = 0, lastb = 0, deadline;
-	int fd, rc = -1;
+	char nhex[2 * PROTO_NONCE + 1];
 
-	snprintf(peer, peerlen, "?");
-	fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "accept: %s", strerror(errno));
-		return -1;
-	}
-	getnameinfo((struct sockaddr *)&ss, sl, peer, (socklen_t)peerlen, NULL, 0, NI_NUMERICHOST);
-	if (getrandom(nonce, sizeof(nonce), 0) != sizeof(nonce)) {
-		snprintf(err, errlen, "no random numbers for the challenge");
-		goto out;
-	}
-	hex(nonce, sizeof(nonce), nhex);
-	snprintf(line, sizeof(line), "IBCTCP 1 %s %d\n", nhex, secret ? 1 : 0);
-	if (write_all(fd, line, strlen(line), timeout_ms) || read_line(fd, line, sizeof(line), timeout_ms) ||
-	    sscanf(line, "%u %79s", &secs, mhex) != 2) {
-		snprintf(err, errlen, "no TCP baseline request within %d ms", timeout_ms);
-		goto out;
+	hex(nonce, nlen < PROTO_NONCE ? nlen : PROTO_NONCE, nhex);
+	snprintf(line, len, "IBCTCP 1 %s %d\n", nhex, auth ? 1 : 0);
+}
+
+int tcptest_request(const char *line, const char *secret, const uint8_t *nonce, unsigned *secs,
+		    char *why, size_t whylen)
+{
+	uint8_t mac[32], got[32];
+	char mhex[80];
+
+	if (sscanf(line, "%u %79s", secs, mhex) != 2) {
+		snprintf(why, whylen, "not a TCP baseline request -- run the same ibconsole version on both ends");
+		return 4;
 	}
 	if (secret) {
 		uint8_t d = 0;
@@ -337,22 +325,32 @@ int tcptest_serve_one(int lfd, const char *secret, int timeout_ms, char *peer, s
 		for (int i = 0; i < 32; i++)
 			d |= mac[i] ^ got[i];
 		if (d) {
-			snprintf(err, errlen, "authentication failed: wrong or missing shared secret");
-			refuse(fd, 3, "authentication failed: wrong or missing shared secret -- give the same --secret-file on both ends");
-			goto out;
+			snprintf(why, whylen, "authentication failed: wrong or missing shared secret -- give the same --secret-file on both ends");
+			return 3;
 		}
 	}
-	if (secs < 1 || secs > TCPTEST_MAX_SECONDS) {
-		snprintf(err, errlen, "asked for %u s", secs);
-		refuse(fd, 2, "a TCP baseline runs 1 to 600 s -- give a duration in that range");
-		goto out;
+	if (*secs < 1 || *secs > TCPTEST_MAX_SECONDS) {
+		snprintf(why, whylen, "a TCP baseline runs 1 to 600 s -- give a duration in that range");
+		return 2;
 	}
-	if (write_all(fd, "GO\n", 3, timeout_ms))
-		goto out;
+	return 0;
+}
+
+int tcptest_stream(int fd, unsigned secs, int timeout_ms, char *err, size_t errlen)
+{
+	char line[80], *buf = NULL;
+	uint64_t bytes = 0;
+	double first = 0, lastb = 0, deadline;
+	int rc = -1;
+
+	if (write_all(fd, "GO\n", 3, timeout_ms)) {
+		snprintf(err, errlen, "the client left before GO");
+		return -1;
+	}
 	buf = malloc(TCP_CHUNK);
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");
-		goto out;
+		return -1;
 	}
 	/* the stream ends at the client's close; a silent client within the
 	 * time-out, or one that streams far past its own duration, fails */
@@ -366,7 +364,7 @@ int tcptest_serve_one(int lfd, const char *secret, int timeout_ms, char *peer, s
 			goto out;
 		}
 		n = read(fd, buf, TCP_CHUNK);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
 			snprintf(err, errlen, "the stream broke: %s", strerror(errno));
@@ -389,6 +387,5 @@ int tcptest_serve_one(int lfd, const char *secret, int timeout_ms, char *peer, s
 	rc = 0;
 out:
 	free(buf);
-	close(fd);
 	return rc;
 }

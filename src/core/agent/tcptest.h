@@ -50,9 +50,22 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 
 /* Agent side: the listening socket on bind / agent_port + 1, or -1 with err. */
 int tcptest_listen(const char *bind, int agent_port, char *err, size_t errlen);
-/* Serves one connection accepted on lfd; 0, or -1 with err (the session
+/* The agent's handshake runs in its poll loop, beside the RDMA one: many
+ * clients greeted at once, each under the handshake deadline, one stream
+ * at a time and "ERR 4 busy: ..." to the others. */
+#define TCPTEST_LINE 256	/* a handshake line, its newline included */
+/* The greeting line (with its newline) for a fresh nonce. */
+void tcptest_greeting(const uint8_t *nonce, size_t nlen, bool auth, char *line, size_t len);
+/* The client's request line (without its newline): 0 with *secs, or the
+ * exit code to refuse it with (2 a bad duration, 3 authentication, 4 not
+ * a request) and why, a line for the client. */
+int tcptest_request(const char *line, const char *secret, const uint8_t *nonce, unsigned *secs,
+		    char *why, size_t whylen);
+/* "ERR <code> <text>" to fd, within 1 s. */
+void tcptest_refuse(int fd, int code, const char *text);
+/* Runs the accepted stream on fd: GO, the bytes until the client closes
+ * its side, DONE. 0 with a summary in err, or -1 with err (the test
  * failed; the agent goes on). Every wait is bounded by timeout_ms. */
-int tcptest_serve_one(int lfd, const char *secret, int timeout_ms, char *peer, size_t peerlen,
-		      char *err, size_t errlen);
+int tcptest_stream(int fd, unsigned secs, int timeout_ms, char *err, size_t errlen);
 
 #endif
