@@ -236,6 +236,9 @@ static void test_remote_targets(void **state)
 	assert_string_equal(t[0].label, "lid 3 port 5");
 	assert_int_equal(t[1].lid, 16);
 	assert_int_equal(t[1].pma_port, 1);
+	/* "010" is ten, not octal eight */
+	assert_int_equal(reader_targets_remote("010", &s, t, 4, err, sizeof(err)), 1);
+	assert_int_equal(t[0].lid, 10);
 	assert_int_equal(reader_targets_remote("0", &s, t, 4, err, sizeof(err)), -1);
 	assert_int_equal(reader_targets_remote("3:", &s, t, 4, err, sizeof(err)), -1);
 	assert_int_equal(reader_targets_remote("3;4", &s, t, 4, err, sizeof(err)), -1);

@@ -111,7 +111,10 @@ int reader_targets_remote(const char *spec, const struct snapshot *s,
 	}
 	while (*q && n < max) {
 		char *end;
-		unsigned long lid = strtoul(q, &end, 0), port = 1;
+		/* decimal, or 0x hex as LIDs are also written; never octal
+		 * (strtoul's base 0 reads "010" as 8) */
+		bool hex = q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+		unsigned long lid = strtoul(q, &end, hex ? 16 : 10), port = 1;
 		struct ctr_target *x;
 
 		/* strtoul takes "-1" as ULONG_MAX: digits only */
