@@ -5,6 +5,7 @@
 libibc_diag_a_SOURCES += \
 	src/diag/thresholds.c src/diag/thresholds.h \
 	src/diag/rules.c src/diag/rules.h \
+	src/diag/ctrclass.c src/diag/ctrclass.h \
 	src/diag/baseline.c src/diag/baseline.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
 	src/diag/testverdict.c src/diag/testverdict.h \
