@@ -19,6 +19,7 @@
 #include "core/base/sysfs.h"
 #include "core/base/sigexit.h"
 #include "core/fabric/sweep.h"
+#include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
@@ -86,6 +87,13 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	json_str(j, "rule", v->rule);
 	json_str(j, "window", v->window);
 	json_str(j, "text", v->text);
+	/* the count per the levels' window, where the rule scaled it */
+	json_num_or_null(j, "span_s", v->span_s > 0, v->span_s);
+	if (v->span_s > 0)
+		json_u64(j, "per_window", v->per_window);
+	else
+		json_null(j, "per_window");
+	json_str(j, "class", v->cls_counter[0] ? ctr_fault_name(v->cls_counter) : NULL);
 	json_obj_end(j);
 }
 

@@ -24,6 +24,7 @@
 #include "core/fabric/fabric.h"
 #include "core/fabric/sweep.h"
 #include "core/port/snapshot.h"
+#include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -38,6 +39,18 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	export_stop = 1;
+}
+
+/* A verdict into the export target: its level, and above ok the counter
+ * that decided it with its class. */
+static void verdict_to(struct export_target *t, int rule, const struct verdict *v)
+{
+	t->verdict[rule] = (int)v->level;
+	t->vclass[rule] = NULL;
+	if (v->level > VERDICT_OK && v->cls_counter[0]) {
+		snprintf(t->vcounter[rule], sizeof(t->vcounter[rule]), "%s", v->counter);
+		t->vclass[rule] = ctr_fault_name(v->cls_counter);
+	}
 }
 
 static double wall_now(void)
@@ -199,10 +212,10 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 			continue;
 		if (windowed) {
 			rules_eval_delta(d, &x->th, counters_now(), &v);
-			l->et[i].verdict[EXPORT_RULE_WINDOW] = (int)v.level;
+			verdict_to(&l->et[i], EXPORT_RULE_WINDOW, &v);
 		}
 		rules_eval_values(&l->cs[i], &x->th, &v);
-		l->et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
+		verdict_to(&l->et[i], EXPORT_RULE_SINCE_CLEAR, &v);
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			if (l->et[i].verdict[r] > worst)
 				worst = l->et[i].verdict[r];
@@ -391,14 +404,14 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 		if (!sets[i].valid)
 			continue;
 		rules_eval_values(&sets[i], &x->th, &v);
-		et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
+		verdict_to(&et[i], EXPORT_RULE_SINCE_CLEAR, &v);
 		if ((int)v.level > worst)
 			worst = (int)v.level;
 		pcs = malloc(sizeof(*pcs));
 		if (pcs && prev_find(ps, sw.p[i].guid, sw.p[i].port, pcs)) {
 			rules_eval_interval(pcs, &sets[i], &x->th,
 					    sets[i].t_mono - ps->t, &v);
-			et[i].verdict[EXPORT_RULE_INTERVAL] = (int)v.level;
+			verdict_to(&et[i], EXPORT_RULE_INTERVAL, &v);
 			if ((int)v.level > worst)
 				worst = (int)v.level;
 		}

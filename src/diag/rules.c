@@ -66,6 +66,7 @@ static void set(struct verdict *v, enum verdict_level l, const char *counter,
 	v->lower_bound = lb;
 	v->threshold = level;
 	snprintf(v->counter, sizeof(v->counter), "%s", counter);
+	snprintf(v->cls_counter, sizeof(v->cls_counter), "%s", counter);
 	snprintf(v->rule, sizeof(v->rule), "%s", rule);
 }
 
@@ -108,6 +109,7 @@ static void consider_span(struct verdict *v, const char *counter, const char *ad
 	if (!better_than(v, l, count))
 		return;
 	set(v, l, counter, count, lb, level, rule);
+	snprintf(v->cls_counter, sizeof(v->cls_counter), "%s", advice_of);
 	v->per_window = per;
 	v->span_s = span_s;
 	if (span_s > 0 && fabs(span_s - window_s) > 1e-6) {

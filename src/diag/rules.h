@@ -20,6 +20,8 @@ struct verdict {
 	char rule[32];		/* "errors-in-window", "errors-since-clear" … */
 	char window[48];	/* what it judged: "in 10 min", "since last clear" */
 	char text[280];		/* one line for people */
+	char cls_counter[CTR_NAME];	/* whose class the advice is ("" none):
+					 * the counter, or a port sum's largest */
 	double span_s;		/* seconds the count covers, 0: the rule's window */
 	uint64_t per_window;	/* the count it implies per th->window_s */
 };

@@ -27,6 +27,10 @@ struct export_target {
 	char labels[320];		/* device="mlx5_0",port="1" */
 	const struct counter_set *cs;	/* NULL: not read */
 	int verdict[EXPORT_NRULES];	/* verdict_level, -1: not judged */
+	/* the counter that decided a verdict above ok and its class
+	 * ("congestion / discards", …), "" / NULL none */
+	char vcounter[EXPORT_NRULES][CTR_NAME];
+	const char *vclass[EXPORT_NRULES];
 };
 
 /* Identity labels of a local port and of a fabric port. */
