@@ -46,10 +46,12 @@ static const char *grouped(uint64_t n, char *buf, size_t len)
 
 static void window_name(char *buf, size_t len, double s)
 {
-	if (s >= 60 && (long long)s % 60 == 0)
+	if (s >= 60 && s == (double)(long long)s && (long long)s % 60 == 0)
 		snprintf(buf, len, "%lld min", (long long)s / 60);
+	else if (s == (double)(long long)s || s >= 10)
+		snprintf(buf, len, "%.0f s", s);
 	else
-		snprintf(buf, len, "%g s", s);
+		snprintf(buf, len, "%.1f s", s);
 }
 
 /* Replaces *v when this finding is worse (or as bad with a larger count). */
