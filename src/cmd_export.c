@@ -24,6 +24,7 @@
 #include "core/fabric/fabric.h"
 #include "core/fabric/sweep.h"
 #include "core/port/snapshot.h"
+#include "diag/portfacts.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
@@ -186,6 +187,8 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 	int n, rc, worst = VERDICT_OK;
 
 	rc = snapshot_collect(l->s, x->so, err, sizeof(err));
+	if (!rc)
+		portfacts_judge(l->s);
 	if (rc) {
 		pthread_mutex_lock(&x->lock);
 		x->local_ok = false;

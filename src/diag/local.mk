@@ -11,6 +11,7 @@ libibc_diag_a_SOURCES += \
 	src/diag/testverdict.c src/diag/testverdict.h \
 	src/diag/accept.c src/diag/accept.h \
 	src/diag/pcielimit.c src/diag/pcielimit.h \
+	src/diag/portfacts.c src/diag/portfacts.h \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
 	src/diag/triage.c src/diag/triage.h src/diag/triage_int.h \
 	src/diag/triage_env.c src/diag/triage_rate.c \

@@ -12,6 +12,7 @@
 
 #include "core/port/pcie.h"
 #include "diag/pcielimit.h"
+#include "diag/portfacts.h"
 
 /* ---- step 1: port rate ---- */
 
@@ -156,7 +157,7 @@ void tri_step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 	 * else this port's data rate */
 	double need = p->pcie_need_gbps > 0 ? p->pcie_need_gbps : triage_data_rate_gbps(p);
 	/* after encoding and TLP overhead when the snapshot read MaxPayload */
-	double usable = pc->usable_gbps > 0 ? pc->usable_gbps : pc->cur_gbps;
+	double usable = portfacts_pcie_usable(pc);
 	char now[48], cap[48];
 
 	if (tri_no_port(ev, r))

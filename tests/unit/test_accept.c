@@ -97,6 +97,16 @@ static void test_card_causes(void **state)
 	strcpy(e.pcie_why, "PCIe 8 GT/s x8 carries 50.1 Gb/s, 200 needed");
 	acc_card_judge(&in, NULL, &c);
 	assert_string_equal(c.cause, "PCIe short: PCIe 8 GT/s x8 carries 50.1 Gb/s, 200 needed");
+	/* with the link's figures: named with GT/s, lanes and usable Gb/s
+	 * against the 90 % line (200 * 0.9 = 180) */
+	e.pcie_gts = 8;
+	e.pcie_lanes = 8;
+	e.pcie_usable_gbps = 50.4;
+	e.pcie_need_gbps = 200;
+	acc_card_judge(&in, NULL, &c);
+	assert_false(c.pass);
+	assert_non_null(strstr(c.cause, "PCIe: 8 GT/s x8 (Gen3) carries 50.4 Gb/s usable of the 200 Gb/s data rate, below the 90 % line (180.0 Gb/s)"));
+	assert_null(strstr(c.cause, "card looks healthy"));
 
 	e = healthy();
 	strcpy(e.numa_relation, "remote");

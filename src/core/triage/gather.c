@@ -288,6 +288,8 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 		free(s);
 		return st;
 	}
+	if (o->judge)
+		o->judge(s);
 	snprintf(ev->host, sizeof(ev->host), "%s", s->host);
 	for (int i = 0; i < s->nports; i++)
 		if (wanted(o->snap, &s->ports[i]) &&
