@@ -375,14 +375,17 @@ static void test_slow_growth(void **state)
 	assert_int_equal(v.count, 360);
 	assert_non_null(strstr(v.window, "since "));
 	assert_non_null(strstr(v.text, "10.0 an hour"));
-	/* just under 5 an hour: ok; exactly 5: watch */
-	cs.c[0].value = 100 + 179;
+	/* the reference's "about 10 an hour" is the default: 9.9 an hour is
+	 * ok, 10.0 (to a tenth, as printed) watch */
+	assert_true(th.slow_per_hour == 10.0);
+	cs.c[0].value = 100 + 357;	/* 9.92 */
 	start_ok(&v);
 	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
 	assert_int_equal(v.level, VERDICT_OK);
-	cs.c[0].value = 100 + 180;
+	cs.c[0].value = 100 + 359;	/* 9.97: "10.0 an hour" */
 	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_non_null(strstr(v.text, "aging optic"));
 	/* a worse verdict is kept */
 	v.level = VERDICT_ACT;
 	snprintf(v.rule, sizeof(v.rule), "errors-in-window");
