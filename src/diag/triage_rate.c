@@ -247,8 +247,11 @@ void tri_step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 		      usable);
 		return;
 	}
+	/* signalling is the lanes' baud times bits: NDR 4 x 106.25 = 425,
+	 * not the nominal 400 (IBTA speeds, as port.c's table) */
 	tri_line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)%s", need,
-	     port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+	     port_width_name(p->width_active), p->speed_name,
+	     p->lane_gbps > 0 ? port_width_lanes(p->width_active) * p->lane_gbps : p->rate_gbps,
 	     p->pcie_ports > 1 ? ", with the other active ports of this PCI function" : "");
 	if (pcielimit_short(usable, need))
 		tri_judge(r, TRI_FAIL, pc->degraded ?
