@@ -233,6 +233,20 @@ static void env_memlock_64k_fails(void **s)
 	assert_true(triage_env_ok(ev));
 }
 
+/* The reference expects unlimited: a limit enough for these tests warns */
+static void env_memlock_enough_warns(void **s)
+{
+	(void)s;
+	healthy_ib();
+	ev->memlock.unlimited = false;
+	ev->memlock.limit_bytes = 64u << 20;
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_WARN);
+	HAS(r.reason, "memlock 64.0 MiB, not unlimited");
+	HAS(r.hint, "ulimit -l unlimited");
+	assert_true(triage_env_ok(ev));
+}
+
 static void env_port_down_fails(void **s)
 {
 	(void)s;
@@ -841,6 +855,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(pcie_degraded_but_enough_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(pcie_healthy_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(pcie_ndr_signalling, setup, teardown),
+		cmocka_unit_test_setup_teardown(env_memlock_enough_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(rate_errors_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(gid_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(mtu_rules, setup, teardown),
