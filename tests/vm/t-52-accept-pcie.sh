@@ -8,6 +8,8 @@
 # PCI function trained at 8 GT/s x4 (about 28 Gb/s usable after encoding
 # and TLP overhead, below 90 % of 100). The card FAILs with cause PCIe and
 # the figures; the same run without the fixture says nothing of PCIe.
+# And perftest's default run (test bw: write, 64 KiB) ends with a verdict
+# naming its rule and lines, in the JSON too.
 # The fixture sits on a tmpfs of the VM's own: through the 9p root every
 # lookup of its ~2000 GID files took a minute.
 # vm-timeout: 400
@@ -102,4 +104,23 @@ c = json.load(open("own.json"))["cards"][0]
 assert c["pcie_limits"] is False and c["pcie_gts"] is None, c
 assert "PCIe" not in (c["cause"] or ""), c["cause"]
 print("ok: no fixture, no PCIe cause:", c["cause"])
+PY
+
+# perftest's default run is judged: rule bw-64k, its lines in the JSON
+rc=0
+timeout 120 "$IBC" test bw -n 50 --json --no-record --port "$PORT" "$ip4" > bw.json 2> bw.err || rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat bw.err; fail "test bw: exit $rc"; }
+/usr/bin/python3 - "$rc" <<'PY' || { cat bw.json; fail "the default test bw is not judged by the 64 KiB rule"; }
+import json, sys
+r = json.load(open("bw.json"))
+v = r["verdict"]
+print("verdict:", v["state"], v["rule"], "|", v["text"])
+assert r["params"]["size_bytes"] == 65536 and r["params"]["op"] == "write", r["params"]
+assert v["state"] in ("pass", "warn", "fail") and v["rule"] == "bw-64k", v
+d = v["line_rate_gbps"]
+assert d > 0 and v["unit"] == "Gb/s" and "NDR example" in v["source"], v
+assert abs(v["healthy_line"] - 0.925 * d) < 1e-6 and abs(v["abnormal_line"] - 0.875 * d) < 1e-6, v
+assert abs(v["pass_line"] - 0.9 * d) < 1e-6, v
+assert (sys.argv[1] == "1") == (v["state"] == "fail"), "exit status follows the verdict"
+print("ok: default test bw judged by bw-64k")
 PY
