@@ -71,7 +71,7 @@ struct tri_traffic {
 
 /* Both ends' error counters sampled twice, the triage's window apart
  * (step 1 judges their increments per 10 minutes, as the counter rules). */
-#define TRI_ERROR_WINDOW_S 2.0
+#define TRI_ERROR_WINDOW_S 5.0
 struct tri_errors {
 	bool local_valid, peer_valid;
 	char why[TRI_TEXT], peer_why[TRI_TEXT];	/* why a side is missing */
