@@ -180,42 +180,24 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
 
-/* A local port's slow-growth baseline in the state directory; remote
- * ports (LIDs change when the SM reassigns them) have none. */
-struct port_baseline {
-	struct baseline b;
-	char path[512];
-	bool warned;
-};
-
-static void baseline_open(struct port_baseline *pb, const struct ctr_target *t)
+/* A local port's slow-growth baseline (diag/baseline.h); remote ports
+ * have none. */
+static void baseline_open(struct baseline_port *pb, const struct ctr_target *t)
 {
-	char key[80], err[600];
+	char err[700];
 
-	pb->path[0] = '\0';
-	if (t->remote || !t->dev[0])
-		return;
-	snprintf(key, sizeof(key), "%s-%d", t->dev, t->port);
-	if (!baseline_path(key, pb->path, sizeof(pb->path)))
-		return;
-	if (baseline_load(&pb->b, pb->path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ibconsole: %s — slow growth is judged from a new baseline\n", err);
-		pb->warned = true;
-	}
+	if (t->remote)
+		memset(pb, 0, sizeof(*pb));
+	else if (!baseline_port_open(pb, t->dev, t->port, err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
-/* Saves the baseline when it changed; says once when it cannot. */
-static void baseline_keep(struct port_baseline *pb)
+static void baseline_keep(struct baseline_port *pb)
 {
-	char err[600];
+	char err[700];
 
-	if (!pb->b.dirty)
-		return;
-	pb->b.dirty = false;
-	if (baseline_save(&pb->b, pb->path, err, sizeof(err)) && !pb->warned) {
-		fprintf(stderr, "ibconsole: %s — slow growth is judged within this run only (set XDG_STATE_HOME to a writable directory)\n", err);
-		pb->warned = true;
-	}
+	if (!baseline_port_keep(pb, err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
 static void cong_json(struct json *j, const struct delta_port *d,
@@ -434,7 +416,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct delta_port *dp = NULL;
 	struct counter_set *cs = NULL;
 	struct ctr_reader *smp = NULL;
-	struct port_baseline *bl = NULL;
+	struct baseline_port *bl = NULL;
 	struct port_flaps *fl = NULL;
 	struct portcong *pc = NULL;
 	struct asyncev *verbs = NULL;

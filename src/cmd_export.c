@@ -25,6 +25,7 @@
 #include "core/fabric/sweep.h"
 #include "core/port/snapshot.h"
 #include "diag/portfacts.h"
+#include "diag/baseline.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
@@ -157,6 +158,9 @@ struct local {
 	struct counter_set cs[CTRS_MAX_TARGETS];
 	struct delta_port *dp;		/* CTRS_MAX_TARGETS, by label */
 	struct export_target et[CTRS_MAX_TARGETS];
+	/* slow growth: each port's baseline, as watch keeps it */
+	struct baseline_port bl[CTRS_MAX_TARGETS];
+	char bl_label[CTRS_MAX_TARGETS][64];	/* whose baseline bl[i] holds */
 };
 
 /* Reads one local port; an IB port whose PMA cannot be reached (no umad
@@ -175,6 +179,29 @@ static void read_local(struct local *l, int i)
 		snprintf(l->cs[i].why, sizeof(l->cs[i].why), "%s", why);
 		l->cs[i].valid = false;
 	}
+}
+
+/* The slow-growth rule on local port i against its baseline in the
+ * state directory (shared with watch); said once when it cannot be kept. */
+static void slow_growth(struct exp_state *x, struct local *l, int i)
+{
+	struct verdict v;
+	char err[700];
+
+	if (l->t[i].remote)
+		return;
+	if (strcmp(l->bl_label[i], l->t[i].label)) {
+		snprintf(l->bl_label[i], sizeof(l->bl_label[i]), "%s", l->t[i].label);
+		if (!baseline_port_open(&l->bl[i], l->t[i].dev, l->t[i].port, err, sizeof(err)))
+			fprintf(stderr, "ibconsole: %s\n", err);
+	}
+	if (!l->bl[i].path[0])
+		return;
+	memset(&v, 0, sizeof(v));
+	baseline_eval(&l->bl[i].b, &l->cs[i], (double)time(NULL), &x->th, &v);
+	verdict_to(&l->et[i], EXPORT_RULE_SLOW, &v);
+	if (!baseline_port_keep(&l->bl[i], err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
 /* One collection of every local port, rendered and published. Returns
@@ -219,6 +246,7 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 		}
 		rules_eval_values(&l->cs[i], &x->th, &v);
 		verdict_to(&l->et[i], EXPORT_RULE_SINCE_CLEAR, &v);
+		slow_growth(x, l, i);
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			if (l->et[i].verdict[r] > worst)
 				worst = l->et[i].verdict[r];

@@ -119,6 +119,41 @@ static void rebase(struct baseline *b, struct baseline_ctr *c, uint64_t value, d
 	b->dirty = true;
 }
 
+bool baseline_port_open(struct baseline_port *pb, const char *dev, int port,
+			char *err, size_t errlen)
+{
+	char key[80], why[600];
+
+	memset(pb, 0, sizeof(*pb));
+	if (!dev || !dev[0])
+		return true;
+	snprintf(key, sizeof(key), "%s-%d", dev, port);
+	if (!baseline_path(key, pb->path, sizeof(pb->path)))
+		return true;
+	if (baseline_load(&pb->b, pb->path, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s — slow growth is judged from a new baseline", why);
+		pb->warned = true;
+		return false;
+	}
+	return true;
+}
+
+bool baseline_port_keep(struct baseline_port *pb, char *err, size_t errlen)
+{
+	char why[600];
+
+	if (!pb->b.dirty || !pb->path[0])
+		return true;
+	pb->b.dirty = false;
+	if (baseline_save(&pb->b, pb->path, why, sizeof(why)) && !pb->warned) {
+		snprintf(err, errlen, "%s — slow growth is judged within this run only (set XDG_STATE_HOME to a writable directory)",
+			 why);
+		pb->warned = true;
+		return false;
+	}
+	return true;
+}
+
 void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 		   const struct thresholds *th, struct verdict *v)
 {
@@ -160,6 +195,7 @@ void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 			v->lower_bound = false;
 			v->threshold = (uint64_t)th->slow_per_hour;
 			snprintf(v->counter, sizeof(v->counter), "%s", x->name);
+			snprintf(v->cls_counter, sizeof(v->cls_counter), "%s", x->name);
 			snprintf(v->rule, sizeof(v->rule), "slow-growth");
 			snprintf(v->window, sizeof(v->window), "since %s", when);
 			snprintf(v->text, sizeof(v->text),

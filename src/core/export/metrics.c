@@ -14,7 +14,7 @@
 #include "core/port/snapshot.h"
 
 const char *const export_rule_names[EXPORT_NRULES] = {
-	"errors-in-window", "errors-in-interval", "errors-since-clear",
+	"errors-in-window", "errors-in-interval", "errors-since-clear", "slow-growth",
 };
 
 /* PMA counters with a family of their own; the error counters share

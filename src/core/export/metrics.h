@@ -17,6 +17,7 @@ enum export_rule {
 	EXPORT_RULE_WINDOW = 0,		/* local: the delta engine's window */
 	EXPORT_RULE_INTERVAL,		/* fabric: between two sweeps */
 	EXPORT_RULE_SINCE_CLEAR,	/* both: lifetime levels */
+	EXPORT_RULE_SLOW,		/* local: slow growth against the baseline */
 	EXPORT_NRULES
 };
 extern const char *const export_rule_names[EXPORT_NRULES];
