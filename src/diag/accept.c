@@ -93,8 +93,12 @@ void acc_card_judge(const struct acc_card_in *in, const struct acc_limits *l,
 	out->pct = -1;
 	out->line_gbps = in->data_gbps > 0 ? in->data_gbps * l->accept : 0;
 	if (!in->have_result) {
-		snprintf(out->cause, sizeof(out->cause), "no result: %s",
-			 in->err && in->err[0] ? in->err : "the test did not run");
+		/* what the card's own facts say still helps (a slot that
+		 * cannot carry it fails whatever the test would have shown) */
+		acc_local_cause(in->ev, local, sizeof(local));
+		snprintf(out->cause, sizeof(out->cause), "no result: %.250s%s%.320s",
+			 in->err && in->err[0] ? in->err : "the test did not run",
+			 local[0] ? "; and " : "", local);
 		return;
 	}
 	if (in->data_gbps <= 0) {

@@ -70,6 +70,18 @@ static void test_card_missing(void **state)
 	assert_false(c.pass);
 	assert_true(c.pct < 0);
 	assert_string_equal(c.cause, "no result: cannot reach the agent at ref port 18516");
+	{
+		/* the card's own facts still speak: the slot that cannot carry it */
+		struct acc_evidence e = { .numa_node = -1, .pcie_limits = true, .pcie_gts = 8,
+					  .pcie_lanes = 8, .pcie_usable_gbps = 57.6,
+					  .pcie_need_gbps = 200 };
+
+		in.ev = &e;
+		acc_card_judge(&in, NULL, &c);
+		assert_false(c.pass);
+		assert_non_null(strstr(c.cause, "no result: cannot reach the agent at ref port 18516; and PCIe: 8 GT/s x8 (Gen3) carries 57.6 Gb/s usable"));
+		in.ev = NULL;
+	}
 	/* an unknown data rate is not a silent pass either */
 	in.have_result = true;
 	in.gbps = 50;
