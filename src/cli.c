@@ -99,7 +99,7 @@ static const struct cli_option {
 	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
 	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
 	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's" },
-	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB)" },
+	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB, 64 KiB and up judged)" },
 	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "results are always Gb/s; with --perftest, the server's unit too" },
 	/* triage */
 	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps" },

@@ -26,6 +26,7 @@
 #include "core/base/json.h"
 #include "core/base/parse.h"
 #include "core/port/snapshot.h"
+#include "diag/portfacts.h"
 #include "diag/accept.h"
 #include "diag/thresholds.h"
 
@@ -131,6 +132,10 @@ static void write_json(const struct cli *c, const struct proto_params *p, const 
 		json_num_or_null(&j, "pct_of_rate", r->card.pct >= 0, r->card.pct);
 		json_num_or_null(&j, "line_gbps", r->card.line_gbps > 0, r->card.line_gbps);
 		json_str(&j, "cause", r->card.pass ? NULL : r->card.cause);
+		json_bool(&j, "pcie_limits", r->c.ev.pcie_limits);
+		json_num_or_null(&j, "pcie_gts", r->c.ev.pcie_limits, r->c.ev.pcie_gts);
+		json_int_or_null(&j, "pcie_lanes", r->c.ev.pcie_limits, r->c.ev.pcie_lanes);
+		json_num_or_null(&j, "pcie_usable_gbps", r->c.ev.pcie_limits, r->c.ev.pcie_usable_gbps);
 		json_str(&j, "error", r->c.ran ? NULL : r->c.err);
 		json_str(&j, "ref_host", r->c.ran ? r->c.ref_host : NULL);
 		json_str(&j, "ref_device", r->c.ran ? r->c.ref_dev : NULL);
@@ -674,6 +679,7 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		fail(err);
 		goto out;
 	}
+	portfacts_judge(s);	/* the PCIe limit, as snapshot and triage judge it */
 	max = s->nports + CLI_MAX_DEVICES;
 	rows = calloc((size_t)max, sizeof(*rows));
 	cards = calloc((size_t)max, sizeof(*cards));

@@ -19,6 +19,7 @@
 #include "core/base/sysfs.h"
 #include "core/base/sigexit.h"
 #include "core/fabric/sweep.h"
+#include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
@@ -86,6 +87,13 @@ static void json_verdict(struct json *j, const struct verdict *v)
 	json_str(j, "rule", v->rule);
 	json_str(j, "window", v->window);
 	json_str(j, "text", v->text);
+	/* the count per the levels' window, where the rule scaled it */
+	json_num_or_null(j, "span_s", v->span_s > 0, v->span_s);
+	if (v->span_s > 0)
+		json_u64(j, "per_window", v->per_window);
+	else
+		json_null(j, "per_window");
+	json_str(j, "class", v->cls_counter[0] ? ctr_fault_name(v->cls_counter) : NULL);
 	json_obj_end(j);
 }
 
@@ -172,42 +180,24 @@ static void print_text(const struct delta_port *d, const struct counter_set *cs,
 		printf("  %s: %s\n", verdict_name(v->level), v->text);
 }
 
-/* A local port's slow-growth baseline in the state directory; remote
- * ports (LIDs change when the SM reassigns them) have none. */
-struct port_baseline {
-	struct baseline b;
-	char path[512];
-	bool warned;
-};
-
-static void baseline_open(struct port_baseline *pb, const struct ctr_target *t)
+/* A local port's slow-growth baseline (diag/baseline.h); remote ports
+ * have none. */
+static void baseline_open(struct baseline_port *pb, const struct ctr_target *t)
 {
-	char key[80], err[600];
+	char err[700];
 
-	pb->path[0] = '\0';
-	if (t->remote || !t->dev[0])
-		return;
-	snprintf(key, sizeof(key), "%s-%d", t->dev, t->port);
-	if (!baseline_path(key, pb->path, sizeof(pb->path)))
-		return;
-	if (baseline_load(&pb->b, pb->path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ibconsole: %s — slow growth is judged from a new baseline\n", err);
-		pb->warned = true;
-	}
+	if (t->remote)
+		memset(pb, 0, sizeof(*pb));
+	else if (!baseline_port_open(pb, t->dev, t->port, err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
-/* Saves the baseline when it changed; says once when it cannot. */
-static void baseline_keep(struct port_baseline *pb)
+static void baseline_keep(struct baseline_port *pb)
 {
-	char err[600];
+	char err[700];
 
-	if (!pb->b.dirty)
-		return;
-	pb->b.dirty = false;
-	if (baseline_save(&pb->b, pb->path, err, sizeof(err)) && !pb->warned) {
-		fprintf(stderr, "ibconsole: %s — slow growth is judged within this run only (set XDG_STATE_HOME to a writable directory)\n", err);
-		pb->warned = true;
-	}
+	if (!baseline_port_keep(pb, err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
 static void cong_json(struct json *j, const struct delta_port *d,
@@ -426,7 +416,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct delta_port *dp = NULL;
 	struct counter_set *cs = NULL;
 	struct ctr_reader *smp = NULL;
-	struct port_baseline *bl = NULL;
+	struct baseline_port *bl = NULL;
 	struct port_flaps *fl = NULL;
 	struct portcong *pc = NULL;
 	struct asyncev *verbs = NULL;

@@ -24,6 +24,9 @@
 #include "core/fabric/fabric.h"
 #include "core/fabric/sweep.h"
 #include "core/port/snapshot.h"
+#include "diag/portfacts.h"
+#include "diag/baseline.h"
+#include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -38,6 +41,18 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	export_stop = 1;
+}
+
+/* A verdict into the export target: its level, and above ok the counter
+ * that decided it with its class. */
+static void verdict_to(struct export_target *t, int rule, const struct verdict *v)
+{
+	t->verdict[rule] = (int)v->level;
+	t->vclass[rule] = NULL;
+	if (v->level > VERDICT_OK && v->cls_counter[0]) {
+		snprintf(t->vcounter[rule], sizeof(t->vcounter[rule]), "%s", v->counter);
+		t->vclass[rule] = ctr_fault_name(v->cls_counter);
+	}
 }
 
 static double wall_now(void)
@@ -143,6 +158,9 @@ struct local {
 	struct counter_set cs[CTRS_MAX_TARGETS];
 	struct delta_port *dp;		/* CTRS_MAX_TARGETS, by label */
 	struct export_target et[CTRS_MAX_TARGETS];
+	/* slow growth: each port's baseline, as watch keeps it */
+	struct baseline_port bl[CTRS_MAX_TARGETS];
+	char bl_label[CTRS_MAX_TARGETS][64];	/* whose baseline bl[i] holds */
 };
 
 /* Reads one local port; an IB port whose PMA cannot be reached (no umad
@@ -163,6 +181,29 @@ static void read_local(struct local *l, int i)
 	}
 }
 
+/* The slow-growth rule on local port i against its baseline in the
+ * state directory (shared with watch); said once when it cannot be kept. */
+static void slow_growth(struct exp_state *x, struct local *l, int i)
+{
+	struct verdict v;
+	char err[700];
+
+	if (l->t[i].remote)
+		return;
+	if (strcmp(l->bl_label[i], l->t[i].label)) {
+		snprintf(l->bl_label[i], sizeof(l->bl_label[i]), "%s", l->t[i].label);
+		if (!baseline_port_open(&l->bl[i], l->t[i].dev, l->t[i].port, err, sizeof(err)))
+			fprintf(stderr, "ibconsole: %s\n", err);
+	}
+	if (!l->bl[i].path[0])
+		return;
+	memset(&v, 0, sizeof(v));
+	baseline_eval(&l->bl[i].b, &l->cs[i], (double)time(NULL), &x->th, &v);
+	verdict_to(&l->et[i], EXPORT_RULE_SLOW, &v);
+	if (!baseline_port_keep(&l->bl[i], err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
+}
+
 /* One collection of every local port, rendered and published. Returns
  * 0, or the snapshot's status (3: no device) with x->local_err. */
 static int collect_local(struct exp_state *x, struct local *l, bool windowed)
@@ -173,6 +214,8 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 	int n, rc, worst = VERDICT_OK;
 
 	rc = snapshot_collect(l->s, x->so, err, sizeof(err));
+	if (!rc)
+		portfacts_judge(l->s);
 	if (rc) {
 		pthread_mutex_lock(&x->lock);
 		x->local_ok = false;
@@ -199,10 +242,11 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 			continue;
 		if (windowed) {
 			rules_eval_delta(d, &x->th, counters_now(), &v);
-			l->et[i].verdict[EXPORT_RULE_WINDOW] = (int)v.level;
+			verdict_to(&l->et[i], EXPORT_RULE_WINDOW, &v);
 		}
 		rules_eval_values(&l->cs[i], &x->th, &v);
-		l->et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
+		verdict_to(&l->et[i], EXPORT_RULE_SINCE_CLEAR, &v);
+		slow_growth(x, l, i);
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			if (l->et[i].verdict[r] > worst)
 				worst = l->et[i].verdict[r];
@@ -391,14 +435,14 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 		if (!sets[i].valid)
 			continue;
 		rules_eval_values(&sets[i], &x->th, &v);
-		et[i].verdict[EXPORT_RULE_SINCE_CLEAR] = (int)v.level;
+		verdict_to(&et[i], EXPORT_RULE_SINCE_CLEAR, &v);
 		if ((int)v.level > worst)
 			worst = (int)v.level;
 		pcs = malloc(sizeof(*pcs));
 		if (pcs && prev_find(ps, sw.p[i].guid, sw.p[i].port, pcs)) {
 			rules_eval_interval(pcs, &sets[i], &x->th,
 					    sets[i].t_mono - ps->t, &v);
-			et[i].verdict[EXPORT_RULE_INTERVAL] = (int)v.level;
+			verdict_to(&et[i], EXPORT_RULE_INTERVAL, &v);
 			if ((int)v.level > worst)
 				worst = (int)v.level;
 		}

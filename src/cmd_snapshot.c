@@ -11,6 +11,7 @@
 #include "core/counters/counters_json.h"
 #include "core/counters/reader.h"
 #include "core/port/snapshot.h"
+#include "diag/portfacts.h"
 #include "diag/pcielimit.h"
 
 static void fail(const char *msg)
@@ -75,7 +76,7 @@ int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 		free(s);
 		return st;
 	}
-	pcielimit_judge_snapshot(s);
+	portfacts_judge(s);
 	if (c->json) {
 		st = snapshot_json(s, err, sizeof(err));	/* with counters */
 		if (st) {

@@ -320,6 +320,11 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		rv.rule = v.rule;
 		rv.text = v.text;
 		rv.line_gbps = in.data_gbps;
+		rv.source = v.source;
+		rv.healthy = v.healthy;
+		rv.abnormal = v.abnormal;
+		rv.pass = v.pass;
+		rv.unit = v.unit;
 	}
 	if (diff)
 		record_compare(saved, r, diff);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/triage/gather.h"
+#include "diag/portfacts.h"
 #include "diag/triage.h"
 #include "diag/triage_report.h"
 
@@ -68,6 +69,7 @@ int cmd_triage(const struct cli *c, const struct snap_opts *so)
 		.snap = so, .config = c->config, .peer = c->t.peer, .tcp_port = c->t.tcp_port,
 		.timeout_s = c->t.timeout_s, .gid_index = c->t.gid_index,
 		.duration_s = c->t.duration_s,
+		.judge = portfacts_judge,
 	};
 	struct tri_evidence *ev = calloc(1, sizeof(*ev));
 	struct triage *t = calloc(1, sizeof(*t));

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "core/agent/proto.h"
+#include "core/port/pcie.h"
+#include "diag/pcielimit.h"
 
 #define EPS 1e-9
 
@@ -42,11 +44,18 @@ void acc_local_cause(const struct acc_evidence *ev, char *out, size_t len)
 			 ev->below_why[0] ? ev->below_why : "width or speed");
 		add(out, len, t);
 	}
-	if (ev->pcie_limits) {
+	if (ev->pcie_limits && ev->pcie_gts > 0 && ev->pcie_need_gbps > 0)
+		/* the slot limits the card: the platform team's, not the fabric's */
+		snprintf(t, sizeof(t),
+			 "PCIe: %g GT/s x%d (Gen%d) carries %.1f Gb/s usable of the %.4g Gb/s data rate, below the %.0f %% line (%.1f Gb/s) — move the card to a slot of the generation and width it needs, or check the riser",
+			 ev->pcie_gts, ev->pcie_lanes, pcie_gen(ev->pcie_gts), ev->pcie_usable_gbps,
+			 ev->pcie_need_gbps, PCIE_ACCEPT_FRACTION * 100,
+			 PCIE_ACCEPT_FRACTION * ev->pcie_need_gbps);
+	else if (ev->pcie_limits)
 		snprintf(t, sizeof(t), "PCIe short: %s", ev->pcie_why[0] ? ev->pcie_why :
 			 "the PCIe link cannot carry the data rate");
+	if (ev->pcie_limits)
 		add(out, len, t);
-	}
 	if (!strcmp(ev->numa_relation, "remote") || !strcmp(ev->numa_relation, "mixed")) {
 		if (ev->numa_node >= 0)
 			snprintf(t, sizeof(t), "NUMA: this process runs %s to the card (node %d) — pin with numactl -N %d",
@@ -84,8 +93,12 @@ void acc_card_judge(const struct acc_card_in *in, const struct acc_limits *l,
 	out->pct = -1;
 	out->line_gbps = in->data_gbps > 0 ? in->data_gbps * l->accept : 0;
 	if (!in->have_result) {
-		snprintf(out->cause, sizeof(out->cause), "no result: %s",
-			 in->err && in->err[0] ? in->err : "the test did not run");
+		/* what the card's own facts say still helps (a slot that
+		 * cannot carry it fails whatever the test would have shown) */
+		acc_local_cause(in->ev, local, sizeof(local));
+		snprintf(out->cause, sizeof(out->cause), "no result: %.250s%s%.320s",
+			 in->err && in->err[0] ? in->err : "the test did not run",
+			 local[0] ? "; and " : "", local);
 		return;
 	}
 	if (in->data_gbps <= 0) {

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "baseline.h"
 
+#include <math.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+
+#include "ctrclass.h"
 
 const char *baseline_path(const char *port, char *buf, size_t len)
 {
@@ -116,6 +119,41 @@ static void rebase(struct baseline *b, struct baseline_ctr *c, uint64_t value, d
 	b->dirty = true;
 }
 
+bool baseline_port_open(struct baseline_port *pb, const char *dev, int port,
+			char *err, size_t errlen)
+{
+	char key[80], why[600];
+
+	memset(pb, 0, sizeof(*pb));
+	if (!dev || !dev[0])
+		return true;
+	snprintf(key, sizeof(key), "%s-%d", dev, port);
+	if (!baseline_path(key, pb->path, sizeof(pb->path)))
+		return true;
+	if (baseline_load(&pb->b, pb->path, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s — slow growth is judged from a new baseline", why);
+		pb->warned = true;
+		return false;
+	}
+	return true;
+}
+
+bool baseline_port_keep(struct baseline_port *pb, char *err, size_t errlen)
+{
+	char why[600];
+
+	if (!pb->b.dirty || !pb->path[0])
+		return true;
+	pb->b.dirty = false;
+	if (baseline_save(&pb->b, pb->path, why, sizeof(why)) && !pb->warned) {
+		snprintf(err, errlen, "%s — slow growth is judged within this run only (set XDG_STATE_HOME to a writable directory)",
+			 why);
+		pb->warned = true;
+		return false;
+	}
+	return true;
+}
+
 void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 		   const struct thresholds *th, struct verdict *v)
 {
@@ -137,11 +175,17 @@ void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 		}
 		age = now - c->t;
 		per_h = (double)(x->value - c->value) * 3600 / (age > 0 ? age : 1);
+		/* judged as printed, to a tenth: "10.0 an hour" is 10 */
+		per_h = round(per_h * 10) / 10;
 		if (age >= th->slow_min_s && x->value > c->value &&
 		    th->slow_per_hour > 0 && per_h >= th->slow_per_hour &&
 		    v->level < VERDICT_WATCH) {
 			char when[32];
 			time_t t0 = (time_t)c->t;
+			/* the reference: receive errors growing slowly can announce
+			 * an aging optic; so can the physical class */
+			bool optic = ctr_fault_of(x->name) == FAULT_PHYSICAL ||
+				     ctr_fault_of(x->name) == FAULT_RECEIVE;
 			struct tm tm;
 
 			gmtime_r(&t0, &tm);
@@ -151,12 +195,15 @@ void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 			v->lower_bound = false;
 			v->threshold = (uint64_t)th->slow_per_hour;
 			snprintf(v->counter, sizeof(v->counter), "%s", x->name);
+			snprintf(v->cls_counter, sizeof(v->cls_counter), "%s", x->name);
 			snprintf(v->rule, sizeof(v->rule), "slow-growth");
 			snprintf(v->window, sizeof(v->window), "since %s", when);
 			snprintf(v->text, sizeof(v->text),
-				 "%s rose by %llu in %.1f h since the baseline of %s: %.1f an hour >= %g (slow growth, e.g. an aging optic) — check the optic's receive power",
+				 "%s rose by %llu in %.1f h since the baseline of %s: %.1f an hour >= %g (slow growth%s) — %s",
 				 x->name, (unsigned long long)(x->value - c->value), age / 3600,
-				 when, per_h, th->slow_per_hour);
+				 when, per_h, th->slow_per_hour,
+				 optic ? ", e.g. an aging optic" : "",
+				 optic ? "check the optic's receive power" : ctr_fault_advice(x->name));
 		}
 		if (age > BASELINE_MAX_AGE_S)
 			rebase(b, c, x->value, now);

@@ -34,6 +34,21 @@ int baseline_load(struct baseline *b, const char *path, char *err, size_t errlen
 /* Written whole to a temporary file, then renamed; directories created. */
 int baseline_save(const struct baseline *b, const char *path, char *err, size_t errlen);
 
+/* A local port's baseline in the state directory, kept across runs by
+ * watch, the console and the exporter alike (remote ports have none:
+ * LIDs change when the SM reassigns them). */
+struct baseline_port {
+	struct baseline b;
+	char path[512];		/* "" none */
+	bool warned;
+};
+/* Loads dev-port's baseline; false with a line in err (once) when it
+ * cannot be read: slow growth is then judged from a new one. */
+bool baseline_port_open(struct baseline_port *pb, const char *dev, int port,
+			char *err, size_t errlen);
+/* Saves it when it changed; false with a line in err, once. */
+bool baseline_port_keep(struct baseline_port *pb, char *err, size_t errlen);
+
 /*
  * Pure: each error counter of cs against its baseline at time now (epoch
  * seconds). A counter new to the baseline, reset (lower than its base) or

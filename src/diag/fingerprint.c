@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/port/pcie.h"
+#include "diag/portfacts.h"
 
 /* Bands around the procedure's figures. */
 #define FP_PCIE_LO 0.50
@@ -80,7 +81,8 @@ void fingerprint_match(const struct tri_evidence *ev, const struct tri_result *r
 		fp->step = TRI_PCIE;
 		snprintf(fp->text, sizeof(fp->text),
 			 "measured %.3g Gb/s = %.0f %% of %.3g Gb/s and PCIe Gen%d x%d carries %.0f Gb/s: the PCIe fingerprint (about 60 %%)",
-			 meas, ratio * 100, ref, pcie_gen(pc->cur_gts), pc->cur_width, pc->cur_gbps);
+			 meas, ratio * 100, ref, pcie_gen(pc->cur_gts), pc->cur_width,
+			 portfacts_pcie_usable(pc));	/* step 2's figure */
 	} else if (link) {
 		fp->id = FP_LINK_RATE;
 		fp->step = TRI_RATE;

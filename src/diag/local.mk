@@ -5,11 +5,13 @@
 libibc_diag_a_SOURCES += \
 	src/diag/thresholds.c src/diag/thresholds.h \
 	src/diag/rules.c src/diag/rules.h \
+	src/diag/ctrclass.c src/diag/ctrclass.h \
 	src/diag/baseline.c src/diag/baseline.h \
 	src/diag/linkhealth.c src/diag/linkhealth.h \
 	src/diag/testverdict.c src/diag/testverdict.h \
 	src/diag/accept.c src/diag/accept.h \
 	src/diag/pcielimit.c src/diag/pcielimit.h \
+	src/diag/portfacts.c src/diag/portfacts.h \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
 	src/diag/triage.c src/diag/triage.h src/diag/triage_int.h \
 	src/diag/triage_env.c src/diag/triage_rate.c \

@@ -52,9 +52,10 @@ void pcielimit_judge_ports(struct port_info *ports, int n)
 			p->pcie_shortfall_gbps = need - p->pcie.usable_gbps;
 		p->pcie_limits = pcielimit_short(p->pcie.usable_gbps, need);
 		snprintf(p->pcie_why, sizeof(p->pcie_why),
-			 "Gen%d x%d carries %.1f of the %.4g Gb/s data rate%s: %s",
+			 "Gen%d x%d carries %.1f of the %.4g Gb/s data rate%s (%g GT/s x%d, usable after encoding and TLP overhead): %s",
 			 pcie_gen(p->pcie.cur_gts), p->pcie.cur_width, p->pcie.usable_gbps,
 			 need, shared > 1 ? " of its active ports" : "",
+			 p->pcie.cur_gts, p->pcie.cur_width,
 			 p->pcie_limits ? "below 90 %, not enough" :
 			 p->pcie_shortfall_gbps > 0 ? "90 % or more, enough" : "enough");
 	}

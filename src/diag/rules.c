@@ -5,8 +5,11 @@
 #include "config.h"
 #include "rules.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "ctrclass.h"
 
 const char *verdict_name(enum verdict_level l)
 {
@@ -18,10 +21,37 @@ const char *verdict_name(enum verdict_level l)
 	return "?";
 }
 
-static const char *hint(enum verdict_level l)
+/* The advice of the counter's class at act (for the port's sum, the
+ * class of its largest contributor, named by the caller). */
+static const char *hint(enum verdict_level l, const char *counter)
 {
-	return l == VERDICT_ACT ? "check the optic / cable now" :
+	return l == VERDICT_ACT ? ctr_fault_advice(counter) :
 				  "keep an eye on it; compare with the baseline";
+}
+
+/* 2400 -> "2,400" */
+static const char *grouped(uint64_t n, char *buf, size_t len)
+{
+	char d[32];
+	size_t k = 0, nd = (size_t)snprintf(d, sizeof(d), "%llu", (unsigned long long)n);
+
+	for (size_t i = 0; i < nd && k + 2 < len; i++) {
+		if (i && (nd - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = d[i];
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+static void window_name(char *buf, size_t len, double s)
+{
+	if (s >= 60 && s == (double)(long long)s && (long long)s % 60 == 0)
+		snprintf(buf, len, "%lld min", (long long)s / 60);
+	else if (s == (double)(long long)s || s >= 10)
+		snprintf(buf, len, "%.0f s", s);
+	else
+		snprintf(buf, len, "%.1f s", s);
 }
 
 /* Replaces *v when this finding is worse (or as bad with a larger count). */
@@ -38,39 +68,83 @@ static void set(struct verdict *v, enum verdict_level l, const char *counter,
 	v->lower_bound = lb;
 	v->threshold = level;
 	snprintf(v->counter, sizeof(v->counter), "%s", counter);
+	snprintf(v->cls_counter, sizeof(v->cls_counter), "%s", counter);
 	snprintf(v->rule, sizeof(v->rule), "%s", rule);
 }
 
-/* count against watch (>= watch, 0: never) / act (> act). */
+/* The reference's levels are per window (10 minutes): a count seen over
+ * span_s seconds is judged by the count it implies per window. A span
+ * shorter than the window says act only when its own count also reaches
+ * the watch level (one stray error in a second is no emergency). span_s
+ * 0: the count is the window's (levels since the last clear). */
+static enum verdict_level level_for(uint64_t count, double span_s, double window_s,
+				    uint64_t watch, uint64_t act, uint64_t *per, uint64_t *level)
+{
+	double p = (double)count;
+
+	if (span_s > 0 && window_s > 0 && fabs(span_s - window_s) > 1e-6)
+		p = (double)count * window_s / span_s;
+	*per = p >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(p);
+	if (*per > act && (!(span_s > 0) || span_s >= window_s - 1e-6 ||
+			   count >= (watch ? watch : 1))) {
+		*level = act;
+		return VERDICT_ACT;
+	}
+	if (watch && *per >= watch && count) {
+		*level = watch;
+		return VERDICT_WATCH;
+	}
+	*level = 0;
+	return VERDICT_OK;
+}
+
+/* count (over span_s, 0: the rule's own window) against watch (>= watch,
+ * 0: never) / act (> act); advice from the class of advice_of. */
+static void consider_span(struct verdict *v, const char *counter, const char *advice_of,
+			  uint64_t count, bool lb, double span_s, double window_s,
+			  uint64_t watch, uint64_t act, const char *origin, const char *rule)
+{
+	uint64_t level, per;
+	enum verdict_level l = level_for(count, span_s, window_s, watch, act, &per, &level);
+	char c[32], pw[32], w[24];
+
+	if (!better_than(v, l, count))
+		return;
+	set(v, l, counter, count, lb, level, rule);
+	snprintf(v->cls_counter, sizeof(v->cls_counter), "%s", advice_of);
+	v->per_window = per;
+	v->span_s = span_s;
+	if (span_s > 0 && fabs(span_s - window_s) > 1e-6) {
+		window_name(w, sizeof(w), window_s);
+		snprintf(v->text, sizeof(v->text), "%s %s%s %s, %s per %s: %s (%s %llu, %s): %s",
+			 counter, lb ? "at least " : "", grouped(count, c, sizeof(c)), v->window,
+			 grouped(per, pw, sizeof(pw)), w, verdict_name(l),
+			 l == VERDICT_ACT ? ">" : ">=", (unsigned long long)level, origin,
+			 hint(l, advice_of));
+		return;
+	}
+	snprintf(v->text, sizeof(v->text), "%s %s%llu %s %s %llu (%s): %s",
+		 counter, lb ? "at least " : "", (unsigned long long)count, v->window,
+		 l == VERDICT_ACT ? ">" : ">=", (unsigned long long)level, origin,
+		 hint(l, advice_of));
+}
+
 static void consider_levels(struct verdict *v, const char *counter, uint64_t count,
 			    bool lb, uint64_t watch, uint64_t act, const char *origin,
 			    const char *rule)
 {
-	enum verdict_level l = VERDICT_OK;
-	uint64_t level = 0;
-
-	if (count > act) {
-		l = VERDICT_ACT;
-		level = act;
-	} else if (watch && count >= watch) {
-		l = VERDICT_WATCH;
-		level = watch;
-	}
-	if (!better_than(v, l, count))
-		return;
-	set(v, l, counter, count, lb, level, rule);
-	snprintf(v->text, sizeof(v->text), "%s %s%llu %s %s %llu (%s): %s",
-		 counter, lb ? "at least " : "", (unsigned long long)count, v->window,
-		 l == VERDICT_ACT ? ">" : ">=", (unsigned long long)level, origin, hint(l));
+	consider_span(v, counter, counter, count, lb, 0, 0, watch, act, origin, rule);
 }
 
 static void consider(struct verdict *v, const struct thresholds *th,
-		     const char *counter, uint64_t count, bool lb, const char *rule)
+		     const char *counter, uint64_t count, bool lb, double span_s,
+		     const char *rule)
 {
 	uint64_t watch, act;
 	const char *origin = thresholds_get(th, counter, &watch, &act);
 
-	consider_levels(v, counter, count, lb, watch, act, origin, rule);
+	consider_span(v, counter, counter, count, lb, span_s, th->window_s, watch, act,
+		      origin, rule);
 }
 
 /* A saturated classic counter: every later error goes uncounted, so a
@@ -87,10 +161,12 @@ static void consider_saturated(struct verdict *v, const char *counter, uint64_t 
 }
 
 /* The port's sum against the default levels. */
-static enum verdict_level sum_level(const struct thresholds *th, uint64_t sum)
+static enum verdict_level sum_level(const struct thresholds *th, uint64_t sum,
+				    double span_s)
 {
-	return sum > th->act ? VERDICT_ACT :
-	       th->watch && sum >= th->watch ? VERDICT_WATCH : VERDICT_OK;
+	uint64_t per, level;
+
+	return level_for(sum, span_s, th->window_s, th->watch, th->act, &per, &level);
 }
 
 static void start(struct verdict *v, const char *rule, const char *window)
@@ -103,20 +179,25 @@ static void start(struct verdict *v, const char *rule, const char *window)
 
 static void span_text(char *buf, size_t len, double s)
 {
-	if (s >= 60 && (long long)s % 60 == 0)
-		snprintf(buf, len, "in %lld min", (long long)s / 60);
-	else
-		snprintf(buf, len, "in %g s", s);
+	char w[24];
+
+	window_name(w, sizeof(w), s);
+	snprintf(buf, len, "in %s", w);
 }
 
 void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,
 		      double now, struct verdict *v)
 {
 	char span[48];
-	uint64_t sum = 0;
+	uint64_t sum = 0, top = 0;
 	bool sum_lb = false;
+	const char *top_name = "";
+	/* the time the window really covers: since the first sample when
+	 * that is less than the window */
+	double seen = d->samples > 1 ? now - d->t_first : 0;
+	double span_s = seen > 0 && seen < th->window_s ? seen : th->window_s;
 
-	span_text(span, sizeof(span), th->window_s);
+	span_text(span, sizeof(span), span_s);
 	start(v, "errors-in-window", span);
 	for (int i = 0; i < d->n; i++) {
 		const struct delta_ctr *c = &d->c[i];
@@ -127,7 +208,9 @@ void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,
 		n = delta_window(c, now, th->window_s);
 		sum += n;
 		sum_lb |= c->total_lb;
-		consider(v, th, c->name, n, c->total_lb, "errors-in-window");
+		if (n > top)
+			top = n, top_name = c->name;
+		consider(v, th, c->name, n, c->total_lb, span_s, "errors-in-window");
 		/* the link went down in the window: at least watch */
 		if (n && !strcmp(c->name, "LinkDownedCounter") && v->level < VERDICT_WATCH) {
 			set(v, VERDICT_WATCH, c->name, n, c->total_lb, 1, "link-downed");
@@ -139,9 +222,10 @@ void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,
 			consider_saturated(v, c->name, c->value, c->bits);
 	}
 	/* the reference's thresholds also hold for the port as a whole */
-	if (sum_level(th, sum) > v->level)
-		consider_levels(v, "all error counters", sum, sum_lb, th->watch, th->act,
-				th->origin, "errors-in-window-port");
+	if (sum_level(th, sum, span_s) > v->level)
+		consider_span(v, "all error counters", top_name, sum, sum_lb, span_s,
+			      th->window_s, th->watch, th->act, th->origin,
+			      "errors-in-window-port");
 }
 
 void rules_eval_interval(const struct counter_set *prev, const struct counter_set *cur,
@@ -149,8 +233,9 @@ void rules_eval_interval(const struct counter_set *prev, const struct counter_se
 			 struct verdict *v)
 {
 	char span[48];
-	uint64_t sum = 0;
+	uint64_t sum = 0, top = 0;
 	bool sum_lb = false;
+	const char *top_name = "";
 
 	span_text(span, sizeof(span), interval_s);
 	start(v, "errors-in-interval", span);
@@ -167,7 +252,9 @@ void rules_eval_interval(const struct counter_set *prev, const struct counter_se
 		st = delta_pair(p->value, c->value, c->bits, c->saturates, &d, &lb);
 		sum += d;
 		sum_lb |= lb;
-		consider(v, th, c->name, d, lb, "errors-in-interval");
+		if (d > top)
+			top = d, top_name = c->name;
+		consider(v, th, c->name, d, lb, interval_s, "errors-in-interval");
 		if (d && !strcmp(c->name, "LinkDownedCounter") && v->level < VERDICT_WATCH) {
 			set(v, VERDICT_WATCH, c->name, d, lb, 1, "link-downed");
 			snprintf(v->text, sizeof(v->text),
@@ -177,9 +264,10 @@ void rules_eval_interval(const struct counter_set *prev, const struct counter_se
 		if (st == DELTA_SATURATED)
 			consider_saturated(v, c->name, c->value, c->bits);
 	}
-	if (sum_level(th, sum) > v->level)
-		consider_levels(v, "all error counters", sum, sum_lb, th->watch, th->act,
-				th->origin, "errors-in-interval-port");
+	if (sum_level(th, sum, interval_s) > v->level)
+		consider_span(v, "all error counters", top_name, sum, sum_lb, interval_s,
+			      th->window_s, th->watch, th->act, th->origin,
+			      "errors-in-interval-port");
 }
 
 void rules_eval_values(const struct counter_set *cs,

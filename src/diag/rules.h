@@ -20,6 +20,10 @@ struct verdict {
 	char rule[32];		/* "errors-in-window", "errors-since-clear" … */
 	char window[48];	/* what it judged: "in 10 min", "since last clear" */
 	char text[280];		/* one line for people */
+	char cls_counter[CTR_NAME];	/* whose class the advice is ("" none):
+					 * the counter, or a port sum's largest */
+	double span_s;		/* seconds the count covers, 0: the rule's window */
+	uint64_t per_window;	/* the count it implies per th->window_s */
 };
 
 const char *verdict_name(enum verdict_level l);	/* "ok" "watch" "act" */
@@ -32,7 +36,11 @@ void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,
 		      double now, struct verdict *v);
 
 /* Two samples interval_s apart (the sweep with --interval): their deltas
- * against the same levels as the live rule. */
+ * against the same levels as the live rule, each judged by the count it
+ * implies per th->window_s (the reference's levels are per 10 minutes);
+ * a shorter interval says act only when its own count reaches watch.
+ * rules_eval_delta does the same while its history is shorter than the
+ * window. */
 void rules_eval_interval(const struct counter_set *prev, const struct counter_set *cur,
 			 const struct thresholds *th, double interval_s,
 			 struct verdict *v);

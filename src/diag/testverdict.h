@@ -26,8 +26,27 @@ struct tv_limits {
 	double accept_fleet_bw;				/* accept --hosts: of the best pair */
 	double accept_fleet_lat;			/* accept --hosts: times the best */
 	double large_min;				/* bytes: large-message rules */
+	double bw64k_healthy, bw64k_abnormal;		/* fraction of the data rate */
+	double bw64k_size;				/* bytes: the 64 KiB rule's size */
+	double accept_min;				/* bytes: smallest size --accept judges */
+	double hdr_healthy_gbps, hdr_cc_gbps, hdr_link_gbps;	/* HDR table, absolute */
+	double hdr_ref_gbps;				/* the data rate they hold for */
 	double small_lat_max;				/* bytes: latency rules */
 };
+
+/* The rule table: every rule the verdicts apply, what it judges, which
+ * table of the reference procedure its numbers come from and the config
+ * keys that hold them. The man page's TEST VERDICT section describes the
+ * same rows (a unit test holds the two together). */
+struct tv_rule {
+	const char *id;		/* "bw-large", … as in verdicts */
+	const char *source;	/* the reference table it comes from */
+	const char *applies;	/* operations and sizes */
+	const char *keys[5];	/* its numbers' config keys, NULL-ended */
+};
+extern const struct tv_rule tv_rules[];
+extern const int tv_nrules;
+const struct tv_rule *tv_rule_find(const char *id);
 
 /* One configurable number: key = value in the config file. */
 struct tv_setting {
@@ -61,13 +80,19 @@ struct tv_rule_result {
 	const char *source;	/* where its numbers come from */
 	enum tv_state state;	/* TV_NONE: reported, not judged */
 	char text[360];
+	/* the rule's lines in the measured unit (Gb/s, us, Mpps), 0 none */
+	double healthy, abnormal, pass;
+	const char *unit;
 };
 
 #define TV_MAX_RESULTS 6
 struct tv_verdict {
 	enum tv_state state;	/* the worst rule */
 	const char *rule;	/* id of the deciding rule, "" none */
+	const char *source;	/* its source, "" none */
 	char text[360];		/* the deciding rule's line */
+	double healthy, abnormal, pass;	/* its lines, 0 none */
+	const char *unit;
 	int n;
 	struct tv_rule_result r[TV_MAX_RESULTS];
 };

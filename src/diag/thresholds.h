@@ -21,8 +21,9 @@
 #define THRESH_LIFETIME_WATCH 50
 #define THRESH_LIFETIME_ACT 100
 /* Slow growth against the per-port baseline: errors per hour, judged once
- * the baseline is at least an hour old (an aging optic: ~10 an hour). */
-#define THRESH_SLOW_PER_HOUR 5.0
+ * the baseline is at least an hour old. The reference procedure: about 10
+ * more an hour can announce an aging optic. */
+#define THRESH_SLOW_PER_HOUR 10.0
 #define THRESH_SLOW_MIN_S 3600.0
 
 struct threshold {

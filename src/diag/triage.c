@@ -20,7 +20,7 @@ const struct tri_step_def tri_steps[TRI_NSTEPS] = {
 	  false },
 	{ TRI_RATE, "port_rate", "port rate", "port rate",
 	  "Is the port rate right?",
-	  "active width x speed against enabled / supported on both ends of the link, the site's expected rate, the peer's rate",
+	  "active width x speed against enabled / supported on both ends of the link, the site's expected rate, the peer's rate; both ends' error-counter increments over the triage's window, judged per 10 minutes",
 	  "reseat or replace the cable / optic; check LinkWidthEnabled / LinkSpeedEnabled on both ends (ibportstate)",
 	  false },
 	{ TRI_PCIE, "pcie", "PCIe", "PCIe",

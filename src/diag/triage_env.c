@@ -64,8 +64,12 @@ void tri_step_env(const struct tri_evidence *ev, struct tri_result *r)
 	else if (m->cap_ipc_lock)
 		tri_line(r, "memlock %s, but CAP_IPC_LOCK is held", human_bytes(m->limit_bytes, b1, sizeof(b1)));
 	else if (m->limit_bytes >= m->need_bytes)
-		tri_line(r, "memlock %s, the tests lock %s", human_bytes(m->limit_bytes, b1, sizeof(b1)),
-		     human_bytes(m->need_bytes, b2, sizeof(b2)));
+		/* enough for these tests, but the reference expects unlimited:
+		 * a larger run (more QPs, bigger messages) would fail */
+		tri_judge(r, TRI_WARN, "raise the limit: ulimit -l unlimited (memlock in /etc/security/limits.conf), as the reference procedure expects",
+			  "memlock %s, not unlimited: enough for the %s these tests lock, not for larger runs",
+			  human_bytes(m->limit_bytes, b1, sizeof(b1)),
+			  human_bytes(m->need_bytes, b2, sizeof(b2)));
 	else
 		tri_judge(r, TRI_FAIL, "raise the limit: ulimit -l unlimited (memlock in /etc/security/limits.conf); containers also need IPC_LOCK",
 		      "memlock %s and no CAP_IPC_LOCK: the tests lock %s, memory registration would fail",

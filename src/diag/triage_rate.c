@@ -11,7 +11,12 @@
 #include <string.h>
 
 #include "core/port/pcie.h"
+#include "core/counters/delta.h"
+#include "diag/ctrclass.h"
 #include "diag/pcielimit.h"
+#include "diag/rules.h"
+#include "diag/thresholds.h"
+#include "diag/portfacts.h"
 
 /* ---- step 1: port rate ---- */
 
@@ -73,7 +78,70 @@ static void below(const struct port_info *a, const struct port_info *b, char *ou
 	}
 }
 
+static void rate_only(const struct tri_evidence *ev, struct tri_result *r);
+
+/* One end's error-counter increments over the triage's window, judged by
+ * the counter rules (per 10 minutes, the reference's levels): an evidence
+ * line, and at act a fail with the advice of the counter's class. */
+static void errors_end(struct tri_result *r, const char *end, const struct counter_set *a,
+		       const struct counter_set *b, double span_s, const struct thresholds *th)
+{
+	struct verdict v;
+	char moved[TRI_LINE] = "";
+	size_t k = 0;
+
+	rules_eval_interval(a, b, th, span_s, &v);
+	for (int i = 0; i < b->n && k < sizeof(moved) - 1; i++) {
+		const struct ctr_value *c = &b->c[i], *p = counters_find_near(a, c->name, i);
+		uint64_t d = 0;
+		bool lb = false;
+
+		if (c->cls != CTR_ERROR || !c->valid || !p || !p->valid)
+			continue;
+		delta_pair(p->value, c->value, c->bits, c->saturates, &d, &lb);
+		if (d) {
+			int w = snprintf(moved + k, sizeof(moved) - k, "%s%s +%llu", k ? "," : "",
+					 c->name, (unsigned long long)d);
+
+			k = w < 0 ? sizeof(moved) : k + (size_t)w;
+		}
+	}
+	tri_line(r, "%s error counters in the last %.0f s: %s — %s: %s", end, span_s,
+		 moved[0] ? moved : "no change", verdict_name(v.level), v.text);
+	if (v.level == VERDICT_ACT)
+		tri_judge(r, TRI_FAIL, ctr_fault_advice(v.cls_counter), "%s: %s", end, v.text);
+	else if (v.level == VERDICT_WATCH)
+		tri_judge(r, TRI_WARN, "keep an eye on the link's error counters; compare with the baseline",
+			  "%s: %s", end, v.text);
+}
+
+/* The reference checks the error rate first: both ends' counters. */
+static void errors_step(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct tri_errors *e = &ev->errors;
+	struct thresholds th;
+
+	thresholds_defaults(&th);
+	if (!e->local_valid) {
+		tri_line(r, "error counters: not sampled (%s)", e->why[0] ? e->why : "no reader");
+		return;
+	}
+	errors_end(r, "this end", &e->local_prev, &e->local_cur, e->span_s, &th);
+	if (e->peer_valid)
+		errors_end(r, e->peer_label[0] ? e->peer_label : "the other end", &e->peer_prev,
+			   &e->peer_cur, e->span_s, &th);
+	else
+		tri_line(r, "the other end's error counters: n/a (%s)", e->peer_why);
+}
+
 void tri_step_rate(const struct tri_evidence *ev, struct tri_result *r)
+{
+	rate_only(ev, r);
+	if (ev->local_valid)
+		errors_step(ev, r);
+}
+
+static void rate_only(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const struct port_info *p = &ev->local;
 	const char *hint = tri_steps[TRI_RATE].hint;
@@ -156,7 +224,7 @@ void tri_step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 	 * else this port's data rate */
 	double need = p->pcie_need_gbps > 0 ? p->pcie_need_gbps : triage_data_rate_gbps(p);
 	/* after encoding and TLP overhead when the snapshot read MaxPayload */
-	double usable = pc->usable_gbps > 0 ? pc->usable_gbps : pc->cur_gbps;
+	double usable = portfacts_pcie_usable(pc);
 	char now[48], cap[48];
 
 	if (tri_no_port(ev, r))
@@ -179,8 +247,11 @@ void tri_step_pcie(const struct tri_evidence *ev, struct tri_result *r)
 		      usable);
 		return;
 	}
+	/* signalling is the lanes' baud times bits: NDR 4 x 106.25 = 425,
+	 * not the nominal 400 (IBTA speeds, as port.c's table) */
 	tri_line(r, "port data rate %.0f Gb/s (%s %s, %g Gb/s signalling)%s", need,
-	     port_width_name(p->width_active), p->speed_name, p->rate_gbps,
+	     port_width_name(p->width_active), p->speed_name,
+	     p->lane_gbps > 0 ? port_width_lanes(p->width_active) * p->lane_gbps : p->rate_gbps,
 	     p->pcie_ports > 1 ? ", with the other active ports of this PCI function" : "");
 	if (pcielimit_short(usable, need))
 		tri_judge(r, TRI_FAIL, pc->degraded ?

@@ -17,6 +17,7 @@
 #include "core/base/sigexit.h"
 #include "core/port/sampler.h"
 #include "core/counters/monitor.h"
+#include "diag/portfacts.h"
 #include "diag/pcielimit.h"
 #include "diag/sweeplisting.h"
 #include "ctrview.h"
@@ -421,7 +422,7 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 		if (ui_signal)
 			break;
 		if (sampler_get(a.sm, a.snap, &a.st)) {
-			pcielimit_judge_snapshot(a.snap);
+			portfacts_judge(a.snap);
 			a.dirty = true;
 			if (a.st.good_gen)
 				a.have = true;

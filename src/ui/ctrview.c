@@ -71,7 +71,17 @@ void ctrview_judge(const struct ctr_model *m)
 	ctrview_nsweep = 0;
 	for (i = 0; i < m->nflag && i < CTRW_MAX_FLAGGED; i++) {
 		ctrview_sweep[i].idx = i;
-		rules_eval_values(&m->flag[i].cs, th, &ctrview_sweep[i].v);
+		const struct monitor_flagged *f = &m->flag[i];
+		struct verdict iv;
+
+		rules_eval_values(&f->cs, th, &ctrview_sweep[i].v);
+		/* two sweeps: what moved between them, per 10 minutes, as
+		 * errors --interval; the worse of that and since-clear shows */
+		if (f->prev.valid && f->cs.t_mono > f->prev.t_mono) {
+			rules_eval_interval(&f->prev, &f->cs, th, f->cs.t_mono - f->prev.t_mono, &iv);
+			if (iv.level >= ctrview_sweep[i].v.level)
+				ctrview_sweep[i].v = iv;
+		}
 		ctrview_nsweep++;
 	}
 	qsort(ctrview_sweep, (size_t)ctrview_nsweep, sizeof(ctrview_sweep[0]),

@@ -17,6 +17,7 @@
 #include "core/agent/acceptres.h"
 #include "core/agent/peer.h"
 #include "core/base/worker.h"
+#include "diag/portfacts.h"
 #include "diag/accept.h"
 #include "diag/thresholds.h"
 #include "layout.h"
@@ -102,7 +103,7 @@ static bool running(void)
 
 static void start(void)
 {
-	struct accept_opts o = { .gid_index = -1 };
+	struct accept_opts o = { .gid_index = -1, .judge = portfacts_judge };
 	char ref[128], err[ENG_ERR];
 
 	if (running())

@@ -83,7 +83,7 @@ static void sweep_draw(WINDOW *win, const struct ui_ctx *c)
 			  &(struct sw_rows){ .m = m, .order = order });
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
-		     " x sweep now  Up/Down scroll  c counters  e events  Esc back  q quit   rule: errors since last clear vs thresholds",
+		     " x sweep now  Up/Down scroll  c counters  e events  Esc back  q quit   rule: errors between sweeps per 10 min, and since last clear",
 		     UI_FOOTER, false, false);
 }
 

@@ -344,7 +344,9 @@ static void finish(void)
 	snprintf(ts.vline, sizeof(ts.vline), "verdict: %s%s%s%s — %s", tv_state_name(tv.state),
 		 tv.rule[0] ? " (rule " : "", tv.rule, tv.rule[0] ? ")" : "", tv.text);
 	rv = (struct record_verdict){ .state = tv_state_name(tv.state), .rule = tv.rule,
-				      .text = tv.text, .line_gbps = in.data_gbps };
+				      .text = tv.text, .line_gbps = in.data_gbps,
+				      .source = tv.source, .healthy = tv.healthy,
+				      .abnormal = tv.abnormal, .pass = tv.pass, .unit = tv.unit };
 	co.peer = v->peer;
 	co.secret = NULL;
 	if (testjob_record_path(co.p.kind, co.p.op, ts.record, sizeof(ts.record)) ||

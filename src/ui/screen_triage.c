@@ -14,6 +14,7 @@
 
 #include "core/agent/peer.h"
 #include "core/triage/job.h"
+#include "diag/portfacts.h"
 #include "diag/triage.h"
 #include "diag/triage_report.h"
 #include "widgets.h"
@@ -66,7 +67,7 @@ static void start(int step)
 {
 	struct tri_opts o = {
 		.snap = &ts.so, .config = ts.config[0] ? ts.config : NULL,
-		.gid_index = -1,
+		.gid_index = -1, .judge = portfacts_judge,
 	};
 	time_t now = time(NULL);
 	struct tm tm;

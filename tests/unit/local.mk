@@ -38,6 +38,9 @@ tests_unit_test_engine_stats_SOURCES = tests/unit/test_engine_stats.c
 tests_unit_test_engine_stats_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_testverdict_SOURCES = tests/unit/test_testverdict.c
 tests_unit_test_testverdict_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
+# the man page whose TEST VERDICT section the test holds against the rule table
+tests_unit_test_testverdict_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DMAN_PAGE_IN='"$(abs_top_srcdir)/man/ibconsole.8.in"'
 # Layout maths: pure, linked without curses.
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_LDADD = libibc_ui.a $(CMOCKA_LIBS)

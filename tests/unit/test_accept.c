@@ -70,6 +70,18 @@ static void test_card_missing(void **state)
 	assert_false(c.pass);
 	assert_true(c.pct < 0);
 	assert_string_equal(c.cause, "no result: cannot reach the agent at ref port 18516");
+	{
+		/* the card's own facts still speak: the slot that cannot carry it */
+		struct acc_evidence e = { .numa_node = -1, .pcie_limits = true, .pcie_gts = 8,
+					  .pcie_lanes = 8, .pcie_usable_gbps = 57.6,
+					  .pcie_need_gbps = 200 };
+
+		in.ev = &e;
+		acc_card_judge(&in, NULL, &c);
+		assert_false(c.pass);
+		assert_non_null(strstr(c.cause, "no result: cannot reach the agent at ref port 18516; and PCIe: 8 GT/s x8 (Gen3) carries 57.6 Gb/s usable"));
+		in.ev = NULL;
+	}
 	/* an unknown data rate is not a silent pass either */
 	in.have_result = true;
 	in.gbps = 50;
@@ -97,6 +109,16 @@ static void test_card_causes(void **state)
 	strcpy(e.pcie_why, "PCIe 8 GT/s x8 carries 50.1 Gb/s, 200 needed");
 	acc_card_judge(&in, NULL, &c);
 	assert_string_equal(c.cause, "PCIe short: PCIe 8 GT/s x8 carries 50.1 Gb/s, 200 needed");
+	/* with the link's figures: named with GT/s, lanes and usable Gb/s
+	 * against the 90 % line (200 * 0.9 = 180) */
+	e.pcie_gts = 8;
+	e.pcie_lanes = 8;
+	e.pcie_usable_gbps = 50.4;
+	e.pcie_need_gbps = 200;
+	acc_card_judge(&in, NULL, &c);
+	assert_false(c.pass);
+	assert_non_null(strstr(c.cause, "PCIe: 8 GT/s x8 (Gen3) carries 50.4 Gb/s usable of the 200 Gb/s data rate, below the 90 % line (180.0 Gb/s)"));
+	assert_null(strstr(c.cause, "card looks healthy"));
 
 	e = healthy();
 	strcpy(e.numa_relation, "remote");

@@ -15,6 +15,7 @@
 
 #include "core/counters/eventlog.h"
 #include "diag/baseline.h"
+#include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -44,24 +45,26 @@ static void test_defaults_brief(void **state)
 	thresholds_defaults(&th);
 	assert_true(th.window_s == 600.0);
 	delta_init(&dp, "p/1", 1.0);
+	/* a history of ten minutes and more: the counts are the window's */
 	feed("PortRcvErrors", 0, 0);
-	feed("PortRcvErrors", 4, 60);
-	rules_eval_delta(&dp, &th, 60, &v);
+	feed("PortRcvErrors", 0, 600);
+	feed("PortRcvErrors", 4, 660);
+	rules_eval_delta(&dp, &th, 660, &v);
 	assert_int_equal(v.level, VERDICT_OK);	/* < 5 in 10 min */
-	feed("PortRcvErrors", 5, 120);
-	rules_eval_delta(&dp, &th, 120, &v);
+	feed("PortRcvErrors", 5, 720);
+	rules_eval_delta(&dp, &th, 720, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);
 	assert_string_equal(v.counter, "PortRcvErrors");
 	assert_string_equal(v.rule, "errors-in-window");
-	feed("PortRcvErrors", 51, 180);
-	rules_eval_delta(&dp, &th, 180, &v);
+	feed("PortRcvErrors", 51, 780);
+	rules_eval_delta(&dp, &th, 780, &v);
 	assert_int_equal(v.level, VERDICT_ACT);	/* > 50 in 10 min */
 	assert_int_equal(v.count, 51);
 	assert_int_equal(v.threshold, 50);
 	assert_non_null(strstr(v.text, "PortRcvErrors"));
 	/* eleven quiet minutes later the window has forgotten */
-	feed("PortRcvErrors", 51, 180 + 660);
-	rules_eval_delta(&dp, &th, 180 + 660, &v);
+	feed("PortRcvErrors", 51, 780 + 660);
+	rules_eval_delta(&dp, &th, 780 + 660, &v);
 	assert_int_equal(v.level, VERDICT_OK);
 }
 
@@ -176,20 +179,21 @@ static void test_window_rules(void **state)
 	thresholds_defaults(&th);
 	delta_init(&dp, "p/1", 1.0);
 	feed2("PortRcvErrors", 0, "SymbolErrorCounter", 0, 0);
-	feed2("PortRcvErrors", 3, "SymbolErrorCounter", 1, 60);	/* 4 in all */
-	rules_eval_delta(&dp, &th, 60, &v);
+	feed2("PortRcvErrors", 0, "SymbolErrorCounter", 0, 600);
+	feed2("PortRcvErrors", 3, "SymbolErrorCounter", 1, 660);	/* 4 in all */
+	rules_eval_delta(&dp, &th, 660, &v);
 	assert_int_equal(v.level, VERDICT_OK);
 	assert_string_equal(v.window, "in 10 min");
-	feed2("PortRcvErrors", 3, "SymbolErrorCounter", 2, 70);	/* 5 in all */
-	rules_eval_delta(&dp, &th, 70, &v);
+	feed2("PortRcvErrors", 3, "SymbolErrorCounter", 2, 670);	/* 5 in all */
+	rules_eval_delta(&dp, &th, 670, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);
 	assert_string_equal(v.rule, "errors-in-window-port");
-	feed2("PortRcvErrors", 25, "SymbolErrorCounter", 25, 80);	/* 25 + 25 = 50 */
-	rules_eval_delta(&dp, &th, 80, &v);
+	feed2("PortRcvErrors", 25, "SymbolErrorCounter", 25, 680);	/* 25 + 25 = 50 */
+	rules_eval_delta(&dp, &th, 680, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);	/* not > 50 */
 	assert_string_equal(v.counter, "PortRcvErrors");	/* 25 >= 5 itself */
-	feed2("PortRcvErrors", 26, "SymbolErrorCounter", 25, 90);	/* 26 + 25 = 51 > 50 */
-	rules_eval_delta(&dp, &th, 90, &v);
+	feed2("PortRcvErrors", 26, "SymbolErrorCounter", 25, 690);	/* 26 + 25 = 51 > 50 */
+	rules_eval_delta(&dp, &th, 690, &v);
 	assert_int_equal(v.level, VERDICT_ACT);
 	assert_string_equal(v.rule, "errors-in-window-port");
 	assert_int_equal(v.count, 51);
@@ -197,11 +201,11 @@ static void test_window_rules(void **state)
 	/* one link down in the window: watch though 1 < 5 */
 	delta_init(&dp, "p/1", 1.0);
 	feed2("LinkDownedCounter", 0, "PortRcvErrors", 0, 0);
-	feed2("LinkDownedCounter", 0, "PortRcvErrors", 0, 10);
-	rules_eval_delta(&dp, &th, 10, &v);
+	feed2("LinkDownedCounter", 0, "PortRcvErrors", 0, 610);
+	rules_eval_delta(&dp, &th, 610, &v);
 	assert_int_equal(v.level, VERDICT_OK);
-	feed2("LinkDownedCounter", 1, "PortRcvErrors", 0, 20);
-	rules_eval_delta(&dp, &th, 20, &v);
+	feed2("LinkDownedCounter", 1, "PortRcvErrors", 0, 620);
+	rules_eval_delta(&dp, &th, 620, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);
 	assert_string_equal(v.rule, "link-downed");
 
@@ -231,9 +235,107 @@ static void test_interval_rule(void **state)
 	assert_int_equal(v.level, VERDICT_OK);	/* nothing moved */
 	assert_string_equal(v.window, "in 10 s");
 	b.c[0].value = 1005;
-	rules_eval_interval(&a, &b, &th, 10, &v);
+	rules_eval_interval(&a, &b, &th, 600, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);
 	assert_int_equal(v.count, 5);
+}
+
+static void interval_of(const char *name, uint64_t n, double s, struct verdict *v)
+{
+	struct thresholds th;
+	struct counter_set a, b;
+
+	thresholds_defaults(&th);
+	memset(&a, 0, sizeof(a));
+	counters_put(&a, name, 100)->bits = 16;
+	counters_put(&a, "PortRcvErrors", 0)->bits = 16;
+	b = a;
+	b.c[0].value = 100 + n;
+	rules_eval_interval(&a, &b, &th, s, v);
+}
+
+/* Every window is judged by the count it implies per 10 minutes (the
+ * reference's levels: watch from 5, act above 50 in 10 minutes); a
+ * shorter window says act only when its own count reaches watch. */
+static void test_rate_per_window(void **state)
+{
+	struct verdict v;
+	struct thresholds th;
+
+	interval_of("SymbolErrorCounter", 40, 10, &v);	/* 2,400 per 10 min */
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_int_equal(v.count, 40);
+	assert_int_equal(v.per_window, 2400);
+	assert_non_null(strstr(v.text, "40 in 10 s, 2,400 per 10 min: act"));
+	assert_non_null(strstr(v.text, "optic / cable"));
+	interval_of("SymbolErrorCounter", 3, 10, &v);	/* 180 per 10 min, but 3 < 5 */
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_non_null(strstr(v.text, "3 in 10 s, 180 per 10 min: watch"));
+	interval_of("SymbolErrorCounter", 5, 10, &v);	/* 300 per 10 min and 5 >= 5 */
+	assert_int_equal(v.level, VERDICT_ACT);
+	interval_of("SymbolErrorCounter", 1, 1, &v);	/* a stray error */
+	assert_int_equal(v.level, VERDICT_WATCH);
+	interval_of("SymbolErrorCounter", 0, 10, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	/* 60 s sweeps (the exporter's): 9 is 90 per 10 min */
+	interval_of("SymbolErrorCounter", 9, 60, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_non_null(strstr(v.text, "9 in 1 min, 90 per 10 min: act"));
+	interval_of("SymbolErrorCounter", 4, 60, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	/* a longer window: an hour's 40 are 7 per 10 min, 20 only 3 */
+	interval_of("SymbolErrorCounter", 40, 3600, &v);
+	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_int_equal(v.per_window, 7);
+	interval_of("SymbolErrorCounter", 20, 3600, &v);
+	assert_int_equal(v.level, VERDICT_OK);
+	/* exactly the window: the count itself */
+	interval_of("SymbolErrorCounter", 51, 600, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_non_null(strstr(v.text, "51 in 10 min > 50"));
+
+	/* the live rule while its history is shorter than the window */
+	thresholds_defaults(&th);
+	delta_init(&dp, "p/1", 1.0);
+	feed("SymbolErrorCounter", 0, 0);
+	feed("SymbolErrorCounter", 0, 10);
+	feed("SymbolErrorCounter", 40, 20);
+	rules_eval_delta(&dp, &th, 20, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_non_null(strstr(v.text, "40 in 20 s, 1,200 per 10 min: act"));
+}
+
+/* Advice by counter class: the optic / cable only for the physical
+ * class; discards are congestion (or a port that went down). */
+static void test_advice_by_class(void **state)
+{
+	struct verdict v;
+
+	interval_of("PortXmitDiscards", 200, 10, &v);
+	assert_int_equal(v.level, VERDICT_ACT);
+	assert_string_equal(v.counter, "PortXmitDiscards");
+	assert_non_null(strstr(v.text, "congestion"));
+	assert_null(strstr(v.text, "optic"));
+	assert_null(strstr(v.text, "cable"));
+	interval_of("VL15Dropped", 200, 10, &v);
+	assert_non_null(strstr(v.text, "subnet manage"));
+	assert_null(strstr(v.text, "cable"));
+	interval_of("PortRcvConstraintErrors", 100, 10, &v);
+	assert_non_null(strstr(v.text, "partition"));
+	assert_null(strstr(v.text, "cable"));
+	interval_of("ExcessiveBufferOverrunErrors", 100, 10, &v);
+	assert_null(strstr(v.text, "cable"));
+	for (int i = 0; i < 4; i++) {
+		static const char *phys[] = { "SymbolErrorCounter", "LinkErrorRecoveryCounter",
+					      "LinkDownedCounter", "LocalLinkIntegrityErrors" };
+
+		interval_of(phys[i], 100, 10, &v);
+		assert_int_equal(v.level, VERDICT_ACT);
+		assert_non_null(strstr(v.text, "optic / cable"));
+	}
+	/* the kernel's name for the same counter: the same class */
+	assert_string_equal(ctr_fault_name("port_xmit_discards"), "congestion / discards");
+	assert_string_equal(ctr_fault_name("symbol_error"), "physical link");
 }
 
 /* Slow growth: ~10 errors an hour is far below 5 in 10 minutes, but
@@ -273,14 +375,17 @@ static void test_slow_growth(void **state)
 	assert_int_equal(v.count, 360);
 	assert_non_null(strstr(v.window, "since "));
 	assert_non_null(strstr(v.text, "10.0 an hour"));
-	/* just under 5 an hour: ok; exactly 5: watch */
-	cs.c[0].value = 100 + 179;
+	/* the reference's "about 10 an hour" is the default: 9.9 an hour is
+	 * ok, 10.0 (to a tenth, as printed) watch */
+	assert_true(th.slow_per_hour == 10.0);
+	cs.c[0].value = 100 + 357;	/* 9.92 */
 	start_ok(&v);
 	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
 	assert_int_equal(v.level, VERDICT_OK);
-	cs.c[0].value = 100 + 180;
+	cs.c[0].value = 100 + 359;	/* 9.97: "10.0 an hour" */
 	baseline_eval(&b, &cs, day0 + 36 * h, &th, &v);
 	assert_int_equal(v.level, VERDICT_WATCH);
+	assert_non_null(strstr(v.text, "aging optic"));
 	/* a worse verdict is kept */
 	v.level = VERDICT_ACT;
 	snprintf(v.rule, sizeof(v.rule), "errors-in-window");
@@ -363,6 +468,8 @@ int main(void)
 		cmocka_unit_test(test_values_rule),
 		cmocka_unit_test(test_window_rules),
 		cmocka_unit_test(test_interval_rule),
+		cmocka_unit_test(test_rate_per_window),
+		cmocka_unit_test(test_advice_by_class),
 		cmocka_unit_test(test_slow_growth),
 		cmocka_unit_test(test_baseline_file),
 		cmocka_unit_test(test_eventlog),

@@ -233,6 +233,20 @@ static void env_memlock_64k_fails(void **s)
 	assert_true(triage_env_ok(ev));
 }
 
+/* The reference expects unlimited: a limit enough for these tests warns */
+static void env_memlock_enough_warns(void **s)
+{
+	(void)s;
+	healthy_ib();
+	ev->memlock.unlimited = false;
+	ev->memlock.limit_bytes = 64u << 20;
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_WARN);
+	HAS(r.reason, "memlock 64.0 MiB, not unlimited");
+	HAS(r.hint, "ulimit -l unlimited");
+	assert_true(triage_env_ok(ev));
+}
+
 static void env_port_down_fails(void **s)
 {
 	(void)s;
@@ -396,6 +410,52 @@ static void pcie_degraded_but_enough_warns(void **s)
 	STEP(TRI_PCIE);
 	assert_int_equal(r.state, TRI_WARN);
 	assert_string_equal(r.reason, "Gen3 x16 (cap Gen4 x16) still carries 100 Gb/s: 126 Gb/s usable");
+}
+
+/* NDR signalling is 4 x 106.25 = 425 Gb/s, its data rate 400 */
+static void pcie_ndr_signalling(void **s)
+{
+	bool seen = false;
+
+	(void)s;
+	healthy_ib();
+	ev->local.ext_active = 8;	/* NDR */
+	port_decode_rate(&ev->local);
+	STEP(TRI_PCIE);
+	for (int i = 0; i < r.nlines; i++)
+		seen |= strstr(r.lines[i], "port data rate 400 Gb/s (4X NDR, 425 Gb/s signalling)") != NULL;
+	if (!seen)
+		fail_msg("no 425 Gb/s signalling line");
+}
+
+/* Step 1 checks the error rate first: both ends' increments over the
+ * window, per 10 minutes; act fails with the class's advice. */
+static void rate_errors_first(void **s)
+{
+	struct tri_errors *e;
+
+	(void)s;
+	healthy_ib();
+	e = &ev->errors;
+	e->local_valid = e->peer_valid = true;
+	e->span_s = 10;
+	snprintf(e->peer_label, sizeof(e->peer_label), "leaf02 port 2");
+	counters_put(&e->local_prev, "SymbolErrorCounter", 7)->bits = 16;
+	e->local_cur = e->local_prev;
+	e->peer_prev = e->local_prev;
+	e->peer_cur = e->local_prev;
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_PASS);
+	HAS(r.lines[r.nlines - 2], "this end error counters in the last 10 s: no change");
+	e->peer_cur.c[0].value = 7 + 60;	/* the other end gained 60 */
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_FAIL);
+	HAS(r.reason, "leaf02 port 2: SymbolErrorCounter 60 in 10 s, 3,600 per 10 min: act");
+	HAS(r.hint, "optic / cable");
+	HAS(r.lines[r.nlines - 1], "SymbolErrorCounter +60");
+	e->peer_cur.c[0].value = 7 + 3;	/* 3: not act */
+	STEP(TRI_RATE);
+	assert_int_equal(r.state, TRI_WARN);
 }
 
 static void pcie_healthy_and_unknown(void **s)
@@ -794,6 +854,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(pcie_gen3_x8_under_hdr_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(pcie_degraded_but_enough_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(pcie_healthy_and_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(pcie_ndr_signalling, setup, teardown),
+		cmocka_unit_test_setup_teardown(env_memlock_enough_warns, setup, teardown),
+		cmocka_unit_test_setup_teardown(rate_errors_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(gid_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(mtu_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(lossless_rules, setup, teardown),

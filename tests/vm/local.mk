@@ -25,6 +25,7 @@ EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh \
 	tests/vm/t-46-export.sh tests/vm/t-47-perftest-peer.sh \
 	tests/vm/t-47-perftest-lat.sh tests/vm/perftestlib.sh \
 	tests/vm/t-48-agent-starve.sh tests/vm/t-49-flaps.sh tests/vm/t-45-test-screen.sh tests/vm/t-51-accept-screen.sh \
+	tests/vm/t-52-accept-pcie.sh \
 	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh \
 	tests/vm/wire-screen.test tests/vm/wire/screen-server.sh \
 	tests/vm/wire/screen-client.sh tests/vm/wire-run.sh \

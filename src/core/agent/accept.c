@@ -82,6 +82,13 @@ static void evidence(const struct port_info *pi, const struct client_result *cr,
 	snprintf(ev->below_why, sizeof(ev->below_why), "%s", pi->below_why);
 	ev->pcie_limits = pi->pcie_limits;
 	snprintf(ev->pcie_why, sizeof(ev->pcie_why), "%s", pi->pcie_why);
+	if (pi->pcie_limits) {
+		ev->pcie_gts = pi->pcie.cur_gts;
+		ev->pcie_lanes = pi->pcie.cur_width;
+		ev->pcie_usable_gbps = pi->pcie.usable_gbps > 0 ? pi->pcie.usable_gbps :
+				       pi->pcie.cur_gbps;
+		ev->pcie_need_gbps = pi->pcie_need_gbps;
+	}
 	if (pi->numa.v.valid) {
 		snprintf(ev->numa_relation, sizeof(ev->numa_relation), "%s", pi->numa.relation);
 		ev->numa_node = pi->numa.node;
@@ -240,6 +247,8 @@ static void job_main(struct worker *wk, void *arg)
 		j->w.state = ACCEPT_JOB_FAILED;
 		goto out;
 	}
+	if (j->o.judge)
+		j->o.judge(s);
 	j->w.n = accept_plan(s, devs, j->so.device ? 1 : 0, j->so.port, j->w.cards, ACCEPT_MAX_CARDS);
 	if (!j->w.n) {
 		snprintf(j->w.err, sizeof(j->w.err), "no RDMA port to accept: none found — check that the driver is loaded (ibv_devices)");

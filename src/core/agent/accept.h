@@ -18,6 +18,10 @@ struct acc_evidence {
 	char below_why[200];
 	bool pcie_limits;		/* PCIe below the acceptance line */
 	char pcie_why[320];
+	double pcie_gts;		/* the link's figures when it limits */
+	int pcie_lanes;
+	double pcie_usable_gbps;	/* after encoding and TLP overhead */
+	double pcie_need_gbps;		/* the data rate it must carry */
 	char numa_relation[16];		/* "local", "remote", "mixed", "unknown", "" */
 	int numa_node;			/* -1 unknown */
 	char gid_type[16];		/* the GID used: "RoCE v2", "IB/RoCE v1", "" (IB) */
@@ -64,6 +68,9 @@ struct accept_opts {
 	double line_rate;	/* > 0: judge against this, not the port's */
 	double timeout_s;	/* 0: 10 s */
 	struct proto_params p;
+	/* judges the facts of each snapshot the run collects (the diag
+	 * room's portfacts_judge); NULL: none */
+	void (*judge)(struct snapshot *s);
 };
 
 /* The procedure's test: send bandwidth at 64 KiB with perftest's

@@ -138,6 +138,11 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 	json_str(&j, "rule", v->rule[0] ? v->rule : NULL);
 	json_str(&j, "text", v->text);
 	json_num_or_null(&j, "line_rate_gbps", v->line_gbps > 0, v->line_gbps);
+	json_str(&j, "source", v->source && v->source[0] ? v->source : NULL);
+	json_str(&j, "unit", v->unit);
+	json_num_or_null(&j, "healthy_line", v->healthy > 0, v->healthy);
+	json_num_or_null(&j, "abnormal_line", v->abnormal > 0, v->abnormal);
+	json_num_or_null(&j, "pass_line", v->pass > 0, v->pass);
 	json_obj_end(&j);
 	if (d) {
 		json_obj_begin(&j, "compare");

@@ -12,7 +12,10 @@
 
 struct record_verdict {
 	const char *state, *rule, *text;
+	const char *source;		/* the rule's source, NULL none */
 	double line_gbps;
+	double healthy, abnormal, pass;	/* the rule's lines, 0 none */
+	const char *unit;
 };
 
 /* One metric of one phase, before (the saved record) and now. */

@@ -14,7 +14,7 @@
 #include "core/port/snapshot.h"
 
 const char *const export_rule_names[EXPORT_NRULES] = {
-	"errors-in-window", "errors-in-interval", "errors-since-clear",
+	"errors-in-window", "errors-in-interval", "errors-since-clear", "slow-growth",
 };
 
 /* PMA counters with a family of their own; the error counters share
@@ -236,6 +236,24 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			if (t[i].verdict[r] >= 0)
 				expo_sample(b, name, t[i].labels, "rule", export_rule_names[r],
 					    t[i].verdict[r]);
+	/* which counter decided it and the class whose advice applies */
+	name_of(name, sizeof(name), prefix, "verdict_class");
+	expo_family(b, name, "gauge",
+		    "The counter that decided a verdict above ok and its class (physical link: check the optic / cable; congestion / discards; configuration; SM traffic; local buffer; …): the verdict's level.");
+	for (int r = 0; r < EXPORT_NRULES; r++)
+		for (int i = 0; i < n; i++) {
+			struct expo_buf l;
+			bool first = !t[i].labels[0];
+
+			if (t[i].verdict[r] < 1 || !t[i].vclass[r])
+				continue;
+			expo_init(&l);
+			expo_printf(&l, "%s", t[i].labels);
+			expo_label(&l, &first, "rule", export_rule_names[r]);
+			sample_plus(b, name, l.p, "counter", t[i].vcounter[r], "class",
+				    t[i].vclass[r], (uint64_t)t[i].verdict[r]);
+			expo_free(&l);
+		}
 }
 
 /* The link families shared by local and fabric ports. */

@@ -17,6 +17,7 @@ enum export_rule {
 	EXPORT_RULE_WINDOW = 0,		/* local: the delta engine's window */
 	EXPORT_RULE_INTERVAL,		/* fabric: between two sweeps */
 	EXPORT_RULE_SINCE_CLEAR,	/* both: lifetime levels */
+	EXPORT_RULE_SLOW,		/* local: slow growth against the baseline */
 	EXPORT_NRULES
 };
 extern const char *const export_rule_names[EXPORT_NRULES];
@@ -27,6 +28,10 @@ struct export_target {
 	char labels[320];		/* device="mlx5_0",port="1" */
 	const struct counter_set *cs;	/* NULL: not read */
 	int verdict[EXPORT_NRULES];	/* verdict_level, -1: not judged */
+	/* the counter that decided a verdict above ok and its class
+	 * ("congestion / discards", …), "" / NULL none */
+	char vcounter[EXPORT_NRULES][CTR_NAME];
+	const char *vclass[EXPORT_NRULES];
 };
 
 /* Identity labels of a local port and of a fabric port. */

@@ -9,6 +9,7 @@
 
 #include "core/agent/proto.h"
 #include "core/agent/testctr.h"
+#include "core/counters/counters.h"
 #include "core/fabric/fabric.h"
 #include "core/port/port.h"
 
@@ -68,6 +69,17 @@ struct tri_traffic {
 	char numa_note[128];
 };
 
+/* Both ends' error counters sampled twice, the triage's window apart
+ * (step 1 judges their increments per 10 minutes, as the counter rules). */
+#define TRI_ERROR_WINDOW_S 5.0
+struct tri_errors {
+	bool local_valid, peer_valid;
+	char why[TRI_TEXT], peer_why[TRI_TEXT];	/* why a side is missing */
+	char peer_label[64];
+	double t0, span_s;			/* monotonic start, seconds between */
+	struct counter_set local_prev, local_cur, peer_prev, peer_cur;
+};
+
 struct tri_evidence {
 	char host[64];
 	char time[32];			/* ISO-8601 UTC of the gathering */
@@ -84,6 +96,7 @@ struct tri_evidence {
 
 	/* step 1 */
 	struct tri_link link;
+	struct tri_errors errors;
 	double expected_rate_gbps;	/* site's expected rate, 0 none */
 	char expected_origin[128];
 

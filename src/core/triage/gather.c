@@ -17,6 +17,7 @@
 
 #include "core/agent/client.h"
 #include "core/base/sysfs.h"
+#include "core/counters/reader.h"
 #include "core/engine/engine.h"
 
 /* ---- host limits and settings ---- */
@@ -203,7 +204,10 @@ static void link_read(struct tri_evidence *ev, const struct tri_opts *o)
 
 /* ---- config ---- */
 
-double tri_expected_rate(const char *config, char *origin, size_t len, char *err, size_t errlen)
+/* The number of key (lo < v < hi) in the config file; 0 when absent, -1
+ * with err on a bad value. */
+static double config_num(const char *config, const char *key, double lo, double hi,
+			 const char *what, char *origin, size_t len, char *err, size_t errlen)
 {
 	char pathbuf[512], line[256];
 	const char *path = NULL;
@@ -232,7 +236,7 @@ double tri_expected_rate(const char *config, char *origin, size_t len, char *err
 		ln++;
 		while (isspace((unsigned char)*k))
 			k++;
-		if (strncmp(k, "triage.expected_rate_gbps", 25))
+		if (strncmp(k, key, strlen(key)))
 			continue;
 		eq = strchr(k, '=');
 		if (!eq)
@@ -240,16 +244,87 @@ double tri_expected_rate(const char *config, char *origin, size_t len, char *err
 		v = strtod(eq + 1, &end);
 		while (isspace((unsigned char)*end))
 			end++;
-		if (end == eq + 1 || (*end && *end != '#') || !(v > 0 && v < 100000)) {
-			snprintf(err, errlen, "%s:%d: triage.expected_rate_gbps is not a rate in Gb/s — fix the line",
-				 path, ln);
+		if (end == eq + 1 || (*end && *end != '#') || !(v > lo && v < hi)) {
+			snprintf(err, errlen, "%s:%d: %s is not %s — fix the line",
+				 path, ln, key, what);
 			fclose(f);
 			return -1;
 		}
-		snprintf(origin, len, "config %s:%d", path, ln);
+		if (origin)
+			snprintf(origin, len, "config %s:%d", path, ln);
 	}
 	fclose(f);
 	return v;
+}
+
+double tri_expected_rate(const char *config, char *origin, size_t len, char *err, size_t errlen)
+{
+	return config_num(config, "triage.expected_rate_gbps", 0, 100000, "a rate in Gb/s",
+			  origin, len, err, errlen);
+}
+
+/* ---- both ends' error counters over the triage's window ---- */
+
+/* The first sample: the port under triage and, where the snapshot knows
+ * it, the other end of its link (its PMA through this port). */
+static void errors_begin(struct tri_evidence *ev, const struct snapshot *s,
+			 const struct port_info *pick, struct ctr_reader *rd,
+			 struct ctr_target *tl, struct ctr_target *tp)
+{
+	struct ctr_target t[CTRS_MAX_TARGETS];
+	int n = reader_targets_local(s, t, CTRS_MAX_TARGETS);
+	struct tri_errors *e = &ev->errors;
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t[i].dev, pick->dev) && t[i].port == pick->port)
+			*tl = t[i], e->local_valid = true;
+	if (!e->local_valid || !rd) {
+		snprintf(e->why, sizeof(e->why), "%s", rd ? "the port's counters have no reader" :
+			 "out of memory");
+		e->local_valid = false;
+		return;
+	}
+	e->t0 = counters_now();
+	reader_read(rd, tl, &e->local_prev);
+	e->local_valid = e->local_prev.valid;
+	if (!e->local_valid)
+		snprintf(e->why, sizeof(e->why), "%s", e->local_prev.why);
+	if (!reader_target_peer(pick, tp)) {
+		reader_read(rd, tp, &e->peer_prev);
+		e->peer_valid = e->peer_prev.valid;
+		snprintf(e->peer_label, sizeof(e->peer_label), "%s", tp->label);
+	}
+	if (!e->peer_valid)
+		snprintf(e->peer_why, sizeof(e->peer_why), "%s",
+			 e->peer_prev.why[0] ? e->peer_prev.why : "no other end with a LID known");
+	reader_release(rd);
+}
+
+/* The second sample, window_s after the first. */
+static void errors_end(struct tri_evidence *ev, struct ctr_reader *rd, double window_s,
+		       const struct ctr_target *tl, const struct ctr_target *tp)
+{
+	struct tri_errors *e = &ev->errors;
+	double until = e->t0 + window_s;
+	struct timespec ts;
+
+	if (!e->local_valid)
+		return;
+	while (counters_now() < until) {
+		double d = until - counters_now();
+
+		ts.tv_sec = (time_t)d;
+		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	reader_read(rd, tl, &e->local_cur);
+	e->local_valid = e->local_cur.valid;
+	if (e->peer_valid) {
+		reader_read(rd, tp, &e->peer_cur);
+		e->peer_valid = e->peer_cur.valid;
+	}
+	e->span_s = counters_now() - e->t0;
+	reader_release(rd);
 }
 
 /* ---- local ---- */
@@ -267,6 +342,9 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	time_t now = time(NULL);
 	struct tm tm;
 	int st;
+	struct ctr_reader *rd;
+	struct ctr_target tl, tp;
+	double wv = 0;
 
 	if (!s) {
 		snprintf(err, errlen, "cannot start the triage: out of memory — close other programs and retry");
@@ -288,6 +366,8 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 		free(s);
 		return st;
 	}
+	if (o->judge)
+		o->judge(s);
 	snprintf(ev->host, sizeof(ev->host), "%s", s->host);
 	for (int i = 0; i < s->nports; i++)
 		if (wanted(o->snap, &s->ports[i]) &&
@@ -321,6 +401,8 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	}
 	ev->local = *pick;
 	ev->local_valid = true;
+	rd = reader_open();
+	errors_begin(ev, s, pick, rd, &tl, &tp);
 	snapshot_release(s);
 	free(s);
 
@@ -341,7 +423,16 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 			return 2;
 		}
 		ev->expected_rate_gbps = v;
+		wv = config_num(o->config, "triage.error_window_s", 0, 601, "a time in seconds",
+				NULL, 0, cerr, sizeof(cerr));
+		if (wv < 0) {
+			snprintf(err, errlen, "%s", cerr);
+			reader_close(rd);
+			return 2;
+		}
 	}
+	errors_end(ev, rd, wv > 0 ? wv : TRI_ERROR_WINDOW_S, &tl, &tp);
+	reader_close(rd);
 	if (!o->peer)
 		snprintf(ev->peer_why, sizeof(ev->peer_why), "no --peer given");
 	else

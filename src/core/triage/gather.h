@@ -21,6 +21,9 @@ struct tri_opts {
 	double timeout_s;		/* 0: 10 s */
 	int gid_index;			/* -1: automatic */
 	double duration_s;		/* per traffic run, 0: 2 s */
+	/* judges the facts of the snapshot (the diag room's
+	 * portfacts_judge); NULL: none */
+	void (*judge)(struct snapshot *s);
 };
 
 /* Traffic runs: bandwidth at 1 QP, at 8 QPs, and 8 QPs both ways. */
