@@ -19,6 +19,8 @@ for p in tc:iproute2 ${WIRE_NEEDS:-}; do
 	command -v "${p%%:*}" >/dev/null 2>&1 ||
 		{ echo "$name: ERROR: ${p%%:*} not found — apt-get install ${p#*:}" >&2; exit 99; }
 done
+. "$here/vmlock.sh"
+vm_lock "$name"
 IBCONSOLE_VM_TIMEOUT=${IBCONSOLE_VM_TIMEOUT:-480}
 IBCONSOLE_VM_QUIET=${IBCONSOLE_VM_QUIET:-0}
 export IBCONSOLE_VM_TIMEOUT IBCONSOLE_VM_QUIET
