@@ -73,6 +73,42 @@ ours() {	# ours TOOL KEY KIND ARGS...: one key of our first phase
 	ours_run "$tool" "$@"
 	/usr/bin/python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
 }
+same_run() {	# same_run NAME TOOL ARGS...: our bandwidth client against TOOL's
+	# server, once; the server's print of that same run (size, iterations,
+	# average bandwidth, message rate) must be ours within 2 %
+	# (IBCONSOLE_SAME_RUN_PCT) or the print's last digit. One run seen from
+	# both ends does not scatter as two runs do under emulation; what
+	# scatters across runs is measured in bench/perftest-peer.sh.
+	name=$1 tool=$2
+	shift 2
+	ours_run "$tool" bw "$@"
+	/usr/bin/python3 - "$name" "${IBCONSOLE_SAME_RUN_PCT:-2}" <<'PY' || { cat srv.log o.json; fail "$name: our figures and the $tool server's print of the same run differ"; }
+import json, sys
+name, pct = sys.argv[1], float(sys.argv[2])
+p = json.load(open("o.json"))["phases"][0]
+lines = open("srv.log").read().splitlines()
+k = [i for i, l in enumerate(lines) if l.strip().startswith("#bytes")][0]
+head, row = lines[k], lines[k + 1].split()
+gbits = "Gb/sec" in head
+size, iters, avg, mpps = int(row[0]), int(row[1]), float(row[3]), float(row[4])
+# the server prints MB/s (MiB/s) unless --report_gbits
+srv_gbps = avg if gbits else avg * 2 ** 20 * 8 / 1e9
+res = 0.005 if gbits else 0.005 * 2 ** 20 * 8 / 1e9
+ours = p["local_bw_avg_gbps"] if p.get("local_bw_avg_gbps") else p["bw_avg_gbps"]
+bad = []
+if size != p["size_bytes"]:
+    bad.append("size %d, ours %d" % (size, p["size_bytes"]))
+if abs(srv_gbps - ours) > max(ours * pct / 100, res):
+    bad.append("average %.4f Gb/s, ours %.4f Gb/s" % (srv_gbps, ours))
+if abs(mpps - p["msg_rate_mpps"]) > max(p["msg_rate_mpps"] * pct / 100, 0.0000005):
+    bad.append("message rate %.6f Mpps, ours %.6f" % (mpps, p["msg_rate_mpps"]))
+print("same run: %s: ibconsole %.4f Gb/s %.6f Mpps; the server printed %.4f Gb/s %.6f Mpps, %d x %d B" % (
+    name, ours, p["msg_rate_mpps"], srv_gbps, mpps, iters, size))
+for b in bad:
+    print("FAILED: %s: the server printed %s" % (name, b))
+sys.exit(1 if bad else 0)
+PY
+}
 compare() {	# compare NAME TOL TOOL FIELD KEY KIND ARGS...: best of alternating runs
 	name=$1 tol=$2 tool=$3 field=$4 key=$5 kind=$6
 	shift 6
