@@ -197,10 +197,26 @@ sim_bg_wait()
 	sim_status_ok "$name" "$name (background)" "$rc" "$want"
 }
 
+# a core dump where the kernel puts one in the process's folder (core
+# pattern "core"): its backtrace goes to the test's log when gdb is there
 sim_ui_cmd()
 {
-	printf "cd '%s' && LD_PRELOAD='%s' %s 2>'%s'; echo \$? >'%s'" \
-		"$SIM_DIR" "$SIM_UMAD2SIM" "$2" "$SIM_DIR/$1.err" "$SIM_DIR/$1.rc"
+	mkdir -p "$SIM_DIR/$1.cwd"
+	printf "cd '%s' && ulimit -c unlimited 2>/dev/null; LD_PRELOAD='%s' %s 2>'%s'; echo \$? >'%s'" \
+		"$SIM_DIR/$1.cwd" "$SIM_UMAD2SIM" "$2" "$SIM_DIR/$1.err" "$SIM_DIR/$1.rc"
+}
+
+sim_backtrace()	# NAME BINARY: the backtrace of NAME's core dump, if any
+{
+	local c
+	for c in "$SIM_DIR/$1.cwd"/core*; do
+		[ -f "$c" ] || continue
+		if command -v gdb >/dev/null 2>&1; then
+			gdb -q -batch -ex 'thread apply all bt' "$2" "$c" 2>&1 | tail -n 60 >&2
+		else
+			echo "($1 left $c; install gdb for its backtrace)" >&2
+		fi
+	done
 }
 
 sim_ui_wait()
@@ -214,7 +230,9 @@ sim_ui_wait()
 		sim_fail "$name did not end within ${3:-10} s"
 		return 1
 	fi
-	sim_status_ok "$name" "$name (on the terminal)" "$(cat "$SIM_DIR/$name.rc")" "$want"
+	sim_status_ok "$name" "$name (on the terminal)" "$(cat "$SIM_DIR/$name.rc")" "$want" && return 0
+	sim_backtrace "$name" "${IBC:-$IBCONSOLE}"
+	return 1
 }
 
 sim_log()
