@@ -1,7 +1,13 @@
 # fuzz: libFuzzer targets for every parser that reads the network or a
-# file; a short run of each is a test.
-TESTS += fuzz/fuzz-proto.test fuzz/fuzz-topo.test fuzz/fuzz-config.test \
+# file. In `make check` each replays its seed corpus (a regression test);
+# `make fuzz` fuzzes each for IBCONSOLE_FUZZ_SECONDS (default 60).
+FUZZ_TESTS = fuzz/fuzz-proto.test fuzz/fuzz-topo.test fuzz/fuzz-config.test \
 	fuzz/fuzz-namemap.test fuzz/fuzz-perftest.test fuzz/fuzz-acceptres.test
+TESTS += $(FUZZ_TESTS)
+fuzz:
+	IBCONSOLE_FUZZ_SECONDS=$${IBCONSOLE_FUZZ_SECONDS:-60}; export IBCONSOLE_FUZZ_SECONDS; \
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(FUZZ_TESTS)'
+.PHONY: fuzz
 EXTRA_DIST += fuzz/fuzz-proto.test fuzz/fuzz_proto.c fuzz/corpus \
 	fuzz/fuzzlib.sh fuzz/fuzzfile.h fuzz/fuzz-topo.test fuzz/fuzz_topo.c fuzz/corpus-topo \
 	fuzz/fuzz-config.test fuzz/fuzz_config.c fuzz/corpus-config \

@@ -2,11 +2,12 @@
 # opensm -o, harness simlib.sh), with ibstat / smpquery / perfquery /
 # iblinkinfo / ibnetdiscover as the oracles. IBCONSOLE, TOPODIR and
 # IBCONSOLE_DATADIR come from AM_TESTS_ENVIRONMENT.
-TESTS += tests/sim/snapshot-oracle.test tests/sim/errors.test \
+SIM_TESTS = tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/fabric.test tests/sim/counters.test tests/sim/triage.test \
 	tests/sim/fabric-input.test tests/sim/sweep-stop.test tests/sim/export.test tests/sim/peer.test \
 	tests/sim/flaps.test tests/sim/details.test tests/sim/export-abuse.test \
 	tests/sim/verdicts.test tests/sim/triage-errors.test
+TESTS += $(SIM_TESTS)
 EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/fabric.test tests/sim/counters.test tests/sim/fabric-input.test \
 	tests/sim/triage.test tests/sim/sweep-stop.test tests/sim/export.test tests/sim/peer.test \

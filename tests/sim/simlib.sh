@@ -9,7 +9,21 @@
 #   sim_stop           kill what sim_start started, remove the temp dir
 #                      (installed as EXIT trap; INT/TERM exit through it)
 #   sim_at_exit CMD    also eval CMD on exit (the test's own cleanup)
+#   sim_bg NAME CMD... CMD under the preload in the background, stdout in
+#                      $SIM_DIR/NAME.out, stderr in NAME.err
+#   sim_bg_wait NAME [WANT]  wait for it: a check fails unless it exited
+#                      WANT (default 0; a case pattern such as '0|1' where
+#                      the verdict is not what the test judges) with no
+#                      sanitizer report on its stderr
+#   sim_ui_cmd NAME CMD    the shell line for tmux that runs CMD (a string)
+#                      in $SIM_DIR, stderr in NAME.err, its status in NAME.rc
+#   sim_ui_wait NAME [WANT] [S]  wait S s (default 10) for NAME.rc: a check
+#                      fails unless it says WANT (default 0) with no report
 #
+# Every process a test starts is held to account: a sanitizer report
+# (ASan, LSan, UBSan) in any file under $SIM_DIR fails the test when it
+# ends, so a report printed by a background process at exit is not lost
+# when the folder is removed.
 # ibsim binds a fixed abstract socket name; a test gets its own through a
 # network namespace (unshare -n) and, belt and braces, its own
 # IBSIM_SOCKNAME, which both ibsim and umad2sim honour.
@@ -78,7 +92,7 @@ sim_first_hca()
 	sed -n 's/^[[:space:]]*Hca[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}"\([^"]*\)".*/\1/p' "$1" | head -n 1
 }
 
-sim_stop()
+sim_kill_all()
 {
 	local p
 	for p in $SIM_EXTRA_PIDS $SIM_PID $SIM_WRITER_PID; do
@@ -88,10 +102,29 @@ sim_stop()
 		wait "$p" 2>/dev/null
 	done
 	SIM_EXTRA_PIDS= SIM_PID= SIM_WRITER_PID=
+}
+
+sim_stop()
+{
+	sim_kill_all
 	if [ -n "$SIM_DIR" ] && [ -d "$SIM_DIR" ]; then
 		rm -rf "$SIM_DIR"
 	fi
 	SIM_DIR=
+}
+
+# sim_sanitizer_reports DIR...: print the sanitizer reports in the files
+# under DIR; status 0 when there was one
+SIM_SAN_RE='ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error: |SUMMARY: UndefinedBehaviorSanitizer'
+sim_sanitizer_reports()
+{
+	local f found=1
+	for f in $(grep -rlaE "$SIM_SAN_RE" "$@" 2>/dev/null); do
+		echo "FAIL: a sanitizer report in ${f##*/}:" >&2
+		grep -aE -A20 "$SIM_SAN_RE" "$f" | head -40 >&2
+		found=0
+	done
+	return $found
 }
 
 sim_exit()
@@ -99,6 +132,11 @@ sim_exit()
 	local rc=$?
 	trap - EXIT
 	eval "$SIM_AT_EXIT"
+	# the processes have ended (or are ended now): their last words count
+	sim_kill_all
+	if [ -n "$SIM_DIR" ] && sim_sanitizer_reports "$SIM_DIR"; then
+		[ "$rc" = 0 ] && rc=1
+	fi
 	sim_stop
 	exit $rc
 }
@@ -121,6 +159,80 @@ $1"
 sim_track()
 {
 	SIM_EXTRA_PIDS="$SIM_EXTRA_PIDS $1"
+}
+
+declare -A SIM_BG
+sim_bg()
+{
+	local name=$1
+	shift
+	[ -n "$SIM_DIR" ] || sim_die "sim_bg before sim_start"
+	(cd "$SIM_DIR" && LD_PRELOAD="$SIM_UMAD2SIM" exec "$@") \
+		>"$SIM_DIR/$name.out" 2>"$SIM_DIR/$name.err" &
+	SIM_BG[$name]=$!
+	sim_track $!
+}
+
+# sim_status_ok NAME WHAT GOT WANT: the check on a process that ended
+sim_status_ok()
+{
+	# WANT may list several: 0|1
+	case "|$4|" in *"|$3|"*) ;; *) false ;; esac || {
+		sim_fail "$2 exited $3, want $4: $(tail -n 5 "$SIM_DIR/$1.err" 2>/dev/null)"
+		return 1
+	}
+	if sim_sanitizer_reports "$SIM_DIR/$1.err"; then
+		sim_fail "$2: a sanitizer report (above)"
+		return 1
+	fi
+	return 0
+}
+
+sim_bg_wait()
+{
+	local name=$1 want=${2:-0} rc=0
+	[ -n "${SIM_BG[$name]:-}" ] || sim_die "sim_bg_wait $name: not started"
+	wait "${SIM_BG[$name]}" || rc=$?
+	SIM_BG[$name]=
+	sim_status_ok "$name" "$name (background)" "$rc" "$want"
+}
+
+# a core dump where the kernel puts one in the process's folder (core
+# pattern "core"): its backtrace goes to the test's log when gdb is there
+sim_ui_cmd()
+{
+	mkdir -p "$SIM_DIR/$1.cwd"
+	printf "cd '%s' && ulimit -c unlimited 2>/dev/null; LD_PRELOAD='%s' %s 2>'%s'; echo \$? >'%s'" \
+		"$SIM_DIR/$1.cwd" "$SIM_UMAD2SIM" "$2" "$SIM_DIR/$1.err" "$SIM_DIR/$1.rc"
+}
+
+sim_backtrace()	# NAME BINARY: the backtrace of NAME's core dump, if any
+{
+	local c
+	for c in "$SIM_DIR/$1.cwd"/core*; do
+		[ -f "$c" ] || continue
+		if command -v gdb >/dev/null 2>&1; then
+			gdb -q -batch -ex 'thread apply all bt' "$2" "$c" 2>&1 | tail -n 60 >&2
+		else
+			echo "($1 left $c; install gdb for its backtrace)" >&2
+		fi
+	done
+}
+
+sim_ui_wait()
+{
+	local name=$1 want=${2:-0} i
+	for i in $(seq 1 $(( ${3:-10} * 10 ))); do
+		[ -s "$SIM_DIR/$name.rc" ] && break
+		sleep 0.1
+	done
+	if [ ! -s "$SIM_DIR/$name.rc" ]; then
+		sim_fail "$name did not end within ${3:-10} s"
+		return 1
+	fi
+	sim_status_ok "$name" "$name (on the terminal)" "$(cat "$SIM_DIR/$name.rc")" "$want" && return 0
+	sim_backtrace "$name" "${IBC:-$IBCONSOLE}"
+	return 1
 }
 
 sim_log()

@@ -19,6 +19,7 @@
 #include "core/agent/proto.h"
 #include "core/agent/acceptres.h"
 #include "diag/accept.h"
+#include "diag/testverdict.h"
 
 static struct acc_evidence healthy(void)
 {
@@ -276,6 +277,40 @@ static void test_pairs_latency_and_missing(void **state)
 	assert_int_equal(np, 1);
 }
 
+/* accept --hosts judges with the config's limits (tv_limits, read from the
+ * file over these defaults), not with acc_limits_defaults: with no config
+ * file the 93 % and 2.1x rules (and the 90 % line) hold there too. */
+static void test_config_defaults_judge(void **state)
+{
+	const double bw[6] = { 97, 96, 96.5, 97, 90.1, 96 };
+	struct tv_limits tv;
+	struct acc_limits l;
+	struct acc_pair p[6];
+
+	(void)state;
+	tv_limits_defaults(&tv);
+	acc_limits_defaults(&l);
+	l.accept = tv.accept;
+	l.fleet_bw = tv.accept_fleet_bw;
+	l.fleet_lat = tv.accept_fleet_lat;
+	fill4(p, bw);
+	assert_int_equal(acc_pairs_judge(p, 6, &l), 1);
+	assert_true(p[4].bad);
+	assert_non_null(strstr(p[4].why, "(line 93 %)"));
+	p[4].bw_gbps = 90.3;
+	assert_int_equal(acc_pairs_judge(p, 6, &l), 0);
+	/* the absolute line: 89.9 of a 100 Gb/s data rate, in a fleet that slow */
+	for (int i = 0; i < 6; i++)
+		p[i].bw_gbps = 89.9;
+	assert_int_equal(acc_pairs_judge(p, 6, &l), 6);
+	fill4(p, (const double[6]){ 97, 97, 97, 97, 97, 97 });
+	p[0].lat_us = 4.2;
+	assert_int_equal(acc_pairs_judge(p, 6, &l), 0);
+	p[0].lat_us = 4.3;
+	assert_int_equal(acc_pairs_judge(p, 6, &l), 1);
+	assert_non_null(strstr(p[0].why, "(line 2.1x)"));
+}
+
 /* The rule as the man page states it: more than half of a host's pairs
  * and at least two. Four hosts: 2 of 3 names the host; three hosts: both
  * of 2 does, 1 of 2 is a path. */
@@ -482,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_schedule),
 		cmocka_unit_test(test_pairs_and_host),
 		cmocka_unit_test(test_pairs_and_path),
+		cmocka_unit_test(test_config_defaults_judge),
 		cmocka_unit_test(test_pairs_latency_and_missing),
 		cmocka_unit_test(test_localise_counts),
 		cmocka_unit_test(test_host_evidence),

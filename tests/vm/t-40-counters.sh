@@ -38,7 +38,14 @@ args="-d $dev -x $idx -s $size -n $iters --report_gbits -p $tcp_port"
 # shellcheck disable=SC2086
 perftest_pair 120 "$tcp_port" ib_write_bw $args
 cat client.log
-sleep 2.5		# two more intervals after the traffic stopped
+implied=$((implied * perftest_runs))	# a repeated run moved its packets too
+# two more records after the traffic stopped (20 s at most)
+n0=$(wc -l < watch.jsonl) n=0
+while [ "$(wc -l < watch.jsonl)" -lt $((n0 + 2)) ]; do
+	n=$((n + 1))
+	[ "$n" -le 200 ] || { cat watch.err; fail "watch wrote no record for 20 s"; }
+	sleep 0.1
+done
 kill -INT "$wpid"
 wait "$wpid"
 wrc=$?

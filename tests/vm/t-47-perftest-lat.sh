@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t-47-perftest-lat.sh: `ibconsole test lat --perftest` against unmodified
-# ib_write_lat, ib_send_lat and ib_read_lat servers (the best median
-# latency of 3 alternating runs within the oracle factor
-# IBCONSOLE_ORACLE_TOL of perftest's own client's best: latencies in a VM
-# on a shared host are noisy); options that differ from the server's are named
+# ib_write_lat, ib_send_lat and ib_read_lat servers: where the server
+# prints its own view of the same ping-pong, its median is ours within
+# 10 % (perftestlib.sh same_run_lat; different runs are compared in
+# bench/perftest-peer.sh, as latencies in a VM on a shared host scatter
+# from run to run); options that differ from the server's are named
 # with both values; the record says the peer was perftest and which
 # version, and --compare reruns against it; a server killed mid-test gives
 # exit 4 within the time-out.
@@ -14,11 +15,10 @@ set -eu
 PORT=18670
 . "$VM_TESTS_DIR/enginelib.sh"
 . "$VM_TESTS_DIR/perftestlib.sh"
-TOL=${IBCONSOLE_ORACLE_TOL:-3}
 
-compare write_lat_2 "$TOL" ib_write_lat 5 lat_median_us lat --op write -s 2 -n 300
-compare send_lat_2 "$TOL" ib_send_lat 5 lat_median_us lat --op send -s 2 -n 300
-compare read_lat_2 "$TOL" ib_read_lat 5 lat_median_us lat --op read -s 2 -n 300
+same_run_lat write_lat_2 ib_write_lat --op write -s 2 -n 300
+same_run_lat send_lat_2 ib_send_lat --op send -s 2 -n 300
+same_run_lat read_lat_2 ib_read_lat --op read -s 2 -n 300
 ours_run ib_write_lat lat --op write -n 10 -a
 n=$(/usr/bin/python3 -c "import json; print(len(json.load(open('o.json'))['phases']))")
 [ "$n" = 23 ] || fail "write lat -a: $n sizes, want 23"

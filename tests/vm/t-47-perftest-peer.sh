@@ -2,27 +2,24 @@
 # SPDX-License-Identifier: MIT
 # t-47-perftest-peer.sh: `ibconsole test bw --perftest` against unmodified
 # perftest servers (ib_write_bw, ib_read_bw, ib_send_bw) in the same VM.
-# Each server must finish normally and print the result; the best of
-# 4 alternating runs of our client and of perftest's own client against
-# the same kind of server must agree within a factor of 1.5
-# (IBCONSOLE_PERFTEST_BW_TOL): in a VM on a shared host one tool's runs
-# alone spread by a factor of 1.8 (seen: 0.18 to 0.32 Gb/s, under KVM and
-# TCG alike), so the 10 % agreement is measured by bench/perftest-peer.sh
-# (medians of many alternating runs), not here. -b, -a, -D and -q 2 run
-# to the end; what perftest has no test for is refused in one line
-# (exit 2).
+# Each server must finish normally and print the result of the same run,
+# and that print must be our figure within 2 % (perftestlib.sh same_run):
+# the handshake and the report exchange work, in the server's unit. Two
+# different runs are not compared here: in a VM on a shared host one
+# tool's runs alone spread by a factor of 1.8, so the agreement with
+# perftest's own client is measured by bench/perftest-peer.sh (medians of
+# many alternating runs). -b, -a, -D and -q 2 run to the end; what
+# perftest has no test for is refused in one line (exit 2).
 # vm-timeout: 600
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 PORT=18660
 . "$VM_TESTS_DIR/enginelib.sh"
 . "$VM_TESTS_DIR/perftestlib.sh"
-TOL=${IBCONSOLE_PERFTEST_BW_TOL:-1.5}
-IBCONSOLE_PERFTEST_RUNS=${IBCONSOLE_PERFTEST_RUNS:-4}
 
-compare write_bw_64k "$TOL" ib_write_bw 4 bw_avg_gbps bw -s 65536 -n 100 --report_gbits
-compare read_bw_64k "$TOL" ib_read_bw 4 bw_avg_gbps bw --op read -s 65536 -n 100 --report_gbits
-compare send_bw_64k "$TOL" ib_send_bw 4 bw_avg_gbps bw --op send -s 65536 -n 100 --report_gbits
+same_run write_bw_64k ib_write_bw -s 65536 -n 100
+same_run read_bw_64k ib_read_bw --op read -s 65536 -n 100
+same_run send_bw_64k ib_send_bw --op send -s 65536 -n 300 --report_gbits
 
 # the server prints our numbers in its unit: Gb/s here, like ours
 awk '/^ *#bytes/ {getline; exit !($1 == 65536 && $4 > 0 && $4 < 100)}' srv.log ||

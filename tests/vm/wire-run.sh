@@ -8,17 +8,20 @@
 # each other; `done` appears there when the client has ended, so a
 # server that waits for it ends with it.
 # Env: WIRE_NEEDS "tool:package ..." besides tc; IBCONSOLE_VM_TIMEOUT.
-# Exit: the client's status; 99 when either VM never ran its script.
+# Exit: 0 when both VMs' scripts passed, 1 when either failed, 99 when
+# either VM never ran its script.
 set -u
 name=$1 server=$2 client=$3
 here=$(cd "$(dirname "$0")" && pwd)
 [ -n "${IBCONSOLE:-}" ] || { echo "$name: ERROR: IBCONSOLE not set" >&2; exit 99; }
 case $IBCONSOLE in /*) ;; *) IBCONSOLE=$(pwd)/$IBCONSOLE ;; esac
 export IBCONSOLE
-for p in tc:iproute2 ${WIRE_NEEDS:-}; do
+for p in tc:iproute2 ss:iproute2 flock:util-linux ${WIRE_NEEDS:-}; do
 	command -v "${p%%:*}" >/dev/null 2>&1 ||
 		{ echo "$name: ERROR: ${p%%:*} not found — apt-get install ${p#*:}" >&2; exit 99; }
 done
+. "$here/vmlock.sh"
+vm_lock "$name"
 IBCONSOLE_VM_TIMEOUT=${IBCONSOLE_VM_TIMEOUT:-480}
 IBCONSOLE_VM_QUIET=${IBCONSOLE_VM_QUIET:-0}
 export IBCONSOLE_VM_TIMEOUT IBCONSOLE_VM_QUIET
@@ -36,7 +39,14 @@ trap 'exit 99' HUP INT TERM
 RXE_VM_WIRE=listen=127.0.0.1:$port RXE_VM_IP=192.168.77.1/24 \
 	"$here/rxe-vm.sh" "$server" > "$log/a.log" 2>&1 &
 apid=$!
-sleep 2	# the listening side first
+# the listening side first: wait for its qemu's wire socket (bounded; a
+# server VM that failed before it says why in its log, shown below)
+i=0
+until ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; do
+	i=$((i + 1))
+	{ [ $i -le 1200 ] && kill -0 "$apid" 2>/dev/null; } || break
+	sleep 0.1
+done
 RXE_VM_WIRE=connect=127.0.0.1:$port RXE_VM_IP=192.168.77.2/24 \
 	"$here/rxe-vm.sh" "$client" > "$log/b.log" 2>&1
 brc=$?
@@ -52,5 +62,8 @@ for v in a b; do
 		head -n 30 | sed "s/^/kernel $v: /"
 done
 [ "$brc" = 99 ] || [ "$arc" = 99 ] && exit 99
+# either VM's script failing fails the test: an agent that died in the
+# server VM is a failure even when the client got its answers
+[ "$arc" = 0 ] || { echo "$name: FAILED: the server VM's script exited $arc (above)"; exit 1; }
 [ "$brc" = 0 ] || exit 1
 exit 0

@@ -32,7 +32,14 @@ while [ "$n" -lt 40 ]; do
 done
 cat client.log
 [ "$crc" = 0 ] || fail "ib_write_bw client failed"
-sleep 2.5
+# two more records after the run (the last counters read after it ended),
+# within 20 s, instead of a fixed 2.5 s
+n0=$(wc -l < watch.jsonl) i=0
+while [ "$(wc -l < watch.jsonl)" -lt $((n0 + 2)) ]; do
+	i=$((i + 1))
+	[ $i -le 200 ] || { cat watch.err; fail "watch wrote no record for 20 s"; }
+	sleep 0.1
+done
 kill -INT "$wpid"
 wait "$wpid"
 wrc=$?
