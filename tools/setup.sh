@@ -15,7 +15,8 @@ SUDO=
 # Build tools, rdma-core libraries, the real stacks the tests run on
 # (ibsim + opensm for the fabric, qemu + busybox for the Soft-RoCE VM),
 # the oracle tools (infiniband-diags, perftest, ibverbs-utils, iperf3), tmux,
-# and the Prometheus server and node_exporter the exporter's tests scrape with.
+# the Prometheus server and node_exporter the exporter's tests scrape with,
+# and gdb, which prints a crashed test process's backtrace into its log.
 PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
  libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev
@@ -23,7 +24,7 @@ PKGS="build-essential autoconf automake pkg-config
  prometheus prometheus-node-exporter
  tmux iperf3 python3 curl procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
- valgrind clang-14 libclang-rt-14-dev"
+ valgrind clang-14 libclang-rt-14-dev gdb"
 
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
