@@ -14,7 +14,8 @@
 #include <cmocka.h>
 
 #include "core/agent/proto.h"
-#include "core/agent/record.h"
+#include "core/testrun/record.h"
+#include "core/base/jsonscan.h"
 #include "core/base/sha256.h"
 
 static struct proto_params good_params(void)
@@ -484,11 +485,11 @@ static void test_record_parse(void **state)
 	{
 		const char *t = "[1, {\"a\": [true, \"x\\\"y\"]}]";
 
-		assert_int_equal(record_scan(t, strlen(t), count, NULL, why, sizeof(why)), 0);
+		assert_int_equal(json_scan(t, strlen(t), count, NULL, why, sizeof(why)), 0);
 	}
 	assert_int_equal(nscalars, 3);
-	assert_int_equal(record_scan("{\"a\": ", 6, count, NULL, why, sizeof(why)), -1);
-	assert_int_equal(record_scan("{\"a\": 1} x", 10, count, NULL, why, sizeof(why)), -1);
+	assert_int_equal(json_scan("{\"a\": ", 6, count, NULL, why, sizeof(why)), -1);
+	assert_int_equal(json_scan("{\"a\": 1} x", 10, count, NULL, why, sizeof(why)), -1);
 	assert_int_equal(record_parse("{}", 2, &s, why, sizeof(why)), -1);
 }
 

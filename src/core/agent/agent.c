@@ -26,13 +26,12 @@
 #include <sys/socket.h>
 
 #include "core/engine/engine.h"
-#include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
 #include "core/agent/client.h"
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 #include "core/agent/proto.h"
-#include "core/agent/tcptest.h"
-#include "core/agent/testctr.h"
+#include "core/testrun/tcptest.h"
+#include "core/counters/testctr.h"
 
 /* The one test on the RDMA side, run by the worker thread. The main
  * thread reads only what is set before the thread starts (peer, started,
@@ -192,12 +191,12 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	      eng_op_name(cfg.p.op), cfg.p.qps, (unsigned long long)cfg.p.size);
 	memset(&m, 0, sizeof(m));
 	m.type = MSG_ACCEPT;
-	eng_local_qps(s->e, &m);
+	eng_local_qps(s->e, &m.u.qps.nqps, &m.u.qps.mtu, m.u.qps.qp);
 	facts_collect(&m.u.qps.facts, s->e);
 	if (proto_send(s->fd, &m, o->timeout_ms, err, errlen) ||
 	    expect(s, &m, MSG_QPS, err, errlen))
 		return ENG_PEER;
-	st = eng_connect(s->e, &m, err, errlen);
+	st = eng_connect(s->e, m.u.qps.nqps, m.u.qps.mtu, m.u.qps.qp, err, errlen);
 	if (st) {
 		proto_send_error(s->fd, st, err);
 		return st;

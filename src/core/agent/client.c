@@ -18,7 +18,6 @@
 
 #include "core/agent/agent.h"
 #include "core/agent/dial.h"
-#include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
 
 struct client {
@@ -304,14 +303,14 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 	if (st)
 		goto out;
 	r->peer = m.u.qps.facts;
-	st = eng_connect(e, &m, err, errlen);
+	st = eng_connect(e, m.u.qps.nqps, m.u.qps.mtu, m.u.qps.qp, err, errlen);
 	if (st) {
 		proto_send_error(c.fd, st, err);
 		goto out;
 	}
 	memset(&m, 0, sizeof(m));
 	m.type = MSG_QPS;
-	eng_local_qps(e, &m);
+	eng_local_qps(e, &m.u.qps.nqps, &m.u.qps.mtu, m.u.qps.qp);
 	if (proto_send(c.fd, &m, o->timeout_ms, err, errlen)) {
 		st = ENG_PEER;
 		goto out;

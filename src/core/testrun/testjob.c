@@ -3,7 +3,7 @@
  * lock, wake descriptor). The worker owns a work copy of the view and
  * publishes it under the lock; the UI copies the published one out. */
 #include "config.h"
-#include "core/agent/testjob.h"
+#include "core/testrun/testjob.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,9 +17,9 @@
 
 #include "core/base/parse.h"
 #include "core/base/worker.h"
-#include "core/agent/perftest_client.h"
-#include "core/agent/tcptest.h"
-#include "core/agent/testctr.h"
+#include "core/testrun/perftest_client.h"
+#include "core/testrun/tcptest.h"
+#include "core/counters/testctr.h"
 
 struct testjob {
 	struct worker wk;

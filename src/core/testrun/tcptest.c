@@ -3,7 +3,7 @@
  * shared-secret answer as the RDMA test) and one stream, counted by the
  * receiver. Every wait is bounded; nothing here prints. */
 #include "config.h"
-#include "core/agent/tcptest.h"
+#include "core/testrun/tcptest.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * hw_counters/ files through the counters room's sysfs reader, and the
  * deltas between two samples by the delta engine's rule. */
 #include "config.h"
-#include "core/agent/testctr.h"
+#include "core/counters/testctr.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -35,10 +35,10 @@ static void add_from(struct testctr *t, const struct counter_set *cs, bool from_
 
 		if (v->saturates != from_counters || !v->valid)
 			continue;
-		if (t->n >= PROTO_MAX_COUNTERS || strlen(name) >= PROTO_NAME ||
+		if (t->n >= TESTCTR_MAX || strlen(name) >= TESTCTR_NAME ||
 		    v->value > (uint64_t)LONG_MAX)
 			continue;
-		snprintf(t->c[t->n].name, PROTO_NAME, "%s", name);
+		snprintf(t->c[t->n].name, TESTCTR_NAME, "%s", name);
 		t->c[t->n].delta = v->value;
 		t->n++;
 	}
