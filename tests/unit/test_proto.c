@@ -472,6 +472,13 @@ static void count(void *arg, const char *path, const char *val, bool is_str)
 	nscalars++;
 }
 
+static char lastval[64];
+static void keep(void *arg, const char *path, const char *val, bool is_str)
+{
+	(void)arg; (void)path; (void)is_str;
+	snprintf(lastval, sizeof(lastval), "%s", val);
+}
+
 static void test_record_parse(void **state)
 {
 	const char *rec = "{\"schema\": \"ibconsole/test/1\", \"params\": {\"kind\": \"lat\", \"op\": \"send\","
@@ -498,6 +505,10 @@ static void test_record_parse(void **state)
 	assert_int_equal(nscalars, 3);
 	assert_int_equal(json_scan("{\"a\": ", 6, count, NULL, why, sizeof(why)), -1);
 	assert_int_equal(json_scan("{\"a\": 1} x", 10, count, NULL, why, sizeof(why)), -1);
+	assert_string_equal(why, "trailing data at byte 9");
+	/* counters are unsigned 64-bit: 2^64-1 reads back exactly */
+	assert_int_equal(json_scan("{\"c\": 18446744073709551615}\n", 29, keep, NULL, why, sizeof(why)), 0);
+	assert_string_equal(lastval, "18446744073709551615");
 	assert_int_equal(record_parse("{}", 2, &s, why, sizeof(why)), -1);
 }
 
