@@ -28,6 +28,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/facts.h"
 #include "core/agent/client.h"
+#include "core/agent/dial.h"
 #include "core/accept/hostlist.h"
 #include "core/agent/proto.h"
 #include "core/testrun/tcptest.h"
@@ -755,32 +756,14 @@ static void accept_all(struct agent *a, int lfd, bool tcp)
 
 static int listen_on(const struct agent_opts *o, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE }, *res, *a;
-	char port[16];
-	int fd = -1, rc, one = 1, eno = 0;
+	int port = o->port ? o->port : AGENT_DEFAULT_PORT;
+	int gai, eno, fd = dial_listen(o->bind, port, AGENT_BACKLOG, &gai, &eno);
 
-	snprintf(port, sizeof(port), "%d", o->port ? o->port : AGENT_DEFAULT_PORT);
-	rc = getaddrinfo(o->bind, port, &hints, &res);
-	if (rc) {
+	if (fd < 0 && gai)
 		snprintf(err, errlen, "cannot resolve --bind %s: %s — give an address of this host",
-			 o->bind ? o->bind : "*", gai_strerror(rc));
-		return -1;
-	}
-	for (a = res; a; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, AGENT_BACKLOG))
-			break;
-		eno = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
-		snprintf(err, errlen, "cannot listen on %s port %s: %s — pick another --port or --bind",
+			 o->bind ? o->bind : "*", gai_strerror(gai));
+	else if (fd < 0)
+		snprintf(err, errlen, "cannot listen on %s port %d: %s — pick another --port or --bind",
 			 o->bind ? o->bind : "*", port, strerror(eno));
 	return fd;
 }

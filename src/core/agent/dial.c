@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* TCP connect with a deadline, shared by the clients of a peer. */
+/* TCP connect with a deadline, shared by the clients of a peer, and the
+ * listening socket of the agent and its TCP baseline. */
 #include "config.h"
 #include "core/agent/dial.h"
 
@@ -99,4 +100,35 @@ enum dial_status dial_tcp(const char *host, int port, int timeout_ms, int flags,
 	}
 	freeaddrinfo(res);
 	return DIAL_NO_ANSWER;
+}
+
+int dial_listen(const char *bind_addr, int port, int backlog, int *gai, int *eno)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *res, *a;
+	char serv[16];
+	int fd = -1, one = 1;
+
+	*gai = 0;
+	*eno = 0;
+	snprintf(serv, sizeof(serv), "%d", port);
+	*gai = getaddrinfo(bind_addr, serv, &hints, &res);
+	if (*gai)
+		return -1;
+	for (a = res; a; a = a->ai_next) {
+		/* non-blocking: the agent's loops accept until EAGAIN */
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+		if (fd < 0) {
+			*eno = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, backlog))
+			break;
+		*eno = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd;
 }

@@ -259,32 +259,13 @@ out:
 
 int tcptest_listen(const char *bind_addr, int agent_port, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE }, *res, *a;
-	char port[16];
-	int fd = -1, one = 1, eno = 0, rc;
+	int gai, eno, fd = dial_listen(bind_addr, tcp_port_of(agent_port), 64, &gai, &eno);
 
-	snprintf(port, sizeof(port), "%d", tcp_port_of(agent_port));
-	rc = getaddrinfo(bind_addr, port, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "cannot resolve %s: %s", bind_addr ? bind_addr : "*", gai_strerror(rc));
-		return -1;
-	}
-	for (a = res; a; a = a->ai_next) {
-		/* non-blocking: the agent's loop accepts until EAGAIN */
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 64))
-			break;
-		eno = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
-		snprintf(err, errlen, "cannot listen on port %s for the TCP baseline: %s", port, strerror(eno));
+	if (fd < 0 && gai)
+		snprintf(err, errlen, "cannot resolve %s: %s", bind_addr ? bind_addr : "*", gai_strerror(gai));
+	else if (fd < 0)
+		snprintf(err, errlen, "cannot listen on port %d for the TCP baseline: %s",
+			 tcp_port_of(agent_port), strerror(eno));
 	return fd;
 }
 
