@@ -33,6 +33,7 @@
 #include "core/agent/proto.h"
 #include "core/testrun/tcptest.h"
 #include "core/counters/testctr.h"
+#include "core/base/clock.h"
 
 /* The one test on the RDMA side, run by the worker thread. The main
  * thread reads only what is set before the thread starts (peer, started,
@@ -352,14 +353,6 @@ struct agent {
 	char last_err[ENG_ERR];
 };
 
-static long long ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Ends a window of the drop log: one summary line for what it held back. */
 static void drop_log_flush(struct agent *a, long long now, bool force)
 {
@@ -383,7 +376,7 @@ static void drop_log_flush(struct agent *a, long long now, bool force)
  * a client can cause at will (a drop, a failed test) is logged here. */
 static void note(struct agent *a, enum drop_kind k, const char *peer, const char *why)
 {
-	long long now = ms_now();
+	long long now = mono_ms();
 
 	drop_log_flush(a, now, false);
 	if (!a->win_end)
@@ -430,7 +423,7 @@ static void answer_busy(struct agent *a, struct conn *c)
 
 	m.u.busy.ver_min = m.u.busy.ver_max = PROTO_VERSION;
 	if (a->s) {
-		long long ran = ms_now() - a->s->started;
+		long long ran = mono_ms() - a->s->started;
 
 		m.u.busy.running_ms = (uint32_t)(ran > 0 ? ran : 0);
 		m.u.busy.planned_ms = a->s->setup.type == MSG_ORDER ?
@@ -456,7 +449,7 @@ static void start_session(struct agent *a, struct conn *c, const struct proto_ms
 	s->o = a->o;
 	s->fd = c->fd;
 	s->setup = *setup;
-	s->started = ms_now();
+	s->started = mono_ms();
 	s->wake = a->wake[1];
 	snprintf(s->peer, sizeof(s->peer), "%s", c->peer);
 	atomic_init(&s->done, false);
@@ -706,7 +699,7 @@ static void admit(struct agent *a, int fd, const struct sockaddr_storage *ss, so
 	}
 	c->fd = fd;
 	c->tcp = tcp;
-	c->since = ms_now();
+	c->since = mono_ms();
 	c->deadline = c->since + a->o->timeout_ms;
 	c->have = 0;
 	c->need = PROTO_HDR;
@@ -748,7 +741,7 @@ static void accept_all(struct agent *a, int lfd, bool tcp)
 			if (o)
 				drop(a, o, DROP_LIMIT, "dropped: the agent ran out of file descriptors");
 			else
-				a->accept_pause = ms_now() + 100;
+				a->accept_pause = mono_ms() + 100;
 		}
 		return;
 	}
@@ -839,7 +832,7 @@ static void tcp_start(struct agent *a, struct conn *c)
  * never longer than the next handshake deadline. */
 static void round_(struct agent *a)
 {
-	long long now = ms_now(), wait = 500;
+	long long now = mono_ms(), wait = 500;
 	int n;
 
 	a->pfd[0] = (struct pollfd){ .fd = now < a->accept_pause ? -1 : a->lfd, .events = POLLIN };
@@ -864,7 +857,7 @@ static void round_(struct agent *a)
 		end_session(a);
 	/* an order runs unattended: past its limit it is stopped */
 	if (a->s && a->s->setup.type == MSG_ORDER &&
-	    ms_now() - a->s->started > (long long)PROTO_ORDER_MAX_DURATION_MS)
+	    mono_ms() - a->s->started > (long long)PROTO_ORDER_MAX_DURATION_MS)
 		atomic_store(&a->s->cancel, 1);
 	for (int i = 0; n > 0 && i < AGENT_MAX_PENDING; i++)
 		if (a->c[i].fd >= 0 && a->pfd[i + 2].fd == a->c[i].fd && a->pfd[i + 2].revents)
@@ -875,7 +868,7 @@ static void round_(struct agent *a)
 	if (n > 0 && a->pfd[AGENT_MAX_PENDING + 2].fd >= 0 && a->pfd[AGENT_MAX_PENDING + 2].revents &&
 	    serving(a))
 		accept_all(a, a->tfd, true);
-	now = ms_now();
+	now = mono_ms();
 	for (int i = 0; i < AGENT_MAX_PENDING; i++) {
 		if (a->c[i].fd >= 0 && now >= a->c[i].deadline) {
 			char why[128];
@@ -948,7 +941,7 @@ int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
 	for (int i = 0; i < AGENT_MAX_PENDING; i++)
 		if (a->c[i].fd >= 0)
 			close(a->c[i].fd);
-	drop_log_flush(a, ms_now(), true);
+	drop_log_flush(a, mono_ms(), true);
 	close(a->lfd);
 	close(a->wake[0]);
 	close(a->wake[1]);

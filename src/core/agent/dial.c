@@ -15,20 +15,14 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
-static long long ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+#include "core/base/clock.h"
 
 /* One address: connected fd, or -1 with *eno. A retried dial waits at
  * most 2 s per attempt, so a black-holed address does not use up the
  * whole time-out before the next one is tried. */
 static int attempt(const struct addrinfo *a, long long deadline, int flags, int *eno)
 {
-	long long left = deadline - ms_now();
+	long long left = deadline - mono_ms();
 	int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
 	socklen_t sl = sizeof(*eno);
@@ -66,7 +60,7 @@ enum dial_status dial_tcp(const char *host, int port, int timeout_ms, int flags,
 			  atomic_int *cancel, struct dial_result *r, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
-	long long deadline = ms_now() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 	char ps[16];
 	int rc;
 
@@ -89,7 +83,7 @@ enum dial_status dial_tcp(const char *host, int port, int timeout_ms, int flags,
 				return DIAL_OK;
 			}
 		}
-		if (!(flags & DIAL_RETRY) || ms_now() >= deadline)
+		if (!(flags & DIAL_RETRY) || mono_ms() >= deadline)
 			break;
 		if (cancel && atomic_load(cancel)) {
 			freeaddrinfo(res);

@@ -14,6 +14,8 @@
 
 #include <nettle/hmac.h>
 
+#include "core/base/clock.h"
+
 /* A cursor over a buffer: every get / put is bounds-checked and a failure
  * sticks, so a codec reads as a straight list of fields. */
 struct cur {
@@ -619,19 +621,11 @@ void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE], uint8_
 
 /* ---- I/O ---- */
 
-static long long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static int wait_fd(int fd, short ev, long long deadline)
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = ev };
-		long long left = deadline - now_ms();
+		long long left = deadline - mono_ms();
 		int rc;
 
 		if (left <= 0)
@@ -647,7 +641,7 @@ static int wait_fd(int fd, short ev, long long deadline)
 int proto_send(int fd, const struct proto_msg *m, int timeout_ms, char *why, size_t whylen)
 {
 	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 	int n = proto_encode(m, buf, sizeof(buf));
 	size_t off = 0;
 
@@ -708,7 +702,7 @@ static int read_full(int fd, uint8_t *buf, size_t n, long long deadline, int tim
 int proto_recv(int fd, struct proto_msg *m, int timeout_ms, char *why, size_t whylen)
 {
 	uint8_t hdr[PROTO_HDR], body[PROTO_MAX_PAYLOAD];
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 	uint8_t type;
 	int n;
 

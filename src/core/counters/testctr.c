@@ -15,6 +15,7 @@
 #include "core/base/sysfs.h"
 #include "core/counters/counters.h"
 #include "core/counters/delta.h"
+#include "core/base/clock.h"
 
 /* The counters/ files carry the PMA's names in the reader's sample; a
  * test record names every counter by its file, as it always has. */
@@ -42,14 +43,6 @@ static void add_from(struct testctr *t, const struct counter_set *cs, bool from_
 		t->c[t->n].delta = v->value;
 		t->n++;
 	}
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 void testctr_sample(struct testctr *t, const char *dev, int port)

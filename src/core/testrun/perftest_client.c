@@ -22,6 +22,7 @@
 #include "core/agent/dial.h"
 #include "core/testrun/perftest_proto.h"
 #include "core/engine/facts.h"
+#include "core/base/clock.h"
 
 /* The version we announce: the newest whose handshake we speak without
  * the negotiation block, so a 6.28+ server skips it too. */
@@ -40,24 +41,16 @@ struct ptc {
 	struct pt_key mine[PROTO_MAX_QPS], rem[PROTO_MAX_QPS];
 };
 
-static long long ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Writes or reads exactly len bytes before the deadline; 0 or -1 with err. */
 static int io_exact(struct ptc *c, bool wr, void *buf, size_t len, const char *what,
 		    char *err, size_t errlen)
 {
-	long long deadline = ms_now() + c->o->timeout_ms;
+	long long deadline = mono_ms() + c->o->timeout_ms;
 	size_t done = 0;
 
 	while (done < len) {
 		struct pollfd p = { .fd = c->fd, .events = wr ? POLLOUT : POLLIN };
-		long long left = deadline - ms_now();
+		long long left = deadline - mono_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(&p, 1, (int)left) == 0) {

@@ -20,16 +20,9 @@
 #include "core/agent/agent.h"
 #include "core/agent/dial.h"
 #include "core/agent/proto.h"
+#include "core/base/clock.h"
 
 #define TCP_CHUNK (128u << 10)
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static int tcp_port_of(int agent_port)
 {
@@ -60,12 +53,12 @@ static int unhex(const char *s, uint8_t *b, size_t n)
  * nothing of the stream may be swallowed. */
 static int read_line(int fd, char *buf, size_t len, int timeout_ms)
 {
-	double end = now_s() + timeout_ms / 1000.0;
+	double end = mono_s() + timeout_ms / 1000.0;
 	size_t n = 0;
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		double left = end - now_s();
+		double left = end - mono_s();
 		ssize_t r;
 
 		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
@@ -84,11 +77,11 @@ static int read_line(int fd, char *buf, size_t len, int timeout_ms)
 
 static int write_all(int fd, const char *s, size_t len, int timeout_ms)
 {
-	double end = now_s() + timeout_ms / 1000.0;
+	double end = mono_s() + timeout_ms / 1000.0;
 
 	while (len) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		double left = end - now_s();
+		double left = end - mono_s();
 		ssize_t w;
 
 		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
@@ -184,12 +177,12 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 		st = 5;
 		goto out;
 	}
-	t0 = last = sec_start = now_s();
+	t0 = last = sec_start = mono_s();
 	end = t0 + secs;
 	stall_end = t0 + o->timeout_ms / 1000.0;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		double now = now_s();
+		double now = mono_s();
 		ssize_t w;
 
 		if (o->cancel && atomic_load(o->cancel)) {
@@ -230,10 +223,10 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 		}
 		r->sent += (uint64_t)w;
 		sec_bytes += (uint64_t)w;
-		stall_end = now_s() + o->timeout_ms / 1000.0;
+		stall_end = mono_s() + o->timeout_ms / 1000.0;
 	}
-	if (sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && now_s() - sec_start > 0.2)
-		r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (now_s() - sec_start) / 1e9;
+	if (sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && mono_s() - sec_start > 0.2)
+		r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (mono_s() - sec_start) / 1e9;
 	shutdown(fd, SHUT_WR);
 	{
 		unsigned long long bytes, ns;
@@ -335,12 +328,12 @@ int tcptest_stream(int fd, unsigned secs, int timeout_ms, char *err, size_t errl
 	}
 	/* the stream ends at the client's close; a silent client within the
 	 * time-out, or one that streams far past its own duration, fails */
-	deadline = now_s() + secs + timeout_ms / 1000.0 + 5;
+	deadline = mono_s() + secs + timeout_ms / 1000.0 + 5;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
-		if (now_s() > deadline || poll(&p, 1, timeout_ms) <= 0) {
+		if (mono_s() > deadline || poll(&p, 1, timeout_ms) <= 0) {
 			snprintf(err, errlen, "the client stopped sending for %d ms", timeout_ms);
 			goto out;
 		}
@@ -353,7 +346,7 @@ int tcptest_stream(int fd, unsigned secs, int timeout_ms, char *err, size_t errl
 		}
 		if (n == 0)
 			break;
-		lastb = now_s();
+		lastb = mono_s();
 		if (!bytes)
 			first = lastb;
 		bytes += (uint64_t)n;

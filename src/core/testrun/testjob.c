@@ -20,6 +20,7 @@
 #include "core/testrun/perftest_client.h"
 #include "core/testrun/tcptest.h"
 #include "core/counters/testctr.h"
+#include "core/base/clock.h"
 
 struct testjob {
 	struct worker wk;
@@ -39,14 +40,6 @@ struct testjob {
 	struct testctr base;
 	uint64_t sizes[TESTRUN_MAX_PHASES];
 };
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void publish(struct testjob *j)
 {
