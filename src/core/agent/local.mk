@@ -4,5 +4,6 @@
 libibc_core_a_SOURCES += \
 	src/core/agent/proto.c src/core/agent/proto.h \
 	src/core/agent/agent.c src/core/agent/agent.h \
+	src/core/agent/session.c src/core/agent/session.h \
 	src/core/agent/client.c src/core/agent/client.h \
 	src/core/agent/dial.c src/core/agent/dial.h
