@@ -325,25 +325,137 @@ static void oresult_io(struct cur *c, struct proto_order_result *r, bool enc)
 	facts_io(c, &r->peer, enc);
 }
 
+static void hello_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		put_u(c, m->u.hello.ver_min, 2);
+		put_u(c, m->u.hello.ver_max, 2);
+		put_u(c, m->u.hello.auth_required, 1);
+		put(c, m->u.hello.nonce, PROTO_NONCE);
+	} else {
+		m->u.hello.ver_min = (uint16_t)get_u(c, 2);
+		m->u.hello.ver_max = (uint16_t)get_u(c, 2);
+		m->u.hello.auth_required = (uint8_t)get_u(c, 1);
+		get(c, m->u.hello.nonce, PROTO_NONCE);
+		if (!c->bad && (m->u.hello.ver_min > m->u.hello.ver_max ||
+				m->u.hello.auth_required > 1))
+			fail(c, "bad version range or auth flag");
+	}
+	facts_io(c, &m->u.hello.facts, enc);
+}
+
+static void run_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		put_u(c, m->u.run.size, 8);
+		put_u(c, m->u.run.iters, 8);
+		put_u(c, m->u.run.duration_ms, 4);
+	} else {
+		m->u.run.size = get_u(c, 8);
+		m->u.run.iters = get_u(c, 8);
+		m->u.run.duration_ms = (uint32_t)get_u(c, 4);
+		if (!c->bad && (m->u.run.size < PROTO_MIN_SIZE || m->u.run.size > PROTO_MAX_SIZE ||
+				m->u.run.iters < 1 || m->u.run.iters > PROTO_MAX_ITERS ||
+				m->u.run.duration_ms > PROTO_MAX_DURATION_MS))
+			fail(c, "phase size, iterations or duration out of range");
+	}
+}
+
+static void counters_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		if (m->u.counters.n > PROTO_MAX_COUNTERS) {
+			c->bad = true;
+			return;
+		}
+		put_u(c, m->u.counters.t_ms, 4);
+		put_u(c, m->u.counters.n, 4);
+	} else {
+		m->u.counters.t_ms = (uint32_t)get_u(c, 4);
+		m->u.counters.n = (uint32_t)get_u(c, 4);
+		if (!c->bad && m->u.counters.n > PROTO_MAX_COUNTERS)
+			fail(c, "too many counters");
+	}
+	for (uint32_t i = 0; !c->bad && i < m->u.counters.n; i++) {
+		struct testctr_value *k = &m->u.counters.c[i];
+
+		if (enc) {
+			put_str(c, k->name, sizeof(k->name));
+			put_u(c, k->delta, 8);
+		} else {
+			get_str(c, k->name, sizeof(k->name), "counter name");
+			k->delta = get_u(c, 8);
+			if (!c->bad && !k->name[0])
+				fail(c, "empty counter name");
+		}
+	}
+}
+
+static void result_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	uint64_t bits;
+
+	if (enc) {
+		memcpy(&bits, &m->u.result.peak_gbps, 8);
+		put_u(c, m->u.result.bytes, 8);
+		put_u(c, m->u.result.msgs, 8);
+		put_u(c, m->u.result.ns, 8);
+		put_u(c, bits, 8);
+	} else {
+		m->u.result.bytes = get_u(c, 8);
+		m->u.result.msgs = get_u(c, 8);
+		m->u.result.ns = get_u(c, 8);
+		bits = get_u(c, 8);
+		memcpy(&m->u.result.peak_gbps, &bits, 8);
+		if (!c->bad && !(m->u.result.peak_gbps >= 0 && m->u.result.peak_gbps < 1e6))
+			fail(c, "peak bandwidth not a plausible number");
+	}
+}
+
+static void error_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		put_u(c, m->u.error.code, 2);
+		put_str(c, m->u.error.text, sizeof(m->u.error.text));
+	} else {
+		m->u.error.code = (uint16_t)get_u(c, 2);
+		get_str(c, m->u.error.text, sizeof(m->u.error.text), "error text");
+		if (!c->bad && (m->u.error.code < 1 || m->u.error.code > 5))
+			fail(c, "error code out of range");
+	}
+}
+
+static void busy_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		if (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max) {
+			c->bad = true;
+			return;
+		}
+		put_u(c, m->u.busy.ver_min, 2);
+		put_u(c, m->u.busy.ver_max, 2);
+		put_u(c, m->u.busy.running_ms, 4);
+		put_u(c, m->u.busy.planned_ms, 4);
+		put_str(c, m->u.busy.peer, sizeof(m->u.busy.peer));
+	} else {
+		m->u.busy.ver_min = (uint16_t)get_u(c, 2);
+		m->u.busy.ver_max = (uint16_t)get_u(c, 2);
+		m->u.busy.running_ms = (uint32_t)get_u(c, 4);
+		m->u.busy.planned_ms = (uint32_t)get_u(c, 4);
+		get_str(c, m->u.busy.peer, sizeof(m->u.busy.peer), "peer address");
+		if (!c->bad && (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max))
+			fail(c, "bad version range");
+		if (!c->bad && m->u.busy.planned_ms > PROTO_MAX_DURATION_MS)
+			fail(c, "planned duration out of range");
+	}
+}
+
+/* One message body, either way; c->bad on any rule broken. */
 static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 {
 	switch (m->type) {
 	case MSG_HELLO:
-		if (enc) {
-			put_u(c, m->u.hello.ver_min, 2);
-			put_u(c, m->u.hello.ver_max, 2);
-			put_u(c, m->u.hello.auth_required, 1);
-			put(c, m->u.hello.nonce, PROTO_NONCE);
-		} else {
-			m->u.hello.ver_min = (uint16_t)get_u(c, 2);
-			m->u.hello.ver_max = (uint16_t)get_u(c, 2);
-			m->u.hello.auth_required = (uint8_t)get_u(c, 1);
-			get(c, m->u.hello.nonce, PROTO_NONCE);
-			if (!c->bad && (m->u.hello.ver_min > m->u.hello.ver_max ||
-					m->u.hello.auth_required > 1))
-				fail(c, "bad version range or auth flag");
-		}
-		facts_io(c, &m->u.hello.facts, enc);
+		hello_io(c, m, enc);
 		break;
 	case MSG_SETUP:
 		if (enc)
@@ -366,101 +478,19 @@ static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 	case MSG_BYE:
 		break;
 	case MSG_RUN:
-		if (enc) {
-			put_u(c, m->u.run.size, 8);
-			put_u(c, m->u.run.iters, 8);
-			put_u(c, m->u.run.duration_ms, 4);
-		} else {
-			m->u.run.size = get_u(c, 8);
-			m->u.run.iters = get_u(c, 8);
-			m->u.run.duration_ms = (uint32_t)get_u(c, 4);
-			if (!c->bad && (m->u.run.size < PROTO_MIN_SIZE || m->u.run.size > PROTO_MAX_SIZE ||
-					m->u.run.iters < 1 || m->u.run.iters > PROTO_MAX_ITERS ||
-					m->u.run.duration_ms > PROTO_MAX_DURATION_MS))
-				fail(c, "phase size, iterations or duration out of range");
-		}
+		run_io(c, m, enc);
 		break;
 	case MSG_COUNTERS:
-		if (enc) {
-			if (m->u.counters.n > PROTO_MAX_COUNTERS) {
-				c->bad = true;
-				return;
-			}
-			put_u(c, m->u.counters.t_ms, 4);
-			put_u(c, m->u.counters.n, 4);
-		} else {
-			m->u.counters.t_ms = (uint32_t)get_u(c, 4);
-			m->u.counters.n = (uint32_t)get_u(c, 4);
-			if (!c->bad && m->u.counters.n > PROTO_MAX_COUNTERS)
-				fail(c, "too many counters");
-		}
-		for (uint32_t i = 0; !c->bad && i < m->u.counters.n; i++) {
-			struct testctr_value *k = &m->u.counters.c[i];
-
-			if (enc) {
-				put_str(c, k->name, sizeof(k->name));
-				put_u(c, k->delta, 8);
-			} else {
-				get_str(c, k->name, sizeof(k->name), "counter name");
-				k->delta = get_u(c, 8);
-				if (!c->bad && !k->name[0])
-					fail(c, "empty counter name");
-			}
-		}
+		counters_io(c, m, enc);
 		break;
-	case MSG_PHASE_RESULT: {
-		uint64_t bits;
-
-		if (enc) {
-			memcpy(&bits, &m->u.result.peak_gbps, 8);
-			put_u(c, m->u.result.bytes, 8);
-			put_u(c, m->u.result.msgs, 8);
-			put_u(c, m->u.result.ns, 8);
-			put_u(c, bits, 8);
-		} else {
-			m->u.result.bytes = get_u(c, 8);
-			m->u.result.msgs = get_u(c, 8);
-			m->u.result.ns = get_u(c, 8);
-			bits = get_u(c, 8);
-			memcpy(&m->u.result.peak_gbps, &bits, 8);
-			if (!c->bad && !(m->u.result.peak_gbps >= 0 && m->u.result.peak_gbps < 1e6))
-				fail(c, "peak bandwidth not a plausible number");
-		}
+	case MSG_PHASE_RESULT:
+		result_io(c, m, enc);
 		break;
-	}
 	case MSG_ERROR:
-		if (enc) {
-			put_u(c, m->u.error.code, 2);
-			put_str(c, m->u.error.text, sizeof(m->u.error.text));
-		} else {
-			m->u.error.code = (uint16_t)get_u(c, 2);
-			get_str(c, m->u.error.text, sizeof(m->u.error.text), "error text");
-			if (!c->bad && (m->u.error.code < 1 || m->u.error.code > 5))
-				fail(c, "error code out of range");
-		}
+		error_io(c, m, enc);
 		break;
 	case MSG_BUSY:
-		if (enc) {
-			if (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max) {
-				c->bad = true;
-				return;
-			}
-			put_u(c, m->u.busy.ver_min, 2);
-			put_u(c, m->u.busy.ver_max, 2);
-			put_u(c, m->u.busy.running_ms, 4);
-			put_u(c, m->u.busy.planned_ms, 4);
-			put_str(c, m->u.busy.peer, sizeof(m->u.busy.peer));
-		} else {
-			m->u.busy.ver_min = (uint16_t)get_u(c, 2);
-			m->u.busy.ver_max = (uint16_t)get_u(c, 2);
-			m->u.busy.running_ms = (uint32_t)get_u(c, 4);
-			m->u.busy.planned_ms = (uint32_t)get_u(c, 4);
-			get_str(c, m->u.busy.peer, sizeof(m->u.busy.peer), "peer address");
-			if (!c->bad && (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max))
-				fail(c, "bad version range");
-			if (!c->bad && m->u.busy.planned_ms > PROTO_MAX_DURATION_MS)
-				fail(c, "planned duration out of range");
-		}
+		busy_io(c, m, enc);
 		break;
 	case MSG_ORDER:
 		order_io(c, m, enc);
