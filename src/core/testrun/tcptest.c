@@ -115,39 +115,26 @@ static int dial(const struct tcptest_opts *o, char *where, size_t wlen, char *er
 	}
 }
 
-int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *err, size_t errlen)
+/* The greeting, the answer to its nonce and the agent's GO; 0 or an exit
+ * status with err. */
+static int client_handshake(const struct tcptest_opts *o, int fd, const char *where, uint32_t secs,
+			    char *err, size_t errlen)
 {
-	char where[160], line[256], mac_hex[65] = "-", *buf = NULL;
+	char line[256], mac_hex[65] = "-";
 	uint8_t nonce[PROTO_NONCE];
 	unsigned ver, auth;
-	uint32_t secs = o->seconds ? o->seconds : 10;
-	double t0, end, last, stall_end;
-	uint64_t last_bytes = 0, sec_bytes = 0;
-	double sec_start;
-	int fd, st = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->port = tcp_port_of(o->agent_port);
-	if (secs > TCPTEST_MAX_SECONDS) {
-		snprintf(err, errlen, "a TCP baseline runs at most %d s — give a shorter --duration", TCPTEST_MAX_SECONDS);
-		return 2;
-	}
-	fd = dial(o, where, sizeof(where), err, errlen);
-	if (fd < 0)
-		return 4;
 	if (read_line(fd, line, sizeof(line), o->timeout_ms) ||
 	    sscanf(line, "IBCTCP %u %32s %u", &ver, mac_hex, &auth) != 3 || ver != 1 ||
 	    unhex(mac_hex, nonce, sizeof(nonce))) {
 		snprintf(err, errlen, "the agent at %s did not greet as an ibconsole TCP baseline — is 'ibconsole serve' of the same version running there?",
 			 where);
-		st = 4;
-		goto out;
+		return 4;
 	}
 	snprintf(mac_hex, sizeof(mac_hex), "-");
 	if (auth && !o->secret) {
 		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", where);
-		st = 3;
-		goto out;
+		return 3;
 	}
 	if (o->secret) {
 		uint8_t mac[32];
@@ -158,8 +145,7 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 	snprintf(line, sizeof(line), "%u %s\n", secs, mac_hex);
 	if (write_all(fd, line, strlen(line), o->timeout_ms) || read_line(fd, line, sizeof(line), o->timeout_ms)) {
 		snprintf(err, errlen, "the agent at %s went away during the TCP handshake — is it still running?", where);
-		st = 4;
-		goto out;
+		return 4;
 	}
 	if (strcmp(line, "GO")) {
 		int code = 4, off = 0;
@@ -168,14 +154,24 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 			snprintf(err, errlen, "the agent at %s refused: %s", where, line + off);
 		else
 			snprintf(err, errlen, "the agent at %s answered '%.60s' — run the same ibconsole version on both ends", where, line);
-		st = code >= 1 && code <= 5 ? code : 4;
-		goto out;
+		return code >= 1 && code <= 5 ? code : 4;
 	}
-	buf = calloc(1, TCP_CHUNK);
+	return 0;
+}
+
+/* Sends for secs with per-second samples and progress; 0 or an exit
+ * status with err. */
+static int stream(const struct tcptest_opts *o, int fd, const char *where, uint32_t secs,
+		  struct tcptest_result *r, char *err, size_t errlen)
+{
+	char *buf = calloc(1, TCP_CHUNK);
+	double t0, end, last, stall_end, sec_start;
+	uint64_t last_bytes = 0, sec_bytes = 0;
+	int st = 0;
+
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");
-		st = 5;
-		goto out;
+		return 5;
 	}
 	t0 = last = sec_start = mono_s();
 	end = t0 + secs;
@@ -188,7 +184,7 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 		if (o->cancel && atomic_load(o->cancel)) {
 			snprintf(err, errlen, "cancelled");
 			st = 4;
-			goto out;
+			break;
 		}
 		if (now - sec_start >= 1.0 && r->nsec < TCPTEST_MAX_SAMPLES) {
 			r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (now - sec_start) / 1e9;
@@ -208,7 +204,7 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 			snprintf(err, errlen, "the agent at %s stopped reading the TCP stream for %d s — is it still running, is the path up?",
 				 where, o->timeout_ms / 1000);
 			st = 4;
-			goto out;
+			break;
 		}
 		if (poll(&p, 1, 100) <= 0)
 			continue;
@@ -219,31 +215,50 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 			snprintf(err, errlen, "the agent at %s went away mid-test: %s — is it still running?",
 				 where, w < 0 ? strerror(errno) : "closed");
 			st = 4;
-			goto out;
+			break;
 		}
 		r->sent += (uint64_t)w;
 		sec_bytes += (uint64_t)w;
 		stall_end = mono_s() + o->timeout_ms / 1000.0;
 	}
-	if (sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && mono_s() - sec_start > 0.2)
+	free(buf);
+	if (!st && sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && mono_s() - sec_start > 0.2)
 		r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (mono_s() - sec_start) / 1e9;
-	shutdown(fd, SHUT_WR);
-	{
-		unsigned long long bytes, ns;
+	return st;
+}
 
+int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *err, size_t errlen)
+{
+	char where[160], line[256];
+	uint32_t secs = o->seconds ? o->seconds : 10;
+	unsigned long long bytes, ns;
+	int fd, st;
+
+	memset(r, 0, sizeof(*r));
+	r->port = tcp_port_of(o->agent_port);
+	if (secs > TCPTEST_MAX_SECONDS) {
+		snprintf(err, errlen, "a TCP baseline runs at most %d s — give a shorter --duration", TCPTEST_MAX_SECONDS);
+		return 2;
+	}
+	fd = dial(o, where, sizeof(where), err, errlen);
+	if (fd < 0)
+		return 4;
+	st = client_handshake(o, fd, where, secs, err, errlen);
+	if (!st)
+		st = stream(o, fd, where, secs, r, err, errlen);
+	if (!st) {
+		shutdown(fd, SHUT_WR);
 		/* the receiver drains what is still in flight first */
 		if (read_line(fd, line, sizeof(line), o->timeout_ms + 5000) ||
 		    sscanf(line, "DONE %llu %llu", &bytes, &ns) != 2) {
 			snprintf(err, errlen, "the agent at %s did not report what it received — is it still running?", where);
 			st = 4;
-			goto out;
+		} else {
+			r->bytes = bytes;
+			r->seconds = (double)ns / 1e9;
+			r->gbps = ns ? (double)bytes * 8.0 / (double)ns : 0;
 		}
-		r->bytes = bytes;
-		r->seconds = (double)ns / 1e9;
-		r->gbps = ns ? (double)bytes * 8.0 / (double)ns : 0;
 	}
-out:
-	free(buf);
 	close(fd);
 	return st;
 }
