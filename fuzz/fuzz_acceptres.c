@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/agent/acceptres.h"
+#include "core/accept/acceptres.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/agent/perftest_proto.h"
+#include "core/testrun/perftest_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 

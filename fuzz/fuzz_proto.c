@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/agent/proto.h"
-#include "core/agent/record.h"
+#include "core/base/jsonscan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,6 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* any type with any payload */
 	if (size >= 1)
 		(void)proto_decode((uint8_t)(data[0] % (MSG_TYPE_MAX + 1)), data + 1, size - 1, &m, why, sizeof(why));
-	(void)record_scan((const char *)data, size, sink, NULL, why, sizeof(why));
+	(void)json_scan((const char *)data, size, sink, NULL, why, sizeof(why));
 	return 0;
 }

@@ -18,11 +18,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "core/agent/accept.h"
+#include "core/accept/accept.h"
 #include "core/agent/agent.h"
-#include "core/agent/allpairs.h"
+#include "core/accept/allpairs.h"
 #include "core/agent/client.h"
-#include "core/agent/testjob.h"
+#include "core/testrun/testjob.h"
 #include "core/base/json.h"
 #include "core/base/parse.h"
 #include "core/port/snapshot.h"

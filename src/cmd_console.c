@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "cmd_fabric.h"
-#include "core/agent/peer.h"
+#include "core/testrun/peer.h"
 #include "core/port/snapshot.h"
 #include "ui/ui.h"
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/agent/tcptest.h"
-#include "core/agent/testjob.h"
+#include "core/testrun/tcptest.h"
+#include "core/testrun/testjob.h"
 #include "core/base/json.h"
 
 static void progress(void *arg, double t_s, double gbps, uint64_t bytes)

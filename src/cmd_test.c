@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 
 #include "core/agent/agent.h"
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 #include "core/base/parse.h"
 #include "core/base/sigexit.h"
-#include "core/agent/record.h"
+#include "core/testrun/record.h"
 #include "core/agent/client.h"
-#include "core/agent/testjob.h"
-#include "core/agent/perftest_client.h"
+#include "core/testrun/testjob.h"
+#include "core/testrun/perftest_client.h"
 #include "diag/testverdict.h"
 #include "diag/thresholds.h"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "core/agent/accept.h"
+#include "core/accept/accept.h"
 
 struct proto_facts;
 
@@ -24,7 +24,7 @@ void acc_limits_defaults(struct acc_limits *l);
 /* ---- one card against the reference ---- */
 
 /* struct acc_evidence: what the console read about the local port
- * (core/agent/accept.h, beside the run that gathers it). */
+ * (core/accept/accept.h, beside the run that gathers it). */
 
 struct acc_card_in {
 	bool have_result;		/* false: no measurement (err says why) */

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "core/agent/record.h"
+#include "core/testrun/record.h"
 #include "core/base/json.h"
 #include "diag/fingerprint.h"
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/agent/accept.h"
-#include "core/agent/acceptres.h"
-#include "core/agent/peer.h"
+#include "core/accept/accept.h"
+#include "core/accept/acceptres.h"
+#include "core/testrun/peer.h"
 #include "core/base/worker.h"
 #include "diag/portfacts.h"
 #include "diag/accept.h"

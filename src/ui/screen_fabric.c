@@ -14,8 +14,8 @@
 
 #include "core/counters/delta.h"
 #include "core/fabric/discovery.h"
-#include "core/agent/peer.h"
-#include "core/agent/testjob.h"
+#include "core/testrun/peer.h"
+#include "core/testrun/testjob.h"
 #include "diag/linkhealth.h"
 #include "widgets.h"
 

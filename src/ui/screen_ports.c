@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/agent/peer.h"
+#include "core/testrun/peer.h"
 #include "ctrview.h"
 #include "layout.h"
 #include "widgets.h"

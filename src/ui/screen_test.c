@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/agent/peer.h"
-#include "core/agent/testjob.h"
+#include "core/testrun/peer.h"
+#include "core/testrun/testjob.h"
 #include "core/counters/counters.h"
 #include "diag/testverdict.h"
 #include "ctrview.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "core/agent/peer.h"
+#include "core/testrun/peer.h"
 #include "core/triage/job.h"
 #include "diag/portfacts.h"
 #include "diag/triage.h"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "core/agent/proto.h"
-#include "core/agent/acceptres.h"
+#include "core/accept/acceptres.h"
 #include "diag/accept.h"
 #include "diag/testverdict.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 
 static void test_lines(void **state)
 {

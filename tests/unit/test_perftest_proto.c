@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/agent/perftest_proto.h"
+#include "core/testrun/perftest_proto.h"
 
 /* an ib_write_bw 6.06 server's line on rxe without a GID (IB form) */
 static const char key_plain[PT_KEY_LEN] =

@@ -12,10 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <nettle/hmac.h>
 
 #include "core/agent/proto.h"
-#include "core/agent/record.h"
-#include "core/base/sha256.h"
+#include "core/testrun/record.h"
+#include "core/base/jsonscan.h"
 
 static struct proto_params good_params(void)
 {
@@ -436,24 +437,32 @@ static void hex(const uint8_t *d, char *out)
 
 static void test_sha256(void **state)
 {
-	struct sha256 s;
+	struct sha256_ctx s;
+	struct hmac_sha256_ctx hm;
 	uint8_t d[32];
 	char h[65];
 
 	sha256_init(&s);
-	sha256_update(&s, "abc", 3);
-	sha256_final(&s, d);
+	sha256_update(&s, 3, (const uint8_t *)"abc");
+	sha256_digest(&s, sizeof(d), d);
 	hex(d, h);
 	assert_string_equal(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	sha256_init(&s);
-	sha256_update(&s, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
-	sha256_final(&s, d);
+	sha256_update(&s, 56, (const uint8_t *)"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq");
+	sha256_digest(&s, sizeof(d), d);
 	hex(d, h);
 	assert_string_equal(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 	/* RFC 4231 test case 2 */
-	hmac_sha256("Jefe", 4, "what do ya want for nothing?", 28, d);
+	hmac_sha256_set_key(&hm, 4, (const uint8_t *)"Jefe");
+	hmac_sha256_update(&hm, 28, (const uint8_t *)"what do ya want for nothing?");
+	hmac_sha256_digest(&hm, sizeof(d), d);
 	hex(d, h);
 	assert_string_equal(h, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	/* the agent's answer to a nonce is HMAC-SHA-256(secret, nonce); the
+	 * expected value from Python's hmac module (an independent oracle) */
+	proto_auth_mac("Jefe", (const uint8_t *)"what do ya want?", d);
+	hex(d, h);
+	assert_string_equal(h, "e39c93fb7a7343dd55dfd323f68da24b50807c331a579393743138def9cda6df");
 }
 
 static int nscalars;
@@ -461,6 +470,13 @@ static void count(void *arg, const char *path, const char *val, bool is_str)
 {
 	(void)arg; (void)path; (void)val; (void)is_str;
 	nscalars++;
+}
+
+static char lastval[64];
+static void keep(void *arg, const char *path, const char *val, bool is_str)
+{
+	(void)arg; (void)path; (void)is_str;
+	snprintf(lastval, sizeof(lastval), "%s", val);
 }
 
 static void test_record_parse(void **state)
@@ -484,11 +500,15 @@ static void test_record_parse(void **state)
 	{
 		const char *t = "[1, {\"a\": [true, \"x\\\"y\"]}]";
 
-		assert_int_equal(record_scan(t, strlen(t), count, NULL, why, sizeof(why)), 0);
+		assert_int_equal(json_scan(t, strlen(t), count, NULL, why, sizeof(why)), 0);
 	}
 	assert_int_equal(nscalars, 3);
-	assert_int_equal(record_scan("{\"a\": ", 6, count, NULL, why, sizeof(why)), -1);
-	assert_int_equal(record_scan("{\"a\": 1} x", 10, count, NULL, why, sizeof(why)), -1);
+	assert_int_equal(json_scan("{\"a\": ", 6, count, NULL, why, sizeof(why)), -1);
+	assert_int_equal(json_scan("{\"a\": 1} x", 10, count, NULL, why, sizeof(why)), -1);
+	assert_string_equal(why, "trailing data at byte 9");
+	/* counters are unsigned 64-bit: 2^64-1 reads back exactly */
+	assert_int_equal(json_scan("{\"c\": 18446744073709551615}\n", 29, keep, NULL, why, sizeof(why)), 0);
+	assert_string_equal(lastval, "18446744073709551615");
 	assert_int_equal(record_parse("{}", 2, &s, why, sizeof(why)), -1);
 }
 

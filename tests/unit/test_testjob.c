@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/agent/testjob.h"
+#include "core/testrun/testjob.h"
 
 static struct proto_params params(int kind, int op, long long size, bool sweep, int conn)
 {

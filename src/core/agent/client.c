@@ -18,8 +18,8 @@
 
 #include "core/agent/agent.h"
 #include "core/agent/dial.h"
-#include "core/engine/engine_int.h"
 #include "core/engine/facts.h"
+#include "core/base/clock.h"
 
 struct client {
 	const struct client_opts *o;
@@ -47,14 +47,6 @@ int client_sizes(const struct proto_params *p, uint32_t mtu_cap, uint64_t *sizes
 static bool client_cancelled(const struct client_opts *o)
 {
 	return o->cancel && atomic_load(o->cancel);
-}
-
-static long long ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 /* Connects, retrying refused / unreachable attempts until the time-out:
@@ -157,7 +149,7 @@ static bool busy_again(struct client *c, const struct proto_msg *m, long long un
 {
 	struct timespec ts = { 0, 200000000 };
 
-	if (m->type != MSG_BUSY || ms_now() + 200 >= until || client_cancelled(c->o))
+	if (m->type != MSG_BUSY || mono_ms() + 200 >= until || client_cancelled(c->o))
 		return false;
 	close(c->fd);
 	c->fd = -1;
@@ -271,7 +263,7 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 	struct testctr before, after;
 	struct eng *e = NULL;
 	time_t now = time(NULL);
-	long long busy_until = ms_now() + o->busy_wait_ms;
+	long long busy_until = mono_ms() + o->busy_wait_ms;
 	struct tm tm;
 	int st;
 
@@ -304,14 +296,14 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 	if (st)
 		goto out;
 	r->peer = m.u.qps.facts;
-	st = eng_connect(e, &m, err, errlen);
+	st = eng_connect(e, m.u.qps.nqps, m.u.qps.mtu, m.u.qps.qp, err, errlen);
 	if (st) {
 		proto_send_error(c.fd, st, err);
 		goto out;
 	}
 	memset(&m, 0, sizeof(m));
 	m.type = MSG_QPS;
-	eng_local_qps(e, &m);
+	eng_local_qps(e, &m.u.qps.nqps, &m.u.qps.mtu, m.u.qps.qp);
 	if (proto_send(c.fd, &m, o->timeout_ms, err, errlen)) {
 		st = ENG_PEER;
 		goto out;
@@ -342,7 +334,7 @@ int client_order(const struct client_order_opts *o, struct proto_order_result *r
 	struct client_opts wait = co;
 	struct client c = { .o = &co, .fd = -1 };
 	struct proto_msg m, ord = { .type = MSG_ORDER };
-	long long busy_until = ms_now() + o->busy_wait_ms;
+	long long busy_until = mono_ms() + o->busy_wait_ms;
 	int st;
 
 	memset(r, 0, sizeof(*r));

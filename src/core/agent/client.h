@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "core/engine/engine.h"
 #include "core/agent/proto.h"
-#include "core/agent/testctr.h"
+#include "core/counters/testctr.h"
 
 #define TESTRUN_MAX_PHASES 24	/* 2 B … 8 MiB */
 

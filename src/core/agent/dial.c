@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* TCP connect with a deadline, shared by the clients of a peer. */
+/* TCP connect with a deadline, shared by the clients of a peer, and the
+ * listening socket of the agent and its TCP baseline. */
 #include "config.h"
 #include "core/agent/dial.h"
 
@@ -14,20 +15,14 @@
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
-static long long ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+#include "core/base/clock.h"
 
 /* One address: connected fd, or -1 with *eno. A retried dial waits at
  * most 2 s per attempt, so a black-holed address does not use up the
  * whole time-out before the next one is tried. */
 static int attempt(const struct addrinfo *a, long long deadline, int flags, int *eno)
 {
-	long long left = deadline - ms_now();
+	long long left = deadline - mono_ms();
 	int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
 	socklen_t sl = sizeof(*eno);
@@ -65,7 +60,7 @@ enum dial_status dial_tcp(const char *host, int port, int timeout_ms, int flags,
 			  atomic_int *cancel, struct dial_result *r, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
-	long long deadline = ms_now() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 	char ps[16];
 	int rc;
 
@@ -88,7 +83,7 @@ enum dial_status dial_tcp(const char *host, int port, int timeout_ms, int flags,
 				return DIAL_OK;
 			}
 		}
-		if (!(flags & DIAL_RETRY) || ms_now() >= deadline)
+		if (!(flags & DIAL_RETRY) || mono_ms() >= deadline)
 			break;
 		if (cancel && atomic_load(cancel)) {
 			freeaddrinfo(res);
@@ -99,4 +94,35 @@ enum dial_status dial_tcp(const char *host, int port, int timeout_ms, int flags,
 	}
 	freeaddrinfo(res);
 	return DIAL_NO_ANSWER;
+}
+
+int dial_listen(const char *bind_addr, int port, int backlog, int *gai, int *eno)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *res, *a;
+	char serv[16];
+	int fd = -1, one = 1;
+
+	*gai = 0;
+	*eno = 0;
+	snprintf(serv, sizeof(serv), "%d", port);
+	*gai = getaddrinfo(bind_addr, serv, &hints, &res);
+	if (*gai)
+		return -1;
+	for (a = res; a; a = a->ai_next) {
+		/* non-blocking: the agent's loops accept until EAGAIN */
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+		if (fd < 0) {
+			*eno = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, backlog))
+			break;
+		*eno = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd;
 }

@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "core/base/sha256.h"
+#include <nettle/hmac.h>
+
+#include "core/base/clock.h"
 
 /* A cursor over a buffer: every get / put is bounds-checked and a failure
  * sticks, so a codec reads as a straight list of fields. */
@@ -181,39 +183,7 @@ static void facts_io(struct cur *c, struct proto_facts *f, bool enc)
 
 int proto_check_params(const struct proto_params *p, char *why, size_t whylen)
 {
-	const char *bad = NULL;
-
-	if (p->kind > KIND_RATE)
-		bad = "unknown test kind";
-	else if (p->op > OP_SEND)
-		bad = "unknown operation";
-	else if (p->conn > CONN_UD)
-		bad = "unknown connection type";
-	else if (p->flags & ~PARAM_FLAGS_ALL)
-		bad = "unknown flags";
-	else if (p->conn == CONN_UD && p->op != OP_SEND)
-		bad = "UD supports send only";
-	else if (p->qps < 1 || p->qps > PROTO_MAX_QPS)
-		bad = "qps must be 1..64";
-	else if (p->size < PROTO_MIN_SIZE || p->size > PROTO_MAX_SIZE)
-		bad = "size must be 2 B .. 8 MiB";
-	else if (p->iters < 1 || p->iters > PROTO_MAX_ITERS)
-		bad = "iterations must be 1 .. 100000000";
-	else if (p->duration_ms > PROTO_MAX_DURATION_MS)
-		bad = "duration must be at most 3600 s";
-	else if (p->tx_depth < 1 || p->tx_depth > PROTO_MAX_TX_DEPTH)
-		bad = "tx depth must be 1..8192";
-	else if (p->inline_size > PROTO_MAX_INLINE)
-		bad = "inline size must be at most 1024";
-	else if (p->cq_mod < 1 || p->cq_mod > p->tx_depth)
-		bad = "CQ moderation must be 1..tx depth";
-	else if (p->counter_ms < 100 || p->counter_ms > 60000)
-		bad = "counter interval must be 100..60000 ms";
-	if (bad) {
-		snprintf(why, whylen, "%s", bad);
-		return -1;
-	}
-	return 0;
+	return eng_check_params(p, why, whylen);
 }
 
 static void params_io(struct cur *c, struct proto_params *p, bool enc)
@@ -355,25 +325,137 @@ static void oresult_io(struct cur *c, struct proto_order_result *r, bool enc)
 	facts_io(c, &r->peer, enc);
 }
 
+static void hello_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		put_u(c, m->u.hello.ver_min, 2);
+		put_u(c, m->u.hello.ver_max, 2);
+		put_u(c, m->u.hello.auth_required, 1);
+		put(c, m->u.hello.nonce, PROTO_NONCE);
+	} else {
+		m->u.hello.ver_min = (uint16_t)get_u(c, 2);
+		m->u.hello.ver_max = (uint16_t)get_u(c, 2);
+		m->u.hello.auth_required = (uint8_t)get_u(c, 1);
+		get(c, m->u.hello.nonce, PROTO_NONCE);
+		if (!c->bad && (m->u.hello.ver_min > m->u.hello.ver_max ||
+				m->u.hello.auth_required > 1))
+			fail(c, "bad version range or auth flag");
+	}
+	facts_io(c, &m->u.hello.facts, enc);
+}
+
+static void run_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		put_u(c, m->u.run.size, 8);
+		put_u(c, m->u.run.iters, 8);
+		put_u(c, m->u.run.duration_ms, 4);
+	} else {
+		m->u.run.size = get_u(c, 8);
+		m->u.run.iters = get_u(c, 8);
+		m->u.run.duration_ms = (uint32_t)get_u(c, 4);
+		if (!c->bad && (m->u.run.size < PROTO_MIN_SIZE || m->u.run.size > PROTO_MAX_SIZE ||
+				m->u.run.iters < 1 || m->u.run.iters > PROTO_MAX_ITERS ||
+				m->u.run.duration_ms > PROTO_MAX_DURATION_MS))
+			fail(c, "phase size, iterations or duration out of range");
+	}
+}
+
+static void counters_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		if (m->u.counters.n > PROTO_MAX_COUNTERS) {
+			c->bad = true;
+			return;
+		}
+		put_u(c, m->u.counters.t_ms, 4);
+		put_u(c, m->u.counters.n, 4);
+	} else {
+		m->u.counters.t_ms = (uint32_t)get_u(c, 4);
+		m->u.counters.n = (uint32_t)get_u(c, 4);
+		if (!c->bad && m->u.counters.n > PROTO_MAX_COUNTERS)
+			fail(c, "too many counters");
+	}
+	for (uint32_t i = 0; !c->bad && i < m->u.counters.n; i++) {
+		struct testctr_value *k = &m->u.counters.c[i];
+
+		if (enc) {
+			put_str(c, k->name, sizeof(k->name));
+			put_u(c, k->delta, 8);
+		} else {
+			get_str(c, k->name, sizeof(k->name), "counter name");
+			k->delta = get_u(c, 8);
+			if (!c->bad && !k->name[0])
+				fail(c, "empty counter name");
+		}
+	}
+}
+
+static void result_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	uint64_t bits;
+
+	if (enc) {
+		memcpy(&bits, &m->u.result.peak_gbps, 8);
+		put_u(c, m->u.result.bytes, 8);
+		put_u(c, m->u.result.msgs, 8);
+		put_u(c, m->u.result.ns, 8);
+		put_u(c, bits, 8);
+	} else {
+		m->u.result.bytes = get_u(c, 8);
+		m->u.result.msgs = get_u(c, 8);
+		m->u.result.ns = get_u(c, 8);
+		bits = get_u(c, 8);
+		memcpy(&m->u.result.peak_gbps, &bits, 8);
+		if (!c->bad && !(m->u.result.peak_gbps >= 0 && m->u.result.peak_gbps < 1e6))
+			fail(c, "peak bandwidth not a plausible number");
+	}
+}
+
+static void error_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		put_u(c, m->u.error.code, 2);
+		put_str(c, m->u.error.text, sizeof(m->u.error.text));
+	} else {
+		m->u.error.code = (uint16_t)get_u(c, 2);
+		get_str(c, m->u.error.text, sizeof(m->u.error.text), "error text");
+		if (!c->bad && (m->u.error.code < 1 || m->u.error.code > 5))
+			fail(c, "error code out of range");
+	}
+}
+
+static void busy_io(struct cur *c, struct proto_msg *m, bool enc)
+{
+	if (enc) {
+		if (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max) {
+			c->bad = true;
+			return;
+		}
+		put_u(c, m->u.busy.ver_min, 2);
+		put_u(c, m->u.busy.ver_max, 2);
+		put_u(c, m->u.busy.running_ms, 4);
+		put_u(c, m->u.busy.planned_ms, 4);
+		put_str(c, m->u.busy.peer, sizeof(m->u.busy.peer));
+	} else {
+		m->u.busy.ver_min = (uint16_t)get_u(c, 2);
+		m->u.busy.ver_max = (uint16_t)get_u(c, 2);
+		m->u.busy.running_ms = (uint32_t)get_u(c, 4);
+		m->u.busy.planned_ms = (uint32_t)get_u(c, 4);
+		get_str(c, m->u.busy.peer, sizeof(m->u.busy.peer), "peer address");
+		if (!c->bad && (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max))
+			fail(c, "bad version range");
+		if (!c->bad && m->u.busy.planned_ms > PROTO_MAX_DURATION_MS)
+			fail(c, "planned duration out of range");
+	}
+}
+
+/* One message body, either way; c->bad on any rule broken. */
 static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 {
 	switch (m->type) {
 	case MSG_HELLO:
-		if (enc) {
-			put_u(c, m->u.hello.ver_min, 2);
-			put_u(c, m->u.hello.ver_max, 2);
-			put_u(c, m->u.hello.auth_required, 1);
-			put(c, m->u.hello.nonce, PROTO_NONCE);
-		} else {
-			m->u.hello.ver_min = (uint16_t)get_u(c, 2);
-			m->u.hello.ver_max = (uint16_t)get_u(c, 2);
-			m->u.hello.auth_required = (uint8_t)get_u(c, 1);
-			get(c, m->u.hello.nonce, PROTO_NONCE);
-			if (!c->bad && (m->u.hello.ver_min > m->u.hello.ver_max ||
-					m->u.hello.auth_required > 1))
-				fail(c, "bad version range or auth flag");
-		}
-		facts_io(c, &m->u.hello.facts, enc);
+		hello_io(c, m, enc);
 		break;
 	case MSG_SETUP:
 		if (enc)
@@ -396,101 +478,19 @@ static void body_io(struct cur *c, struct proto_msg *m, bool enc)
 	case MSG_BYE:
 		break;
 	case MSG_RUN:
-		if (enc) {
-			put_u(c, m->u.run.size, 8);
-			put_u(c, m->u.run.iters, 8);
-			put_u(c, m->u.run.duration_ms, 4);
-		} else {
-			m->u.run.size = get_u(c, 8);
-			m->u.run.iters = get_u(c, 8);
-			m->u.run.duration_ms = (uint32_t)get_u(c, 4);
-			if (!c->bad && (m->u.run.size < PROTO_MIN_SIZE || m->u.run.size > PROTO_MAX_SIZE ||
-					m->u.run.iters < 1 || m->u.run.iters > PROTO_MAX_ITERS ||
-					m->u.run.duration_ms > PROTO_MAX_DURATION_MS))
-				fail(c, "phase size, iterations or duration out of range");
-		}
+		run_io(c, m, enc);
 		break;
 	case MSG_COUNTERS:
-		if (enc) {
-			if (m->u.counters.n > PROTO_MAX_COUNTERS) {
-				c->bad = true;
-				return;
-			}
-			put_u(c, m->u.counters.t_ms, 4);
-			put_u(c, m->u.counters.n, 4);
-		} else {
-			m->u.counters.t_ms = (uint32_t)get_u(c, 4);
-			m->u.counters.n = (uint32_t)get_u(c, 4);
-			if (!c->bad && m->u.counters.n > PROTO_MAX_COUNTERS)
-				fail(c, "too many counters");
-		}
-		for (uint32_t i = 0; !c->bad && i < m->u.counters.n; i++) {
-			struct proto_counter *k = &m->u.counters.c[i];
-
-			if (enc) {
-				put_str(c, k->name, sizeof(k->name));
-				put_u(c, k->delta, 8);
-			} else {
-				get_str(c, k->name, sizeof(k->name), "counter name");
-				k->delta = get_u(c, 8);
-				if (!c->bad && !k->name[0])
-					fail(c, "empty counter name");
-			}
-		}
+		counters_io(c, m, enc);
 		break;
-	case MSG_PHASE_RESULT: {
-		uint64_t bits;
-
-		if (enc) {
-			memcpy(&bits, &m->u.result.peak_gbps, 8);
-			put_u(c, m->u.result.bytes, 8);
-			put_u(c, m->u.result.msgs, 8);
-			put_u(c, m->u.result.ns, 8);
-			put_u(c, bits, 8);
-		} else {
-			m->u.result.bytes = get_u(c, 8);
-			m->u.result.msgs = get_u(c, 8);
-			m->u.result.ns = get_u(c, 8);
-			bits = get_u(c, 8);
-			memcpy(&m->u.result.peak_gbps, &bits, 8);
-			if (!c->bad && !(m->u.result.peak_gbps >= 0 && m->u.result.peak_gbps < 1e6))
-				fail(c, "peak bandwidth not a plausible number");
-		}
+	case MSG_PHASE_RESULT:
+		result_io(c, m, enc);
 		break;
-	}
 	case MSG_ERROR:
-		if (enc) {
-			put_u(c, m->u.error.code, 2);
-			put_str(c, m->u.error.text, sizeof(m->u.error.text));
-		} else {
-			m->u.error.code = (uint16_t)get_u(c, 2);
-			get_str(c, m->u.error.text, sizeof(m->u.error.text), "error text");
-			if (!c->bad && (m->u.error.code < 1 || m->u.error.code > 5))
-				fail(c, "error code out of range");
-		}
+		error_io(c, m, enc);
 		break;
 	case MSG_BUSY:
-		if (enc) {
-			if (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max) {
-				c->bad = true;
-				return;
-			}
-			put_u(c, m->u.busy.ver_min, 2);
-			put_u(c, m->u.busy.ver_max, 2);
-			put_u(c, m->u.busy.running_ms, 4);
-			put_u(c, m->u.busy.planned_ms, 4);
-			put_str(c, m->u.busy.peer, sizeof(m->u.busy.peer));
-		} else {
-			m->u.busy.ver_min = (uint16_t)get_u(c, 2);
-			m->u.busy.ver_max = (uint16_t)get_u(c, 2);
-			m->u.busy.running_ms = (uint32_t)get_u(c, 4);
-			m->u.busy.planned_ms = (uint32_t)get_u(c, 4);
-			get_str(c, m->u.busy.peer, sizeof(m->u.busy.peer), "peer address");
-			if (!c->bad && (m->u.busy.ver_min < 1 || m->u.busy.ver_min > m->u.busy.ver_max))
-				fail(c, "bad version range");
-			if (!c->bad && m->u.busy.planned_ms > PROTO_MAX_DURATION_MS)
-				fail(c, "planned duration out of range");
-		}
+		busy_io(c, m, enc);
 		break;
 	case MSG_ORDER:
 		order_io(c, m, enc);
@@ -615,6 +615,16 @@ int proto_check_order(const struct proto_msg *m, char *why, size_t whylen)
 	return 0;
 }
 
+/* HMAC-SHA-256 (RFC 2104) of msg under the secret, through nettle. */
+static void hmac(const char *secret, const uint8_t *msg, size_t len, uint8_t mac[32])
+{
+	struct hmac_sha256_ctx c;
+
+	hmac_sha256_set_key(&c, strlen(secret), (const uint8_t *)secret);
+	hmac_sha256_update(&c, len, msg);
+	hmac_sha256_digest(&c, SHA256_DIGEST_SIZE, mac);
+}
+
 int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
 		    const struct proto_msg *m, uint8_t mac[32])
 {
@@ -630,31 +640,22 @@ int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
 		return -1;
 	/* the nonce goes where the mac sits: HMAC(nonce | payload after mac) */
 	memcpy(buf + PROTO_HDR + 32 - PROTO_NONCE, nonce, PROTO_NONCE);
-	hmac_sha256(secret, strlen(secret), buf + PROTO_HDR + 32 - PROTO_NONCE,
-		    (size_t)n - PROTO_HDR - 32 + PROTO_NONCE, mac);
+	hmac(secret, buf + PROTO_HDR + 32 - PROTO_NONCE, (size_t)n - PROTO_HDR - 32 + PROTO_NONCE, mac);
 	return 0;
 }
 
 void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE], uint8_t mac[32])
 {
-	hmac_sha256(secret, strlen(secret), nonce, PROTO_NONCE, mac);
+	hmac(secret, nonce, PROTO_NONCE, mac);
 }
 
 /* ---- I/O ---- */
-
-static long long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static int wait_fd(int fd, short ev, long long deadline)
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = ev };
-		long long left = deadline - now_ms();
+		long long left = deadline - mono_ms();
 		int rc;
 
 		if (left <= 0)
@@ -670,7 +671,7 @@ static int wait_fd(int fd, short ev, long long deadline)
 int proto_send(int fd, const struct proto_msg *m, int timeout_ms, char *why, size_t whylen)
 {
 	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 	int n = proto_encode(m, buf, sizeof(buf));
 	size_t off = 0;
 
@@ -731,7 +732,7 @@ static int read_full(int fd, uint8_t *buf, size_t n, long long deadline, int tim
 int proto_recv(int fd, struct proto_msg *m, int timeout_ms, char *why, size_t whylen)
 {
 	uint8_t hdr[PROTO_HDR], body[PROTO_MAX_PAYLOAD];
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = mono_ms() + timeout_ms;
 	uint8_t type;
 	int n;
 

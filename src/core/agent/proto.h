@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/counters/testctr.h"
+#include "core/engine/params.h"
 
 /*
  * Frame: "IBCT" | version u8 | type u8 | reserved u16 (0) | length u32 BE |
@@ -22,20 +24,11 @@
 #define PROTO_HDR 12
 #define PROTO_MAX_PAYLOAD 8192
 
-/* Limits the agent enforces (sizes, durations, memory). */
-#define PROTO_MAX_QPS 64
-#define PROTO_MIN_SIZE 2
-#define PROTO_MAX_SIZE (8u << 20)
-#define PROTO_MAX_ITERS 100000000ull
-#define PROTO_MAX_DURATION_MS 3600000u
-#define PROTO_MAX_TX_DEPTH 8192
-#define PROTO_MAX_INLINE 1024
-#define PROTO_MAX_COUNTERS 48
-#define PROTO_NAME 32
-#define PROTO_STR 96
+/* The parameter, QP and facts types and their limits are the engine's
+ * (core/engine/params.h); the protocol only encodes them. */
+#define PROTO_MAX_COUNTERS TESTCTR_MAX
 #define PROTO_NONCE 16
 #define PROTO_PEER 64		/* a numeric host address */
-#define PROTO_GID 40		/* "fe80:0000:…" (39 characters) */
 
 enum proto_type {
 	MSG_HELLO = 1,		/* agent → client: versions, nonce, facts */
@@ -56,57 +49,6 @@ enum proto_type {
 				 * this test as a client of that agent */
 	MSG_ORDER_RESULT,	/* agent → coordinator: the ordered test's result */
 	MSG_TYPE_MAX = MSG_ORDER_RESULT,
-};
-
-enum proto_kind { KIND_BW = 0, KIND_LAT, KIND_RATE };
-enum proto_op { OP_WRITE = 0, OP_READ, OP_SEND };
-enum proto_conn { CONN_RC = 0, CONN_UD };
-#define PARAM_BIDIR 0x1u
-#define PARAM_SWEEP 0x2u
-#define PARAM_FLAGS_ALL (PARAM_BIDIR | PARAM_SWEEP)
-
-struct proto_facts {
-	char host[PROTO_STR];
-	char device[PROTO_NAME];
-	char fw_ver[PROTO_NAME];
-	char driver[PROTO_NAME];
-	char ca_type[PROTO_NAME];
-	char link_layer[PROTO_NAME];
-	char kernel[PROTO_STR];
-	char pcie[PROTO_STR];		/* "8 GT/s x8 of 16 GT/s x16", "" unknown */
-	char cpu_governor[PROTO_NAME];
-	char gid_type[PROTO_NAME];	/* of gid_index: "RoCE v2", "RoCE v1", "IB"; "" none */
-	char gid[PROTO_GID];		/* of gid_index, sysfs form; "" none */
-	int32_t numa_node;		/* -1 unknown */
-	uint32_t cpu_mhz;		/* 0 unknown */
-	uint32_t rate_mbps;		/* port data rate after encoding, 0 unknown */
-	uint32_t mtu;			/* active MTU bytes */
-	int32_t gid_index;		/* -1 none (IB) */
-	uint32_t netdev_mtu;		/* the netdev's MTU bytes, 0 none / unknown */
-};
-
-struct proto_params {
-	uint8_t kind, op, conn, flags;
-	uint32_t qps;
-	uint32_t tx_depth;
-	uint32_t inline_size;
-	uint32_t cq_mod;
-	uint32_t duration_ms;		/* 0: use iters */
-	uint32_t counter_ms;		/* agent's COUNTERS interval */
-	uint64_t size;			/* largest size of the run */
-	uint64_t iters;
-};
-
-struct proto_qp {
-	uint32_t qpn, psn, rkey, qkey;
-	uint64_t vaddr;
-	uint16_t lid;
-	uint8_t gid[16];
-};
-
-struct proto_counter {
-	char name[PROTO_NAME];
-	uint64_t delta;
 };
 
 /* What an ordered test returns to the coordinator. */
@@ -152,7 +94,7 @@ struct proto_msg {
 		struct {
 			uint32_t t_ms;
 			uint32_t n;
-			struct proto_counter c[PROTO_MAX_COUNTERS];
+			struct testctr_value c[PROTO_MAX_COUNTERS];
 		} counters;
 		struct {
 			uint64_t bytes, msgs, ns;
@@ -186,7 +128,7 @@ int proto_header(const uint8_t *hdr, uint8_t *type, char *why, size_t whylen);
 /* Decodes and validates one payload of the given type; 0 or -1 with why. */
 int proto_decode(uint8_t type, const uint8_t *p, size_t len,
 		 struct proto_msg *m, char *why, size_t whylen);
-/* Semantic checks on parameters (limits); 0 or -1 with why. */
+/* Semantic checks on parameters: the engine's (eng_check_params()); 0 or -1 with why. */
 int proto_check_params(const struct proto_params *p, char *why, size_t whylen);
 const char *proto_type_name(uint8_t type);
 

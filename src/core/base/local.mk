@@ -1,11 +1,12 @@
-# src/core/base: what every room stands on — rooted sysfs reads, the JSON
-# writer, SHA-256 / HMAC, the umad lock, the strict parsers, the
-# worker thread, dying of a caught signal and running a short helper
-# program (spawn).
+# src/core/base: what every room stands on — rooted sysfs reads, the
+# monotonic clock, the JSON writer and the JSON reader, the umad lock,
+# the strict parsers, the worker thread, dying of a caught signal and
+# running a short helper program (spawn).
 libibc_core_a_SOURCES += \
 	src/core/base/sysfs.c src/core/base/sysfs.h \
+	src/core/base/clock.c src/core/base/clock.h \
 	src/core/base/json.c src/core/base/json.h \
-	src/core/base/sha256.c src/core/base/sha256.h \
+	src/core/base/jsonscan.c src/core/base/jsonscan.h \
 	src/core/base/umadlock.c src/core/base/umadlock.h \
 	src/core/base/worker.c src/core/base/worker.h \
 	src/core/base/parse.c src/core/base/parse.h \

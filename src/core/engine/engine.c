@@ -370,7 +370,7 @@ enum eng_status eng_open(struct eng **ep, const struct eng_cfg *cfg, char *err, 
 	e->info.ib_port = cfg->ib_port > 0 ? cfg->ib_port : 1;
 	e->info.gid_index = -1;
 	e->info.numa_node = -1;
-	if (proto_check_params(&cfg->p, err, errlen))
+	if (eng_check_params(&cfg->p, err, errlen))
 		return ENG_INTERNAL;
 	e->nqps = cfg->p.qps;
 	e->rx_depth = cfg->p.op == OP_SEND ? ENG_RX_DEPTH : 1;
@@ -409,12 +409,12 @@ enum eng_status eng_open(struct eng **ep, const struct eng_cfg *cfg, char *err, 
 	return make_qps(e, err, errlen);
 }
 
-void eng_local_qps(const struct eng *e, struct proto_msg *m)
+void eng_local_qps(const struct eng *e, uint32_t *nqps, uint32_t *mtu, struct proto_qp *qp)
 {
-	m->u.qps.nqps = e->nqps;
-	m->u.qps.mtu = e->info.mtu;
+	*nqps = e->nqps;
+	*mtu = e->info.mtu;
 	for (uint32_t i = 0; i < e->nqps; i++) {
-		struct proto_qp *q = &m->u.qps.qp[i];
+		struct proto_qp *q = &qp[i];
 
 		memset(q, 0, sizeof(*q));
 		q->qpn = e->qp[i].qp->qp_num;
@@ -425,6 +425,38 @@ void eng_local_qps(const struct eng *e, struct proto_msg *m)
 		q->lid = e->pattr.lid;
 		memcpy(q->gid, e->gid.raw, 16);
 	}
+}
+
+void eng_qp_key(const struct eng *e, uint32_t i, struct eng_qp_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->lid = e->pattr.lid;
+	k->max_rd_atomic = (uint16_t)(e->dattr.max_qp_rd_atom > 0 ? e->dattr.max_qp_rd_atom : 1);
+	k->qpn = e->qp[i].qp->qp_num;
+	k->psn = e->qp[i].psn;
+	k->rkey = e->mr->rkey;
+	k->vaddr = (uint64_t)(uintptr_t)e->qp[i].dst;
+	memcpy(k->gid, e->gid.raw, 16);
+}
+
+uint32_t eng_nqps(const struct eng *e)
+{
+	return e->nqps;
+}
+
+size_t eng_half_bytes(const struct eng *e)
+{
+	return e->half;
+}
+
+const volatile uint8_t *eng_dst(const struct eng *e, uint32_t i)
+{
+	return e->qp[i].dst;
+}
+
+void eng_set_rd_atomic(struct eng *e, int rd)
+{
+	e->cfg.rd_atomic = rd;
 }
 
 static void fill_ah(const struct eng *e, const struct proto_qp *r, struct ibv_ah_attr *ah)
@@ -440,16 +472,17 @@ static void fill_ah(const struct eng *e, const struct proto_qp *r, struct ibv_ah
 	}
 }
 
-enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err, size_t errlen)
+enum eng_status eng_connect(struct eng *e, uint32_t nqps, uint32_t peer_mtu,
+			    const struct proto_qp *remote, char *err, size_t errlen)
 {
-	uint32_t mtu = m->u.qps.mtu < e->info.mtu ? m->u.qps.mtu : e->info.mtu;
+	uint32_t mtu = peer_mtu < e->info.mtu ? peer_mtu : e->info.mtu;
 	int lim = e->cfg.rd_atomic > 0 ? e->cfg.rd_atomic : 16;
 	uint8_t rd = (uint8_t)(e->dattr.max_qp_rd_atom > lim ? lim : e->dattr.max_qp_rd_atom);
 	char parent[64];
 	bool soft = !sysfs_read(parent, sizeof(parent), "/sys/class/infiniband/%s/parent", e->info.device);
 
-	if (m->u.qps.nqps != e->nqps) {
-		snprintf(err, errlen, "the peer set up %u QPs, this side %u", m->u.qps.nqps, e->nqps);
+	if (nqps != e->nqps) {
+		snprintf(err, errlen, "the peer set up %u QPs, this side %u", nqps, e->nqps);
 		return ENG_PEER;
 	}
 	e->path_mtu = mtu_enum(mtu);
@@ -460,7 +493,7 @@ enum eng_status eng_connect(struct eng *e, const struct proto_msg *m, char *err,
 		struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
 		int mask = IBV_QP_STATE;
 
-		q->remote = m->u.qps.qp[i];
+		q->remote = remote[i];
 		if (e->cfg.p.conn == CONN_RC) {
 			a.path_mtu = e->path_mtu;
 			a.dest_qp_num = q->remote.qpn;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "core/agent/proto.h"
+#include "core/engine/params.h"
 
 #define ENG_ERR 320
 #define ENG_HIST 24		/* latency histogram: log2 buckets from 128 ns */
@@ -108,11 +108,33 @@ struct eng;
 enum eng_status eng_open(struct eng **e, const struct eng_cfg *cfg,
 			 char *err, size_t errlen);
 const struct eng_info *eng_info(const struct eng *e);
-/* Fills MSG_ACCEPT / MSG_QPS with this side's QPs (m->type is kept). */
-void eng_local_qps(const struct eng *e, struct proto_msg *m);
-/* Connects to the peer's QPs (RTR/RTS, or UD address handles). */
-enum eng_status eng_connect(struct eng *e, const struct proto_msg *remote,
+/* This side's QPs as the peer needs them (qp: PROTO_MAX_QPS entries),
+ * their count and this side's active MTU in bytes. */
+void eng_local_qps(const struct eng *e, uint32_t *nqps, uint32_t *mtu, struct proto_qp *qp);
+/* Connects to the peer's nqps QPs (RTR/RTS, or UD address handles) at the
+ * smaller of the peer's MTU (bytes) and this side's. */
+enum eng_status eng_connect(struct eng *e, uint32_t nqps, uint32_t mtu, const struct proto_qp *qp,
 			    char *err, size_t errlen);
+/* For a peer that is not an ibconsole agent (perftest): one local QP with
+ * the address it writes to (the half this side polls) and the RDMA reads
+ * this side takes in flight as responder (the device's). */
+struct eng_qp_key {
+	uint32_t qpn, psn, rkey;
+	uint64_t vaddr;
+	uint16_t lid;
+	uint16_t max_rd_atomic;
+	uint8_t gid[16];
+};
+void eng_qp_key(const struct eng *e, uint32_t i, struct eng_qp_key *k);
+uint32_t eng_nqps(const struct eng *e);
+/* Bytes of each half of a QP's buffer slot (source, destination). */
+size_t eng_half_bytes(const struct eng *e);
+/* The destination half of QP i, where the peer writes. */
+const volatile uint8_t *eng_dst(const struct eng *e, uint32_t i);
+/* RDMA reads in flight per QP for the next eng_connect(). */
+void eng_set_rd_atomic(struct eng *e, int rd);
+/* The engine's clock (ns, monotonic; the one its phases are timed by). */
+uint64_t eng_now_ns(void);
 /* Readies the receive side of a phase (zeroes poll bytes, posts receives). */
 enum eng_status eng_prepare(struct eng *e, uint64_t size, char *err, size_t errlen);
 /* Runs one phase; the initiator times it, the responder serves it until

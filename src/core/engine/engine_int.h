@@ -42,7 +42,6 @@ struct eng {
 	uint64_t *tp, *tc;		/* ENG_MAX_TS time stamps each */
 };
 
-uint64_t eng_now_ns(void);
 void eng_clock_init(void);
 const char *eng_clock_name(void);
 const struct port_info *eng_port(const struct eng *e);

@@ -5,7 +5,6 @@
 #define IBC_ENGINE_FACTS_H
 
 #include "core/engine/engine.h"
-#include "core/agent/proto.h"
 
 /* Fills f about this host and the engine's device and port. */
 void facts_collect(struct proto_facts *f, const struct eng *e);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/agent/record.h"
+#include "core/base/jsonscan.h"
 #include "core/base/parse.h"
 
 static char type_letter(int type)
@@ -701,7 +701,7 @@ static struct fabric *parse_fabric_json(const char *text, size_t len, const char
 	int *pidx = NULL;
 	char why[160];
 
-	if (record_scan(text, len, jtake, &r, why, sizeof(why))) {
+	if (json_scan(text, len, jtake, &r, why, sizeof(why))) {
 		snprintf(err, errlen, "cannot read the saved fabric %s: not valid JSON (%s) — give a file written by ibconsole fabric --json or --save",
 			 name, why);
 		goto out;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "core/agent/proto.h"
-#include "core/agent/testctr.h"
+#include "core/counters/testctr.h"
 #include "core/counters/counters.h"
 #include "core/fabric/fabric.h"
 #include "core/port/port.h"

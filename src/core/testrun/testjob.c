@@ -3,7 +3,7 @@
  * lock, wake descriptor). The worker owns a work copy of the view and
  * publishes it under the lock; the UI copies the published one out. */
 #include "config.h"
-#include "core/agent/testjob.h"
+#include "core/testrun/testjob.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,9 +17,10 @@
 
 #include "core/base/parse.h"
 #include "core/base/worker.h"
-#include "core/agent/perftest_client.h"
-#include "core/agent/tcptest.h"
-#include "core/agent/testctr.h"
+#include "core/testrun/perftest_client.h"
+#include "core/testrun/tcptest.h"
+#include "core/counters/testctr.h"
+#include "core/base/clock.h"
 
 struct testjob {
 	struct worker wk;
@@ -39,14 +40,6 @@ struct testjob {
 	struct testctr base;
 	uint64_t sizes[TESTRUN_MAX_PHASES];
 };
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void publish(struct testjob *j)
 {

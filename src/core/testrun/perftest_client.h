@@ -2,8 +2,8 @@
 /* A test against an unmodified perftest server (ib_write_bw, ib_read_bw,
  * ib_write_lat …): speaks its handshake as the client and drives our own
  * engine, so local counters, percentiles and the verdict stay ours. */
-#ifndef IBC_AGENT_PERFTEST_CLIENT_H
-#define IBC_AGENT_PERFTEST_CLIENT_H
+#ifndef IBC_TESTRUN_PERFTEST_CLIENT_H
+#define IBC_TESTRUN_PERFTEST_CLIENT_H
 
 #include <stddef.h>
 #include "core/agent/client.h"

@@ -3,8 +3,8 @@
  * to test, one card's run with the local evidence that explains a slow
  * card, and the console's run of them all on a worker (progress per card,
  * cancel). `accept --ref` prints these; src/diag/accept judges them. */
-#ifndef IBC_AGENT_ACCEPT_H
-#define IBC_AGENT_ACCEPT_H
+#ifndef IBC_ACCEPT_ACCEPT_H
+#define IBC_ACCEPT_ACCEPT_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  * host[:port] ([v6]:port), '#' comments; also the list an agent takes
  * test orders towards. */
 #include "config.h"
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Test records: one JSON document per run (schema ibconsole/test/1) with
  * the parameters, both ends' facts and the results; read back to compare. */
-#ifndef IBC_AGENT_RECORD_H
-#define IBC_AGENT_RECORD_H
+#ifndef IBC_TESTRUN_RECORD_H
+#define IBC_TESTRUN_RECORD_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,11 +53,6 @@ void record_write(FILE *f, const struct client_opts *o, const struct client_resu
 		  const struct record_verdict *v, const struct record_diff *d,
 		  const char *status_error);
 
-/* Calls fn for every scalar of a JSON text with its dotted path
- * ("phases[2].bw_avg_gbps"); 0, or -1 with why on malformed input. */
-int record_scan(const char *text, size_t len,
-		void (*fn)(void *arg, const char *path, const char *val, bool is_str),
-		void *arg, char *why, size_t whylen);
 /* Parses a saved record (text) into *s; 0 or -1 with why. */
 int record_parse(const char *text, size_t len, struct record_saved *s, char *why, size_t whylen);
 /* Fills d from a saved record and this run. */

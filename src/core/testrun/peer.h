@@ -3,8 +3,8 @@
  * to — chosen with `console --peer HOST`, typed on the test screen or
  * marked on the fabric screen — kept where every screen and the engine
  * can read it (thread-safe, one per process). */
-#ifndef IBC_AGENT_PEER_H
-#define IBC_AGENT_PEER_H
+#ifndef IBC_TESTRUN_PEER_H
+#define IBC_TESTRUN_PEER_H
 
 #include <stdbool.h>
 #include <stddef.h>

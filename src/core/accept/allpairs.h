@@ -2,11 +2,11 @@
 /* One round of an all-pairs acceptance: each pair's first agent is
  * ordered to test the second (bandwidth, then latency), every pair of
  * the round at once, each on its own thread. */
-#ifndef IBC_AGENT_ALLPAIRS_H
-#define IBC_AGENT_ALLPAIRS_H
+#ifndef IBC_ACCEPT_ALLPAIRS_H
+#define IBC_ACCEPT_ALLPAIRS_H
 
 #include "core/agent/client.h"
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 
 struct allpairs_opts {
 	const struct hostlist *hosts;

@@ -3,7 +3,7 @@
  * hw_counters/ files through the counters room's sysfs reader, and the
  * deltas between two samples by the delta engine's rule. */
 #include "config.h"
-#include "core/agent/testctr.h"
+#include "core/counters/testctr.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -15,6 +15,7 @@
 #include "core/base/sysfs.h"
 #include "core/counters/counters.h"
 #include "core/counters/delta.h"
+#include "core/base/clock.h"
 
 /* The counters/ files carry the PMA's names in the reader's sample; a
  * test record names every counter by its file, as it always has. */
@@ -35,21 +36,13 @@ static void add_from(struct testctr *t, const struct counter_set *cs, bool from_
 
 		if (v->saturates != from_counters || !v->valid)
 			continue;
-		if (t->n >= PROTO_MAX_COUNTERS || strlen(name) >= PROTO_NAME ||
+		if (t->n >= TESTCTR_MAX || strlen(name) >= TESTCTR_NAME ||
 		    v->value > (uint64_t)LONG_MAX)
 			continue;
-		snprintf(t->c[t->n].name, PROTO_NAME, "%s", name);
+		snprintf(t->c[t->n].name, TESTCTR_NAME, "%s", name);
 		t->c[t->n].delta = v->value;
 		t->n++;
 	}
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 void testctr_sample(struct testctr *t, const char *dev, int port)

@@ -3,7 +3,7 @@
  * card's test through the test client with the local evidence read beside
  * it, and the console's run of every card on a worker (base/worker). */
 #include "config.h"
-#include "core/agent/accept.h"
+#include "core/accept/accept.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * message has one fixed length; perftest reads each with a single read()
  * of that length, so a sender must write each one whole. */
 #include "config.h"
-#include "core/agent/perftest_proto.h"
+#include "core/testrun/perftest_proto.h"
 
 #include <inttypes.h>
 #include <stdio.h>

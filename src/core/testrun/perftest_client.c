@@ -5,7 +5,7 @@
  * fixed-size read() on the server, so each is written whole here, and
  * every read here waits at most the time-out. */
 #include "config.h"
-#include "core/agent/perftest_client.h"
+#include "core/testrun/perftest_client.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -20,9 +20,9 @@
 #include <sys/socket.h>
 
 #include "core/agent/dial.h"
-#include "core/agent/perftest_proto.h"
-#include "core/engine/engine_int.h"
+#include "core/testrun/perftest_proto.h"
 #include "core/engine/facts.h"
+#include "core/base/clock.h"
 
 /* The version we announce: the newest whose handshake we speak without
  * the negotiation block, so a 6.28+ server skips it too. */
@@ -41,24 +41,16 @@ struct ptc {
 	struct pt_key mine[PROTO_MAX_QPS], rem[PROTO_MAX_QPS];
 };
 
-static long long ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Writes or reads exactly len bytes before the deadline; 0 or -1 with err. */
 static int io_exact(struct ptc *c, bool wr, void *buf, size_t len, const char *what,
 		    char *err, size_t errlen)
 {
-	long long deadline = ms_now() + c->o->timeout_ms;
+	long long deadline = mono_ms() + c->o->timeout_ms;
 	size_t done = 0;
 
 	while (done < len) {
 		struct pollfd p = { .fd = c->fd, .events = wr ? POLLOUT : POLLIN };
-		long long left = deadline - ms_now();
+		long long left = deadline - mono_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(&p, 1, (int)left) == 0) {
@@ -162,16 +154,19 @@ static void progress(void *arg, const struct eng_progress *p)
 
 static void my_key(const struct eng *e, uint32_t i, struct pt_key *k)
 {
+	struct eng_qp_key q;
+
+	eng_qp_key(e, i, &q);
 	memset(k, 0, sizeof(*k));
-	k->lid = e->pattr.lid;
+	k->lid = q.lid;
 	/* the reads we take as responder, as perftest offers the device's */
-	k->out_reads = (uint16_t)(e->dattr.max_qp_rd_atom > 0 ? e->dattr.max_qp_rd_atom : 1);
-	k->qpn = e->qp[i].qp->qp_num;
-	k->psn = e->qp[i].psn;
-	k->rkey = e->mr->rkey;
+	k->out_reads = q.max_rd_atomic;
+	k->qpn = q.qpn;
+	k->psn = q.psn;
+	k->rkey = q.rkey;
 	/* the peer writes where our engine polls: the dst half */
-	k->vaddr = (uint64_t)(uintptr_t)e->qp[i].dst;
-	memcpy(k->gid, e->gid.raw, 16);
+	k->vaddr = q.vaddr;
+	memcpy(k->gid, q.gid, 16);
 }
 
 static int keys(struct ptc *c, const struct pt_key *mine, struct pt_key *theirs, char *err, size_t errlen)
@@ -208,12 +203,12 @@ static int more_qps(struct ptc *c, uint32_t seen, char *err, size_t errlen)
 		n++;
 		if (k.qpn == c->rem[0].qpn) {
 			snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s %u — give the same -q on both ends",
-				 c->e->nqps, c->where, n - 1);
+				 eng_nqps(c->e), c->where, n - 1);
 			return 2;
 		}
 	}
 	snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s more — give the same -q on both ends",
-		 c->e->nqps, c->where);
+		 eng_nqps(c->e), c->where);
 	return 2;
 }
 
@@ -228,7 +223,7 @@ static int sync_line(struct ptc *c, char *err, size_t errlen)
 		return st;
 	if (k.qpn != c->rem[0].qpn) {
 		if (!c->keys_checked)
-			return more_qps(c, c->e->nqps + 1, err, errlen);
+			return more_qps(c, eng_nqps(c->e) + 1, err, errlen);
 		snprintf(err, errlen, "the perftest server at %s is at another step of its exchange — it runs another test, or a different -a, -b or -D: start it with the same options",
 			 c->where);
 		return 2;
@@ -241,7 +236,7 @@ static int sync_line(struct ptc *c, char *err, size_t errlen)
  * fewer QPs answers its first QP's line again (it is in its second round). */
 static int first_round(struct ptc *c, char *err, size_t errlen)
 {
-	for (uint32_t i = 0; i < c->e->nqps; i++) {
+	for (uint32_t i = 0; i < eng_nqps(c->e); i++) {
 		int st;
 
 		my_key(c->e, i, &c->mine[i]);
@@ -250,7 +245,7 @@ static int first_round(struct ptc *c, char *err, size_t errlen)
 			return st;
 		if (i > 0 && c->rem[i].qpn == c->rem[0].qpn) {
 			snprintf(err, errlen, "-q (QPs) differs: here %u, the perftest server at %s %u — give the same -q on both ends",
-				 c->e->nqps, c->where, i);
+				 eng_nqps(c->e), c->where, i);
 			return 2;
 		}
 	}
@@ -259,14 +254,14 @@ static int first_round(struct ptc *c, char *err, size_t errlen)
 
 static int second_round(struct ptc *c, char *err, size_t errlen)
 {
-	for (uint32_t i = 0; i < c->e->nqps; i++) {
+	for (uint32_t i = 0; i < eng_nqps(c->e); i++) {
 		struct pt_key k;
 		int st = keys(c, &c->mine[i], &k, err, errlen);
 
 		if (st)
 			return st;
 		if (k.qpn != c->rem[i].qpn || k.vaddr != c->rem[i].vaddr)
-			return more_qps(c, c->e->nqps + i + 1, err, errlen);
+			return more_qps(c, eng_nqps(c->e) + i + 1, err, errlen);
 	}
 	c->keys_checked = true;
 	return 0;
@@ -279,10 +274,10 @@ static int connect_qps(struct ptc *c, char *err, size_t errlen)
 	int rd = c->rem[0].out_reads;
 
 	/* as many reads in flight as the server takes (perftest: the device's) */
-	e->cfg.rd_atomic = rd > 0 && rd < 255 ? rd : 255;
-	m.u.qps.nqps = e->nqps;
+	eng_set_rd_atomic(e, rd > 0 && rd < 255 ? rd : 255);
+	m.u.qps.nqps = eng_nqps(e);
 	m.u.qps.mtu = 128u << c->mtu;
-	for (uint32_t i = 0; i < e->nqps; i++) {
+	for (uint32_t i = 0; i < m.u.qps.nqps; i++) {
 		struct proto_qp *q = &m.u.qps.qp[i];
 
 		q->qpn = c->rem[i].qpn;
@@ -292,9 +287,9 @@ static int connect_qps(struct ptc *c, char *err, size_t errlen)
 		memcpy(q->gid, c->rem[i].gid, 16);
 		/* the engine writes to vaddr + half and reads from vaddr; perftest's
 		 * line names the very address to use for both */
-		q->vaddr = c->o->p.op == OP_WRITE ? c->rem[i].vaddr - e->half : c->rem[i].vaddr;
+		q->vaddr = c->o->p.op == OP_WRITE ? c->rem[i].vaddr - eng_half_bytes(e) : c->rem[i].vaddr;
 	}
-	return eng_connect(e, &m, err, errlen);
+	return eng_connect(e, m.u.qps.nqps, m.u.qps.mtu, m.u.qps.qp, err, errlen);
 }
 
 /* Bandwidth reports both ways: ours in the unit the server prints
@@ -308,7 +303,7 @@ static int reports(struct ptc *c, const struct eng_result *l, struct client_phas
 	};
 	double unit = c->o->report_gbits ? 1.0 : 1e9 / 8.0 / (1 << 20);
 	struct pt_report mine = {
-		.size = l->size, .iters = l->msgs / (c->e->nqps ? c->e->nqps : 1),
+		.size = l->size, .iters = l->msgs / (eng_nqps(c->e) ? eng_nqps(c->e) : 1),
 		.bw_peak = l->bw_peak_gbps * unit, .bw_avg = l->bw_avg_gbps * unit,
 		.msg_rate_mpps = l->msg_rate_mpps,
 	}, theirs;
@@ -324,7 +319,7 @@ static int reports(struct ptc *c, const struct eng_result *l, struct client_phas
 		double gbps = theirs.msg_rate_mpps * (double)theirs.size * 8.0 / 1e3;
 
 		ph->peer_valid = true;
-		ph->peer_msgs = theirs.iters * c->e->nqps;
+		ph->peer_msgs = theirs.iters * eng_nqps(c->e);
 		ph->peer_bytes = ph->peer_msgs * theirs.size;
 		ph->peer_ns = (uint64_t)((double)ph->peer_bytes * 8.0 / gbps);
 		ph->peer_peak_gbps = gbps * theirs.bw_peak / theirs.bw_avg;
@@ -414,9 +409,10 @@ static int setup(struct ptc *c, char *err, size_t errlen)
  * at its size − 1, so a ping that landed elsewhere names the server's -s. */
 static uint64_t ping_elsewhere(const struct ptc *c, uint64_t size)
 {
-	const volatile uint8_t *d = c->e->qp[0].dst;
+	const volatile uint8_t *d = eng_dst(c->e, 0);
+	size_t half = eng_half_bytes(c->e);
 
-	for (size_t k = 0; k < c->e->half; k++)
+	for (size_t k = 0; k < half; k++)
 		if (d[k] && k + 1 != size)
 			return k + 1;
 	return 0;
@@ -541,7 +537,7 @@ int ptclient_run(const struct client_opts *o, struct client_result *r, char *err
 		goto out;
 	r->info = *eng_info(c.e);
 	facts_collect(&r->local, c.e);
-	c.gid = c.e->info.gid_index >= 0;
+	c.gid = eng_info(c.e)->gid_index >= 0;
 	st = setup(&c, err, errlen);
 	if (st)
 		goto out;

@@ -3,7 +3,7 @@
  * ordered to test the second (bandwidth, then latency), every pair of
  * the round at once, each on its own thread. */
 #include "config.h"
-#include "core/agent/allpairs.h"
+#include "core/accept/allpairs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
  *   client: the stream for <seconds>, then its write side closed
  *   agent:  "DONE <bytes received> <ns from the first to the last byte>"
  */
-#ifndef IBC_AGENT_TCPTEST_H
-#define IBC_AGENT_TCPTEST_H
+#ifndef IBC_TESTRUN_TCPTEST_H
+#define IBC_TESTRUN_TCPTEST_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -2,8 +2,8 @@
 /* perftest's out-of-band handshake (TCP, port 18515), as its
  * perftest_communication.c speaks it: pure encoders and decoders for every
  * message a client exchanges with an unmodified perftest server. */
-#ifndef IBC_AGENT_PERFTEST_PROTO_H
-#define IBC_AGENT_PERFTEST_PROTO_H
+#ifndef IBC_TESTRUN_PERFTEST_PROTO_H
+#define IBC_TESTRUN_PERFTEST_PROTO_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,13 +2,13 @@
 /* The results of `accept --hosts` read back: a results directory's
  * accept.json (schema ibconsole/accept/1, mode "hosts") into the hosts,
  * the pairs and their verdicts, for the console's heat map. */
-#ifndef IBC_AGENT_ACCEPTRES_H
-#define IBC_AGENT_ACCEPTRES_H
+#ifndef IBC_ACCEPT_ACCEPTRES_H
+#define IBC_ACCEPT_ACCEPTRES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 
 struct acceptres_pair {
 	int a, b;		/* host indexes */

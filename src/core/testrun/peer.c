@@ -2,7 +2,7 @@
 /* The chosen test peer, shared between the screens that set it (fabric
  * mark, test form, --peer) and those that use it, under one lock. */
 #include "config.h"
-#include "core/agent/peer.h"
+#include "core/testrun/peer.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* accept.json of `accept --hosts` read back through the records' JSON
+/* accept.json of `accept --hosts` read back through the JSON
  * scanner: the hosts come before the pairs in the file, so each pair's
  * host names resolve as they are read. */
 #include "config.h"
-#include "core/agent/acceptres.h"
+#include "core/accept/acceptres.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/agent/record.h"
+#include "core/base/jsonscan.h"
 #include "core/base/parse.h"
 
 #define ACCEPTRES_MAX_BYTES (64 << 20)
@@ -152,7 +152,7 @@ struct acceptres *acceptres_load(const char *path, char *err, size_t errlen)
 		snprintf(r->path, sizeof(r->path), "%s", path);
 	r->accept_pct = r->fleet_bw_pct = -1;
 	text = parse_slurp(r->path, ACCEPTRES_MAX_BYTES, &len, why, sizeof(why));
-	if (text && !record_scan(text, len, take, &x, why, sizeof(why))) {
+	if (text && !json_scan(text, len, take, &x, why, sizeof(why))) {
 		if (!x.schema || !x.hosts_mode)
 			snprintf(why, sizeof(why), "not the results of accept --hosts (schema ibconsole/accept/1, mode hosts)");
 		else if (x.bad[0])

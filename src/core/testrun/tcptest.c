@@ -3,7 +3,7 @@
  * shared-secret answer as the RDMA test) and one stream, counted by the
  * receiver. Every wait is bounded; nothing here prints. */
 #include "config.h"
-#include "core/agent/tcptest.h"
+#include "core/testrun/tcptest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,16 +20,9 @@
 #include "core/agent/agent.h"
 #include "core/agent/dial.h"
 #include "core/agent/proto.h"
+#include "core/base/clock.h"
 
 #define TCP_CHUNK (128u << 10)
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static int tcp_port_of(int agent_port)
 {
@@ -60,12 +53,12 @@ static int unhex(const char *s, uint8_t *b, size_t n)
  * nothing of the stream may be swallowed. */
 static int read_line(int fd, char *buf, size_t len, int timeout_ms)
 {
-	double end = now_s() + timeout_ms / 1000.0;
+	double end = mono_s() + timeout_ms / 1000.0;
 	size_t n = 0;
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		double left = end - now_s();
+		double left = end - mono_s();
 		ssize_t r;
 
 		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
@@ -84,11 +77,11 @@ static int read_line(int fd, char *buf, size_t len, int timeout_ms)
 
 static int write_all(int fd, const char *s, size_t len, int timeout_ms)
 {
-	double end = now_s() + timeout_ms / 1000.0;
+	double end = mono_s() + timeout_ms / 1000.0;
 
 	while (len) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		double left = end - now_s();
+		double left = end - mono_s();
 		ssize_t w;
 
 		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
@@ -122,39 +115,26 @@ static int dial(const struct tcptest_opts *o, char *where, size_t wlen, char *er
 	}
 }
 
-int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *err, size_t errlen)
+/* The greeting, the answer to its nonce and the agent's GO; 0 or an exit
+ * status with err. */
+static int client_handshake(const struct tcptest_opts *o, int fd, const char *where, uint32_t secs,
+			    char *err, size_t errlen)
 {
-	char where[160], line[256], mac_hex[65] = "-", *buf = NULL;
+	char line[256], mac_hex[65] = "-";
 	uint8_t nonce[PROTO_NONCE];
 	unsigned ver, auth;
-	uint32_t secs = o->seconds ? o->seconds : 10;
-	double t0, end, last, stall_end;
-	uint64_t last_bytes = 0, sec_bytes = 0;
-	double sec_start;
-	int fd, st = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->port = tcp_port_of(o->agent_port);
-	if (secs > TCPTEST_MAX_SECONDS) {
-		snprintf(err, errlen, "a TCP baseline runs at most %d s — give a shorter --duration", TCPTEST_MAX_SECONDS);
-		return 2;
-	}
-	fd = dial(o, where, sizeof(where), err, errlen);
-	if (fd < 0)
-		return 4;
 	if (read_line(fd, line, sizeof(line), o->timeout_ms) ||
 	    sscanf(line, "IBCTCP %u %32s %u", &ver, mac_hex, &auth) != 3 || ver != 1 ||
 	    unhex(mac_hex, nonce, sizeof(nonce))) {
 		snprintf(err, errlen, "the agent at %s did not greet as an ibconsole TCP baseline — is 'ibconsole serve' of the same version running there?",
 			 where);
-		st = 4;
-		goto out;
+		return 4;
 	}
 	snprintf(mac_hex, sizeof(mac_hex), "-");
 	if (auth && !o->secret) {
 		snprintf(err, errlen, "the agent at %s wants a shared secret — give --secret-file", where);
-		st = 3;
-		goto out;
+		return 3;
 	}
 	if (o->secret) {
 		uint8_t mac[32];
@@ -165,8 +145,7 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 	snprintf(line, sizeof(line), "%u %s\n", secs, mac_hex);
 	if (write_all(fd, line, strlen(line), o->timeout_ms) || read_line(fd, line, sizeof(line), o->timeout_ms)) {
 		snprintf(err, errlen, "the agent at %s went away during the TCP handshake — is it still running?", where);
-		st = 4;
-		goto out;
+		return 4;
 	}
 	if (strcmp(line, "GO")) {
 		int code = 4, off = 0;
@@ -175,27 +154,37 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 			snprintf(err, errlen, "the agent at %s refused: %s", where, line + off);
 		else
 			snprintf(err, errlen, "the agent at %s answered '%.60s' — run the same ibconsole version on both ends", where, line);
-		st = code >= 1 && code <= 5 ? code : 4;
-		goto out;
+		return code >= 1 && code <= 5 ? code : 4;
 	}
-	buf = calloc(1, TCP_CHUNK);
+	return 0;
+}
+
+/* Sends for secs with per-second samples and progress; 0 or an exit
+ * status with err. */
+static int stream(const struct tcptest_opts *o, int fd, const char *where, uint32_t secs,
+		  struct tcptest_result *r, char *err, size_t errlen)
+{
+	char *buf = calloc(1, TCP_CHUNK);
+	double t0, end, last, stall_end, sec_start;
+	uint64_t last_bytes = 0, sec_bytes = 0;
+	int st = 0;
+
 	if (!buf) {
 		snprintf(err, errlen, "out of memory");
-		st = 5;
-		goto out;
+		return 5;
 	}
-	t0 = last = sec_start = now_s();
+	t0 = last = sec_start = mono_s();
 	end = t0 + secs;
 	stall_end = t0 + o->timeout_ms / 1000.0;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		double now = now_s();
+		double now = mono_s();
 		ssize_t w;
 
 		if (o->cancel && atomic_load(o->cancel)) {
 			snprintf(err, errlen, "cancelled");
 			st = 4;
-			goto out;
+			break;
 		}
 		if (now - sec_start >= 1.0 && r->nsec < TCPTEST_MAX_SAMPLES) {
 			r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (now - sec_start) / 1e9;
@@ -215,7 +204,7 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 			snprintf(err, errlen, "the agent at %s stopped reading the TCP stream for %d s — is it still running, is the path up?",
 				 where, o->timeout_ms / 1000);
 			st = 4;
-			goto out;
+			break;
 		}
 		if (poll(&p, 1, 100) <= 0)
 			continue;
@@ -226,31 +215,50 @@ int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *er
 			snprintf(err, errlen, "the agent at %s went away mid-test: %s — is it still running?",
 				 where, w < 0 ? strerror(errno) : "closed");
 			st = 4;
-			goto out;
+			break;
 		}
 		r->sent += (uint64_t)w;
 		sec_bytes += (uint64_t)w;
-		stall_end = now_s() + o->timeout_ms / 1000.0;
+		stall_end = mono_s() + o->timeout_ms / 1000.0;
 	}
-	if (sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && now_s() - sec_start > 0.2)
-		r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (now_s() - sec_start) / 1e9;
-	shutdown(fd, SHUT_WR);
-	{
-		unsigned long long bytes, ns;
+	free(buf);
+	if (!st && sec_bytes && r->nsec < TCPTEST_MAX_SAMPLES && mono_s() - sec_start > 0.2)
+		r->sec_gbps[r->nsec++] = (double)sec_bytes * 8.0 / (mono_s() - sec_start) / 1e9;
+	return st;
+}
 
+int tcptest_run(const struct tcptest_opts *o, struct tcptest_result *r, char *err, size_t errlen)
+{
+	char where[160], line[256];
+	uint32_t secs = o->seconds ? o->seconds : 10;
+	unsigned long long bytes, ns;
+	int fd, st;
+
+	memset(r, 0, sizeof(*r));
+	r->port = tcp_port_of(o->agent_port);
+	if (secs > TCPTEST_MAX_SECONDS) {
+		snprintf(err, errlen, "a TCP baseline runs at most %d s — give a shorter --duration", TCPTEST_MAX_SECONDS);
+		return 2;
+	}
+	fd = dial(o, where, sizeof(where), err, errlen);
+	if (fd < 0)
+		return 4;
+	st = client_handshake(o, fd, where, secs, err, errlen);
+	if (!st)
+		st = stream(o, fd, where, secs, r, err, errlen);
+	if (!st) {
+		shutdown(fd, SHUT_WR);
 		/* the receiver drains what is still in flight first */
 		if (read_line(fd, line, sizeof(line), o->timeout_ms + 5000) ||
 		    sscanf(line, "DONE %llu %llu", &bytes, &ns) != 2) {
 			snprintf(err, errlen, "the agent at %s did not report what it received — is it still running?", where);
 			st = 4;
-			goto out;
+		} else {
+			r->bytes = bytes;
+			r->seconds = (double)ns / 1e9;
+			r->gbps = ns ? (double)bytes * 8.0 / (double)ns : 0;
 		}
-		r->bytes = bytes;
-		r->seconds = (double)ns / 1e9;
-		r->gbps = ns ? (double)bytes * 8.0 / (double)ns : 0;
 	}
-out:
-	free(buf);
 	close(fd);
 	return st;
 }
@@ -259,32 +267,13 @@ out:
 
 int tcptest_listen(const char *bind_addr, int agent_port, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE }, *res, *a;
-	char port[16];
-	int fd = -1, one = 1, eno = 0, rc;
+	int gai, eno, fd = dial_listen(bind_addr, tcp_port_of(agent_port), 64, &gai, &eno);
 
-	snprintf(port, sizeof(port), "%d", tcp_port_of(agent_port));
-	rc = getaddrinfo(bind_addr, port, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "cannot resolve %s: %s", bind_addr ? bind_addr : "*", gai_strerror(rc));
-		return -1;
-	}
-	for (a = res; a; a = a->ai_next) {
-		/* non-blocking: the agent's loop accepts until EAGAIN */
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, a->ai_addr, a->ai_addrlen) && !listen(fd, 64))
-			break;
-		eno = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
-		snprintf(err, errlen, "cannot listen on port %s for the TCP baseline: %s", port, strerror(eno));
+	if (fd < 0 && gai)
+		snprintf(err, errlen, "cannot resolve %s: %s", bind_addr ? bind_addr : "*", gai_strerror(gai));
+	else if (fd < 0)
+		snprintf(err, errlen, "cannot listen on port %d for the TCP baseline: %s",
+			 tcp_port_of(agent_port), strerror(eno));
 	return fd;
 }
 
@@ -354,12 +343,12 @@ int tcptest_stream(int fd, unsigned secs, int timeout_ms, char *err, size_t errl
 	}
 	/* the stream ends at the client's close; a silent client within the
 	 * time-out, or one that streams far past its own duration, fails */
-	deadline = now_s() + secs + timeout_ms / 1000.0 + 5;
+	deadline = mono_s() + secs + timeout_ms / 1000.0 + 5;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
-		if (now_s() > deadline || poll(&p, 1, timeout_ms) <= 0) {
+		if (mono_s() > deadline || poll(&p, 1, timeout_ms) <= 0) {
 			snprintf(err, errlen, "the client stopped sending for %d ms", timeout_ms);
 			goto out;
 		}
@@ -372,7 +361,7 @@ int tcptest_stream(int fd, unsigned secs, int timeout_ms, char *err, size_t errl
 		}
 		if (n == 0)
 			break;
-		lastb = now_s();
+		lastb = mono_s();
 		if (!bytes)
 			first = lastb;
 		bytes += (uint64_t)n;

@@ -2,8 +2,8 @@
 /* The hosts file of an all-pairs acceptance: one agent a line as
  * host[:port] ([v6]:port), '#' comments; also the list an agent takes
  * test orders towards. */
-#ifndef IBC_AGENT_HOSTLIST_H
-#define IBC_AGENT_HOSTLIST_H
+#ifndef IBC_ACCEPT_HOSTLIST_H
+#define IBC_ACCEPT_HOSTLIST_H
 
 #include <stdbool.h>
 #include <stddef.h>

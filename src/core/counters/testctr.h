@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /* Port counters around a test: one sample of a port's counters/ and
  * hw_counters/ files, and the deltas between two samples. */
-#ifndef IBC_AGENT_TESTCTR_H
-#define IBC_AGENT_TESTCTR_H
+#ifndef IBC_COUNTERS_TESTCTR_H
+#define IBC_COUNTERS_TESTCTR_H
 
 #include <stdint.h>
-#include "core/agent/proto.h"
+
+/* At most this many counters a sample; a name fits TESTCTR_NAME bytes.
+ * The agent protocol carries them as they are (its COUNTERS message). */
+#define TESTCTR_MAX 48
+#define TESTCTR_NAME 32
+
+struct testctr_value {
+	char name[TESTCTR_NAME];
+	uint64_t delta;
+};
 
 struct testctr {
 	uint64_t taken_ns;	/* CLOCK_MONOTONIC of the sample */
 	long lifespan_ms;	/* driver's hw_counters cache time, 0 none */
 	uint32_t n;
-	struct proto_counter c[PROTO_MAX_COUNTERS];	/* delta holds the value */
+	struct testctr_value c[TESTCTR_MAX];	/* delta holds the value */
 };
 
 void testctr_sample(struct testctr *t, const char *dev, int port);

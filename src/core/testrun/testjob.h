@@ -4,14 +4,14 @@
  * Gb/s, message rate, the latency histogram so far, both ends' counter
  * deltas with the moment each last rose, the facts of both ends — wakes a
  * descriptor the UI polls, and can be cancelled. */
-#ifndef IBC_AGENT_TESTJOB_H
-#define IBC_AGENT_TESTJOB_H
+#ifndef IBC_TESTRUN_TESTJOB_H
+#define IBC_TESTRUN_TESTJOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/agent/client.h"
-#include "core/agent/record.h"
+#include "core/testrun/record.h"
 
 #define TJ_SECONDS 3600		/* per-second history kept (one hour) */
 #define TJ_KIND_TCP 3		/* beside proto's KIND_BW / LAT / RATE */
