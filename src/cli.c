@@ -8,12 +8,14 @@
 
 #include "cmd_accept.h"
 #include "cmd_console.h"
-#include "cmd_counters.h"
+#include "cmd_errors.h"
 #include "cmd_events.h"
 #include "cmd_export.h"
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
+#include "cmd_serve.h"
 #include "cmd_test.h"
+#include "cmd_watch.h"
 #include "cmd_triage.h"
 
 #include <getopt.h>

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/base/sigexit.h"
 #include "core/base/umadlock.h"
 #include "core/counters/delta.h"
 #include "core/counters/reader.h"
@@ -34,14 +35,6 @@
 #define SLOT_FABRIC 1
 #define DEFAULT_INTERVAL_S 10.0
 #define DEFAULT_SWEEP_S 60.0
-
-static volatile sig_atomic_t export_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	export_stop = 1;
-}
 
 /* A verdict into the export target: its level, and above ok the counter
  * that decided it with its class. */
@@ -503,7 +496,7 @@ static void *fabric_loop(void *arg)
 	double every = x->cli->sweep_interval > 0 ? x->cli->sweep_interval : DEFAULT_SWEEP_S;
 	struct prev_sweep ps = { 0 };
 
-	while (!export_stop) {
+	while (!sigexit_stop) {
 		struct timespec until;
 		double t = wall_now() + every;
 
@@ -511,7 +504,7 @@ static void *fabric_loop(void *arg)
 		until.tv_sec = (time_t)t;
 		until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
 		pthread_mutex_lock(&x->lock);
-		while (!export_stop &&
+		while (!sigexit_stop &&
 		       pthread_cond_timedwait(&x->wake, &x->lock, &until) != ETIMEDOUT)
 			;
 		pthread_mutex_unlock(&x->lock);
@@ -541,7 +534,7 @@ static int load_thresholds(const struct cli *c, struct thresholds *th,
 /* Sleeps until wall time t, waking early when asked to stop. */
 static void sleep_until(double t)
 {
-	while (!export_stop) {
+	while (!sigexit_stop) {
 		double left = t - wall_now();
 		struct timespec ts;
 
@@ -561,7 +554,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct exp_state *x;
 	struct local *l;
 	struct export_server *srv = NULL;
-	struct sigaction sa, old_int, old_term;
+	struct sigaction old_int, old_term;
 	pthread_t th;
 	bool thread = false;
 	double iv = c->interval_set ? c->interval : DEFAULT_INTERVAL_S;
@@ -637,12 +630,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 			goto out;
 		}
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	export_stop = 0;
+	sigexit_catch(&old_int, &old_term);
 	if (c->fabric) {
 		if (pthread_create(&th, NULL, fabric_loop, x)) {
 			snprintf(err, errlen, "cannot start the sweep thread — check the system's thread limits");
@@ -658,7 +646,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 		}
 		t += iv;
 		sleep_until(t);
-		if (export_stop) {
+		if (sigexit_stop) {
 			rc = 0;
 			break;
 		}
@@ -666,7 +654,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 		collect_local(x, l, true);
 	}
 stop:
-	export_stop = 1;
+	sigexit_stop = 1;
 	if (thread) {
 		pthread_mutex_lock(&x->lock);
 		pthread_cond_broadcast(&x->wake);

@@ -1,7 +1,8 @@
 # src/core/base: what every room stands on — rooted sysfs reads, the JSON
 # writer, SHA-256 / HMAC, the umad lock, the strict parsers, the
-# worker thread, dying of a caught signal and running a short helper
-# program (spawn).
+# worker thread, dying of a caught signal (and the one SIGINT / SIGTERM
+# catcher), running a short helper program (spawn) and the monotonic
+# clock.
 libibc_core_a_SOURCES += \
 	src/core/base/sysfs.c src/core/base/sysfs.h \
 	src/core/base/json.c src/core/base/json.h \
@@ -10,4 +11,5 @@ libibc_core_a_SOURCES += \
 	src/core/base/worker.c src/core/base/worker.h \
 	src/core/base/parse.c src/core/base/parse.h \
 	src/core/base/sigexit.c src/core/base/sigexit.h \
-	src/core/base/spawn.c src/core/base/spawn.h
+	src/core/base/spawn.c src/core/base/spawn.h \
+	src/core/base/clock.c src/core/base/clock.h

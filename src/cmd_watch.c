@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* `ibconsole watch` and `ibconsole errors`: counters for scripts, cron
- * and monitoring; the exit status says whether a rule says act. They
- * share the thresholds, the verdict's JSON and the Ctrl-C stop. */
+/* `ibconsole watch`: per-interval deltas, rates and verdicts of local
+ * ports and of remote ones by LID (PMA), as text or one JSON object per
+ * sample, for scripts, cron and monitoring; the exit status says whether
+ * a rule says act. Ctrl-C stops it cleanly. */
 #include "config.h"
-#include "cmd_counters.h"
+#include "cmd_watch.h"
+#include "cmdutil.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,10 +20,9 @@
 #include "core/base/json.h"
 #include "core/base/sysfs.h"
 #include "core/base/sigexit.h"
-#include "core/fabric/sweep.h"
+#include "core/base/clock.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
-#include "diag/sweeplisting.h"
 #include "diag/thresholds.h"
 #include "diag/baseline.h"
 #include "core/port/events.h"
@@ -29,85 +30,6 @@
 #include "core/counters/portcong.h"
 #include "diag/congestion.h"
 #include "diag/pfc.h"
-
-static volatile sig_atomic_t cmd_stop;
-
-static void on_signal(int sig)
-{
-	cmd_stop = sig;
-}
-
-static void iso_time(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static int load_thresholds(const struct cli *c, struct thresholds *th,
-			   char *err, size_t errlen)
-{
-	char buf[512];
-	const char *path = thresholds_config_path(c->config, buf, sizeof(buf));
-	int rc;
-
-	thresholds_defaults(th);
-	rc = thresholds_load(th, path, err, errlen);
-	/* A default file nobody named that cannot be read is a warning:
-	 * the defaults still judge. A named one, or a bad line, is not. */
-	if (rc == -2 && thresholds_config_is_default(c->config)) {
-		fprintf(stderr, "ibconsole: warning: %s; using the default thresholds\n", err);
-		thresholds_defaults(th);
-		err[0] = '\0';
-		return 0;
-	}
-	if (rc < 0)
-		return 2;
-	if (c->config && !th->file[0]) {
-		snprintf(err, errlen, "config file %s not found — check the path given to --config", c->config);
-		return 2;
-	}
-	return 0;
-}
-
-static void json_verdict(struct json *j, const struct verdict *v)
-{
-	json_obj_begin(j, "verdict");
-	json_str(j, "level", verdict_name(v->level));
-	json_str(j, "counter", v->counter[0] ? v->counter : NULL);
-	json_u64(j, "count", v->count);
-	json_bool(j, "count_lower_bound", v->lower_bound);
-	if (v->level != VERDICT_OK)
-		json_u64(j, "threshold", v->threshold);
-	else
-		json_null(j, "threshold");
-	json_str(j, "rule", v->rule);
-	json_str(j, "window", v->window);
-	json_str(j, "text", v->text);
-	/* the count per the levels' window, where the rule scaled it */
-	json_num_or_null(j, "span_s", v->span_s > 0, v->span_s);
-	if (v->span_s > 0)
-		json_u64(j, "per_window", v->per_window);
-	else
-		json_null(j, "per_window");
-	json_str(j, "class", v->cls_counter[0] ? ctr_fault_name(v->cls_counter) : NULL);
-	json_obj_end(j);
-}
-
-/* Sleeps until the monotonic time t, waking early on a signal. */
-static void sleep_until(double t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)t;
-	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-	while (!cmd_stop &&
-	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
 
 /* 93700 → "93.7 k", for a person reading a terminal (JSON keeps raw). */
 static void fmt_rate(char *b, size_t n, double v, const char *unit)
@@ -395,7 +317,7 @@ static void peer_json(struct json *j, const struct port_peer *q,
 		json_str(j, "error", cs->valid ? NULL : cs->why);
 		json_str(j, "mode", cs->valid ? cs->mode : NULL);
 		rules_eval_delta(d, th, now, &v);
-		json_verdict(j, &v);
+		cmd_json_verdict(j, &v);
 		counters_json_delta(j, d, cs, now);
 	}
 	json_obj_end(j);
@@ -422,12 +344,12 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	struct asyncev *verbs = NULL;
 	char evpath[512];
 	const char *evp = events_path(evpath, sizeof(evpath));
-	struct sigaction sa, old_int, old_term;
+	struct sigaction old_int, old_term;
 	enum verdict_level worst = VERDICT_OK;
 	double t0, iv = c->interval;
 	int n = 0, rc;
 
-	rc = load_thresholds(c, &th, err, errlen);
+	rc = cmd_load_thresholds(c, &th, err, errlen);
 	if (rc)
 		return rc;
 	s = calloc(1, sizeof(*s));
@@ -487,12 +409,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			portcong_set_lane(&pc[peer_at[i]], pc[i].lane_gbps);
 	snapshot_release(s);
 	free(s);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	cmd_stop = 0;
+	sigexit_catch(&old_int, &old_term);
 
 	for (int i = 0; i < n; i++) {
 		delta_init(&dp[i], t[i].label, iv);
@@ -505,7 +422,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		verbs = asyncev_start(o->device, evp, why, sizeof(why));
 	}
 	t0 = counters_now();
-	for (long k = 0; !cmd_stop && (c->count == 0 || k <= c->count); k++) {
+	for (long k = 0; !sigexit_stop && (c->count == 0 || k <= c->count); k++) {
 		char when[32];
 		double now;
 		struct json j;
@@ -513,8 +430,8 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		int nev;
 
 		if (k)
-			sleep_until(t0 + k * iv);
-		if (cmd_stop)
+			clock_sleep_until(t0 + k * iv, &sigexit_stop);
+		if (sigexit_stop)
 			break;
 		nev = 0;
 		for (int i = 0; i < n; i++) {
@@ -529,7 +446,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		if (!k)
 			continue;	/* the baseline: nothing to report yet */
 		now = counters_now();
-		iso_time(when, sizeof(when));
+		cmd_iso_time(when, sizeof(when));
 		if (c->json) {
 			json_init(&j, stdout);
 			j.compact = true;	/* JSON Lines: one record per interval */
@@ -579,7 +496,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			json_str(&j, "mode", cs[i].valid ? cs[i].mode : NULL);
 			json_bool(&j, "valid", cs[i].valid);
 			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
-			json_verdict(&j, &v);
+			cmd_json_verdict(&j, &v);
 			counters_json_delta(&j, &dp[i], &cs[i], now);
 			counters_json_details(&j, &cs[i]);
 			cong_json(&j, &dp[i], &pc[i], iv);
@@ -615,248 +532,7 @@ out:
 	free(bl);
 	free(fl);
 	free(pc);
-	sigexit_note(cmd_stop);	/* main dies of it: 130 / 143 */
-	return rc;
-}
-
-/* --- errors: one fabric-wide sweep --- */
-
-struct listed {
-	int idx;
-	struct verdict v;
-	bool moved;
-};
-
-/* Listed when a rule says watch / act, or by the sweep's own rule. */
-static bool port_listed(const struct counter_set *cs, const struct counter_set *prev,
-			const struct verdict *v, bool *moved)
-{
-	bool any = sweeplisting_listed(cs, prev, moved);
-
-	return any || v->level != VERDICT_OK;
-}
-
-static void sweep_counter_json(struct json *j, const struct ctr_value *x,
-			       const struct counter_set *prev)
-{
-	const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
-
-	json_obj_begin(j, NULL);
-	json_str(j, "name", x->name);
-	json_str(j, "class", ctr_class_name(x->cls));
-	json_int(j, "bits", x->bits);
-	json_u64(j, "value", x->value);
-	json_bool(j, "saturated", x->saturates && x->bits < 64 &&
-		  x->value == (UINT64_C(1) << x->bits) - 1);
-	if (p) {
-		uint64_t d;
-		bool lb;
-		enum delta_state st = delta_pair(p->value, x->value, x->bits,
-						 x->saturates, &d, &lb);
-
-		json_u64(j, "delta", d);
-		json_bool(j, "delta_lower_bound", lb);
-		json_str(j, "state", delta_state_name(st));
-	}
-	json_obj_end(j);
-}
-
-/* Port i's counters into cs and, after two sweeps, its first sample
- * into pcs: returns pcs, or NULL when there is no valid first sample. */
-static const struct counter_set *port_sets(const struct sweep *sw,
-					   const struct sweep *prev, int i,
-					   struct counter_set *cs,
-					   struct counter_set *pcs)
-{
-	sweep_port_counters(sw, i, cs);
-	if (!prev || i >= prev->n || !sweep_port_valid(&prev->p[i]))
-		return NULL;
-	sweep_port_counters(prev, i, pcs);
-	return pcs;
-}
-
-static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
-		      size_t errlen)
-{
-	struct sweep_opts so = { 0 };
-	struct sweep sw;
-	struct thresholds th;
-	struct sweep first = { 0 }, *prev = NULL;	/* the first of two sweeps */
-	struct counter_set cs, pcs;
-	struct listed *ls = NULL;
-	int rc, nl = 0, nfail = 0, levels[3] = { 0 };
-	double q1 = 0;
-	char when[32];
-
-	rc = load_thresholds(c, &th, err, errlen);
-	if (rc)
-		return rc;
-	so.dev = o->device;
-	so.port = o->port;
-	so.window = c->inflight;
-	so.max_smps = c->inflight;
-	rc = sweep_discover(&sw, &so, err, errlen);
-	if (rc)
-		return rc;
-	rc = sweep_query(&sw, &so, err, errlen);
-	if (rc)
-		goto out;
-	if (c->interval_set) {
-		double t = counters_now() + c->interval;
-
-		q1 = sw.query_s;
-		if (sweep_copy(&first, &sw)) {
-			snprintf(err, errlen, "out of memory");
-			rc = 5;
-			goto out;
-		}
-		prev = &first;
-		sleep_until(t);
-		rc = sweep_query(&sw, &so, err, errlen);
-		if (rc)
-			goto out;
-	}
-	ls = calloc((size_t)sw.n + 1, sizeof(*ls));
-	if (!ls) {
-		snprintf(err, errlen, "out of memory");
-		rc = 5;
-		goto out;
-	}
-	for (int i = 0; i < sw.n; i++) {
-		const struct counter_set *pv = port_sets(&sw, prev, i, &cs, &pcs);
-		struct verdict v;
-		bool moved;
-
-		if (!cs.valid) {
-			nfail++;
-			continue;
-		}
-		/* two sweeps: judge what moved between them; one sweep: the
-		 * values since the last clear, with their own levels */
-		if (pv)
-			rules_eval_interval(pv, &cs, &th, c->interval, &v);
-		else
-			rules_eval_values(&cs, &th, &v);
-		if (!port_listed(&cs, pv, &v, &moved))
-			continue;
-		ls[nl].idx = i;
-		ls[nl].v = v;
-		ls[nl].moved = moved;
-		levels[v.level]++;
-		nl++;
-	}
-	iso_time(when, sizeof(when));
-	if (c->json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_obj_begin(&j, NULL);
-		json_str(&j, "schema", "ibconsole/errors/1");
-		json_str(&j, "time", when);
-		json_int(&j, "nodes", sw.nodes);
-		json_int(&j, "ports_swept", sw.n);
-		json_int(&j, "ports_failed", nfail);
-		json_num(&j, "discover_s", sw.discover_s);
-		json_num(&j, "query_s", q1 ? q1 : sw.query_s);
-		json_int(&j, "mads_sent", (long long)sw.mads_sent);
-		json_int(&j, "inflight", c->inflight ? c->inflight : 64);
-		json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
-		json_arr_begin(&j, "listed");
-		for (int k = 0; k < nl; k++) {
-			const struct sweep_port *p = &sw.p[ls[k].idx];
-			const struct counter_set *pv = port_sets(&sw, prev, ls[k].idx, &cs, &pcs);
-			char g[24];
-
-			json_obj_begin(&j, NULL);
-			json_str(&j, "node_desc", p->node_desc);
-			snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->guid);
-			json_str(&j, "node_guid", g);
-			json_bool(&j, "switch", p->is_switch);
-			json_int(&j, "lid", p->lid);
-			json_int(&j, "port", p->port);
-			json_str(&j, "mode", cs.mode);
-			json_bool(&j, "moved", ls[k].moved);
-			json_verdict(&j, &ls[k].v);
-			json_arr_begin(&j, "counters");
-			for (int i = 0; i < cs.n; i++) {
-				const struct ctr_value *x = &cs.c[i];
-				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
-
-				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
-					continue;
-				sweep_counter_json(&j, x, pv);
-			}
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_arr_begin(&j, "failed");
-		for (int i = 0; i < sw.n; i++) {
-			if (sweep_port_valid(&sw.p[i]))
-				continue;
-			sweep_port_counters(&sw, i, &cs);
-			json_obj_begin(&j, NULL);
-			json_str(&j, "node_desc", sw.p[i].node_desc);
-			json_int(&j, "lid", sw.p[i].lid);
-			json_int(&j, "port", sw.p[i].port);
-			json_str(&j, "error", cs.why);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_obj_begin(&j, "summary");
-		json_int(&j, "listed", nl);
-		json_int(&j, "ok", levels[VERDICT_OK]);
-		json_int(&j, "watch", levels[VERDICT_WATCH]);
-		json_int(&j, "act", levels[VERDICT_ACT]);
-		json_obj_end(&j);
-		json_obj_end(&j);
-	} else {
-		for (int k = 0; k < nl; k++) {
-			const struct sweep_port *p = &sw.p[ls[k].idx];
-			const struct counter_set *pv = port_sets(&sw, prev, ls[k].idx, &cs, &pcs);
-
-			printf("%-5s \"%s\" lid %u port %d:", verdict_name(ls[k].v.level),
-			       p->node_desc, p->lid, p->port);
-			for (int i = 0; i < cs.n; i++) {
-				const struct ctr_value *x = &cs.c[i];
-				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
-
-				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
-					continue;
-				printf(" [%s == %llu", x->name, (unsigned long long)x->value);
-				if (y)
-					printf(" (%+lld)", (long long)(x->value - y->value));
-				printf("]");
-			}
-			printf("\n");
-			if (ls[k].v.level != VERDICT_OK)
-				printf("      %s\n", ls[k].v.text);
-		}
-		for (int i = 0; i < sw.n; i++) {
-			if (sweep_port_valid(&sw.p[i]))
-				continue;
-			sweep_port_counters(&sw, i, &cs);
-			printf("fail  \"%s\" lid %u port %d: %s\n", sw.p[i].node_desc,
-			       sw.p[i].lid, sw.p[i].port, cs.why);
-		}
-		printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
-		       sw.nodes, sw.n, q1 ? q1 : sw.query_s, sw.discover_s, sw.mads_sent, nl,
-		       levels[VERDICT_ACT], levels[VERDICT_WATCH], nfail);
-	}
-	fflush(stdout);
-	rc = levels[VERDICT_ACT] ? 1 : 0;
-out:
-	free(ls);
-	sweep_free(&first);
-	sweep_free(&sw);
-	return rc;
-}
-
-/* A result past "act" (1) comes with a one-line message. */
-static int report(int rc, const char *err)
-{
-	if (rc > 1)
-		fprintf(stderr, "ibconsole: %s\n", err);
+	sigexit_note(sigexit_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
 
@@ -864,12 +540,5 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o)
 {
 	char err[400] = "";
 
-	return report(watch_run(c, o, err, sizeof(err)), err);
-}
-
-int cmd_errors(const struct cli *c, const struct snap_opts *o)
-{
-	char err[400] = "";
-
-	return report(errors_run(c, o, err, sizeof(err)), err);
+	return cmd_report(watch_run(c, o, err, sizeof(err)), err);
 }
