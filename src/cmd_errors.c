@@ -86,180 +86,227 @@ static const struct counter_set *port_sets(const struct sweep *sw,
 	return pcs;
 }
 
-static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
-		      size_t errlen)
+/* One run's sweeps and what they listed. */
+struct errors {
+	struct sweep sw;
+	struct sweep first, *prev;	/* the first of two sweeps */
+	struct listed *ls;
+	int nl, nfail, levels[3];
+	double q1;			/* the first sweep's query time */
+	struct counter_set cs, pcs;
+};
+
+/* Discovers the fabric and sweeps it once, or with --interval twice:
+ * 0, or a status with err. */
+static int errors_sweep(const struct cli *c, const struct snap_opts *o,
+			struct errors *e, char *err, size_t errlen)
 {
 	struct sweep_opts so = { 0 };
-	struct sweep sw;
-	struct thresholds th;
-	struct sweep first = { 0 }, *prev = NULL;	/* the first of two sweeps */
-	struct counter_set cs, pcs;
-	struct listed *ls = NULL;
-	int rc, nl = 0, nfail = 0, levels[3] = { 0 };
-	double q1 = 0;
-	char when[32];
+	int rc;
 
-	rc = cmd_load_thresholds(c, &th, err, errlen);
-	if (rc)
-		return rc;
 	so.dev = o->device;
 	so.port = o->port;
 	so.window = c->inflight;
 	so.max_smps = c->inflight;
-	rc = sweep_discover(&sw, &so, err, errlen);
+	rc = sweep_discover(&e->sw, &so, err, errlen);
 	if (rc)
 		return rc;
-	rc = sweep_query(&sw, &so, err, errlen);
-	if (rc)
-		goto out;
-	if (c->interval_set) {
+	rc = sweep_query(&e->sw, &so, err, errlen);
+	if (rc || !c->interval_set)
+		return rc;
+	{
 		double t = counters_now() + c->interval;
 
-		q1 = sw.query_s;
-		if (sweep_copy(&first, &sw)) {
+		e->q1 = e->sw.query_s;
+		if (sweep_copy(&e->first, &e->sw)) {
 			snprintf(err, errlen, "out of memory");
-			rc = 5;
-			goto out;
+			return 5;
 		}
-		prev = &first;
+		e->prev = &e->first;
 		clock_sleep_until(t, &sigexit_stop);
-		rc = sweep_query(&sw, &so, err, errlen);
-		if (rc)
-			goto out;
 	}
-	ls = calloc((size_t)sw.n + 1, sizeof(*ls));
-	if (!ls) {
+	return sweep_query(&e->sw, &so, err, errlen);
+}
+
+/* Judges every swept port and lists those a rule or the sweep's own
+ * rule names: 0, or 5 out of memory. */
+static int errors_judge(const struct cli *c, const struct thresholds *th,
+			struct errors *e, char *err, size_t errlen)
+{
+	e->ls = calloc((size_t)e->sw.n + 1, sizeof(*e->ls));
+	if (!e->ls) {
 		snprintf(err, errlen, "out of memory");
-		rc = 5;
-		goto out;
+		return 5;
 	}
-	for (int i = 0; i < sw.n; i++) {
-		const struct counter_set *pv = port_sets(&sw, prev, i, &cs, &pcs);
+	for (int i = 0; i < e->sw.n; i++) {
+		const struct counter_set *pv = port_sets(&e->sw, e->prev, i, &e->cs, &e->pcs);
 		struct verdict v;
 		bool moved;
 
-		if (!cs.valid) {
-			nfail++;
+		if (!e->cs.valid) {
+			e->nfail++;
 			continue;
 		}
 		/* two sweeps: judge what moved between them; one sweep: the
 		 * values since the last clear, with their own levels */
 		if (pv)
-			rules_eval_interval(pv, &cs, &th, c->interval, &v);
+			rules_eval_interval(pv, &e->cs, th, c->interval, &v);
 		else
-			rules_eval_values(&cs, &th, &v);
-		if (!port_listed(&cs, pv, &v, &moved))
+			rules_eval_values(&e->cs, th, &v);
+		if (!port_listed(&e->cs, pv, &v, &moved))
 			continue;
-		ls[nl].idx = i;
-		ls[nl].v = v;
-		ls[nl].moved = moved;
-		levels[v.level]++;
-		nl++;
+		e->ls[e->nl].idx = i;
+		e->ls[e->nl].v = v;
+		e->ls[e->nl].moved = moved;
+		e->levels[v.level]++;
+		e->nl++;
 	}
-	cmd_iso_time(when, sizeof(when));
-	if (c->json) {
-		struct json j;
+	return 0;
+}
 
-		json_init(&j, stdout);
+/* Whether a listed port shows counter x: error counters that are not
+ * zero or moved. */
+static bool counter_shown(const struct ctr_value *x, const struct ctr_value *y)
+{
+	return !(x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)));
+}
+
+static void errors_json_port(struct json *j, struct errors *e, int k)
+{
+	const struct sweep_port *p = &e->sw.p[e->ls[k].idx];
+	const struct counter_set *pv = port_sets(&e->sw, e->prev, e->ls[k].idx, &e->cs, &e->pcs);
+	char g[24];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "node_desc", p->node_desc);
+	snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->guid);
+	json_str(j, "node_guid", g);
+	json_bool(j, "switch", p->is_switch);
+	json_int(j, "lid", p->lid);
+	json_int(j, "port", p->port);
+	json_str(j, "mode", e->cs.mode);
+	json_bool(j, "moved", e->ls[k].moved);
+	cmd_json_verdict(j, &e->ls[k].v);
+	json_arr_begin(j, "counters");
+	for (int i = 0; i < e->cs.n; i++) {
+		const struct ctr_value *x = &e->cs.c[i];
+
+		if (counter_shown(x, pv ? counters_find(pv, x->name) : NULL))
+			sweep_counter_json(j, x, pv);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void errors_json(const struct cli *c, struct errors *e, const char *when)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "ibconsole/errors/1");
+	json_str(&j, "time", when);
+	json_int(&j, "nodes", e->sw.nodes);
+	json_int(&j, "ports_swept", e->sw.n);
+	json_int(&j, "ports_failed", e->nfail);
+	json_num(&j, "discover_s", e->sw.discover_s);
+	json_num(&j, "query_s", e->q1 ? e->q1 : e->sw.query_s);
+	json_int(&j, "mads_sent", (long long)e->sw.mads_sent);
+	json_int(&j, "inflight", c->inflight ? c->inflight : 64);
+	json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
+	json_arr_begin(&j, "listed");
+	for (int k = 0; k < e->nl; k++)
+		errors_json_port(&j, e, k);
+	json_arr_end(&j);
+	json_arr_begin(&j, "failed");
+	for (int i = 0; i < e->sw.n; i++) {
+		if (sweep_port_valid(&e->sw.p[i]))
+			continue;
+		sweep_port_counters(&e->sw, i, &e->cs);
 		json_obj_begin(&j, NULL);
-		json_str(&j, "schema", "ibconsole/errors/1");
-		json_str(&j, "time", when);
-		json_int(&j, "nodes", sw.nodes);
-		json_int(&j, "ports_swept", sw.n);
-		json_int(&j, "ports_failed", nfail);
-		json_num(&j, "discover_s", sw.discover_s);
-		json_num(&j, "query_s", q1 ? q1 : sw.query_s);
-		json_int(&j, "mads_sent", (long long)sw.mads_sent);
-		json_int(&j, "inflight", c->inflight ? c->inflight : 64);
-		json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
-		json_arr_begin(&j, "listed");
-		for (int k = 0; k < nl; k++) {
-			const struct sweep_port *p = &sw.p[ls[k].idx];
-			const struct counter_set *pv = port_sets(&sw, prev, ls[k].idx, &cs, &pcs);
-			char g[24];
-
-			json_obj_begin(&j, NULL);
-			json_str(&j, "node_desc", p->node_desc);
-			snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->guid);
-			json_str(&j, "node_guid", g);
-			json_bool(&j, "switch", p->is_switch);
-			json_int(&j, "lid", p->lid);
-			json_int(&j, "port", p->port);
-			json_str(&j, "mode", cs.mode);
-			json_bool(&j, "moved", ls[k].moved);
-			cmd_json_verdict(&j, &ls[k].v);
-			json_arr_begin(&j, "counters");
-			for (int i = 0; i < cs.n; i++) {
-				const struct ctr_value *x = &cs.c[i];
-				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
-
-				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
-					continue;
-				sweep_counter_json(&j, x, pv);
-			}
-			json_arr_end(&j);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_arr_begin(&j, "failed");
-		for (int i = 0; i < sw.n; i++) {
-			if (sweep_port_valid(&sw.p[i]))
-				continue;
-			sweep_port_counters(&sw, i, &cs);
-			json_obj_begin(&j, NULL);
-			json_str(&j, "node_desc", sw.p[i].node_desc);
-			json_int(&j, "lid", sw.p[i].lid);
-			json_int(&j, "port", sw.p[i].port);
-			json_str(&j, "error", cs.why);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_obj_begin(&j, "summary");
-		json_int(&j, "listed", nl);
-		json_int(&j, "ok", levels[VERDICT_OK]);
-		json_int(&j, "watch", levels[VERDICT_WATCH]);
-		json_int(&j, "act", levels[VERDICT_ACT]);
+		json_str(&j, "node_desc", e->sw.p[i].node_desc);
+		json_int(&j, "lid", e->sw.p[i].lid);
+		json_int(&j, "port", e->sw.p[i].port);
+		json_str(&j, "error", e->cs.why);
 		json_obj_end(&j);
-		json_obj_end(&j);
-	} else {
-		for (int k = 0; k < nl; k++) {
-			const struct sweep_port *p = &sw.p[ls[k].idx];
-			const struct counter_set *pv = port_sets(&sw, prev, ls[k].idx, &cs, &pcs);
-
-			printf("%-5s \"%s\" lid %u port %d:", verdict_name(ls[k].v.level),
-			       p->node_desc, p->lid, p->port);
-			for (int i = 0; i < cs.n; i++) {
-				const struct ctr_value *x = &cs.c[i];
-				const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
-
-				if (x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)))
-					continue;
-				printf(" [%s == %llu", x->name, (unsigned long long)x->value);
-				if (y)
-					printf(" (%+lld)", (long long)(x->value - y->value));
-				printf("]");
-			}
-			printf("\n");
-			if (ls[k].v.level != VERDICT_OK)
-				printf("      %s\n", ls[k].v.text);
-		}
-		for (int i = 0; i < sw.n; i++) {
-			if (sweep_port_valid(&sw.p[i]))
-				continue;
-			sweep_port_counters(&sw, i, &cs);
-			printf("fail  \"%s\" lid %u port %d: %s\n", sw.p[i].node_desc,
-			       sw.p[i].lid, sw.p[i].port, cs.why);
-		}
-		printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
-		       sw.nodes, sw.n, q1 ? q1 : sw.query_s, sw.discover_s, sw.mads_sent, nl,
-		       levels[VERDICT_ACT], levels[VERDICT_WATCH], nfail);
 	}
-	fflush(stdout);
-	rc = levels[VERDICT_ACT] ? 1 : 0;
-out:
-	free(ls);
-	sweep_free(&first);
-	sweep_free(&sw);
+	json_arr_end(&j);
+	json_obj_begin(&j, "summary");
+	json_int(&j, "listed", e->nl);
+	json_int(&j, "ok", e->levels[VERDICT_OK]);
+	json_int(&j, "watch", e->levels[VERDICT_WATCH]);
+	json_int(&j, "act", e->levels[VERDICT_ACT]);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+static void errors_text(struct errors *e)
+{
+	for (int k = 0; k < e->nl; k++) {
+		const struct sweep_port *p = &e->sw.p[e->ls[k].idx];
+		const struct counter_set *pv = port_sets(&e->sw, e->prev, e->ls[k].idx, &e->cs, &e->pcs);
+
+		printf("%-5s \"%s\" lid %u port %d:", verdict_name(e->ls[k].v.level),
+		       p->node_desc, p->lid, p->port);
+		for (int i = 0; i < e->cs.n; i++) {
+			const struct ctr_value *x = &e->cs.c[i];
+			const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
+
+			if (!counter_shown(x, y))
+				continue;
+			printf(" [%s == %llu", x->name, (unsigned long long)x->value);
+			if (y)
+				printf(" (%+lld)", (long long)(x->value - y->value));
+			printf("]");
+		}
+		printf("\n");
+		if (e->ls[k].v.level != VERDICT_OK)
+			printf("      %s\n", e->ls[k].v.text);
+	}
+	for (int i = 0; i < e->sw.n; i++) {
+		if (sweep_port_valid(&e->sw.p[i]))
+			continue;
+		sweep_port_counters(&e->sw, i, &e->cs);
+		printf("fail  \"%s\" lid %u port %d: %s\n", e->sw.p[i].node_desc,
+		       e->sw.p[i].lid, e->sw.p[i].port, e->cs.why);
+	}
+	printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
+	       e->sw.nodes, e->sw.n, e->q1 ? e->q1 : e->sw.query_s, e->sw.discover_s,
+	       e->sw.mads_sent, e->nl, e->levels[VERDICT_ACT], e->levels[VERDICT_WATCH], e->nfail);
+}
+
+static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
+		      size_t errlen)
+{
+	struct thresholds th;
+	struct errors *e;
+	char when[32];
+	int rc;
+
+	rc = cmd_load_thresholds(c, &th, err, errlen);
+	if (rc)
+		return rc;
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	rc = errors_sweep(c, o, e, err, errlen);
+	if (!rc)
+		rc = errors_judge(c, &th, e, err, errlen);
+	if (!rc) {
+		cmd_iso_time(when, sizeof(when));
+		if (c->json)
+			errors_json(c, e, when);
+		else
+			errors_text(e);
+		fflush(stdout);
+		rc = e->levels[VERDICT_ACT] ? 1 : 0;
+	}
+	free(e->ls);
+	sweep_free(&e->first);
+	sweep_free(&e->sw);
+	free(e);
 	return rc;
 }
 

@@ -323,109 +323,224 @@ static void peer_json(struct json *j, const struct port_peer *q,
 	json_obj_end(j);
 }
 
-static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
-		     size_t errlen)
-{
+/* One watch: its targets, their samples and state. */
+struct watch {
 	struct ctr_target t[CTRS_MAX_TARGETS];
 	/* local port i's neighbour: its identity, and its counters at
 	 * target peer_at[i] (-1: not sampled); is_peer marks those targets */
 	struct port_peer peer[CTRS_MAX_TARGETS];
 	int peer_at[CTRS_MAX_TARGETS];
-	bool is_peer[CTRS_MAX_TARGETS] = { false };
-	int nlocal;
+	bool is_peer[CTRS_MAX_TARGETS];
+	int nlocal, n;
 	struct thresholds th;
-	struct snapshot *s = NULL;
-	struct delta_port *dp = NULL;
-	struct counter_set *cs = NULL;
-	struct ctr_reader *smp = NULL;
-	struct baseline_port *bl = NULL;
-	struct port_flaps *fl = NULL;
-	struct portcong *pc = NULL;
-	struct asyncev *verbs = NULL;
+	struct delta_port *dp;
+	struct counter_set *cs;
+	struct ctr_reader *smp;
+	struct baseline_port *bl;
+	struct port_flaps *fl;
+	struct portcong *pc;
+	struct asyncev *verbs;
 	char evpath[512];
-	const char *evp = events_path(evpath, sizeof(evpath));
-	struct sigaction old_int, old_term;
-	enum verdict_level worst = VERDICT_OK;
-	double t0, iv = c->interval;
-	int n = 0, rc;
+	const char *evp;
+	enum verdict_level worst;
+};
 
-	rc = cmd_load_thresholds(c, &th, err, errlen);
-	if (rc)
-		return rc;
-	s = calloc(1, sizeof(*s));
+/* The local ports, their neighbours and the --lid ports from one
+ * snapshot: 0, or a status with err. */
+static int watch_targets(const struct cli *c, const struct snap_opts *o,
+			 struct watch *w, char *err, size_t errlen)
+{
+	struct snapshot *s = calloc(1, sizeof(*s));
+	int rc;
+
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
 	rc = snapshot_collect(s, o, err, errlen);
-	if (rc) {
-		snapshot_release(s);
-		free(s);
-		return rc;
-	}
-	n = nlocal = reader_targets_local(s, t, CTRS_MAX_TARGETS);
-	for (int i = 0; i < nlocal; i++) {
-		peer[i] = s->ports[i].peer;
-		peer_at[i] = -1;
-		if (n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &t[n])) {
-			peer_at[i] = n;
-			is_peer[n++] = true;
+	if (rc)
+		goto done;
+	w->n = w->nlocal = reader_targets_local(s, w->t, CTRS_MAX_TARGETS);
+	for (int i = 0; i < w->nlocal; i++) {
+		w->peer[i] = s->ports[i].peer;
+		w->peer_at[i] = -1;
+		if (w->n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &w->t[w->n])) {
+			w->peer_at[i] = w->n;
+			w->is_peer[w->n++] = true;
 		}
 	}
 	if (c->lids) {
-		int m = reader_targets_remote(c->lids, s, t + n, CTRS_MAX_TARGETS - n, err, errlen);
+		int m = reader_targets_remote(c->lids, s, w->t + w->n, CTRS_MAX_TARGETS - w->n, err, errlen);
 
 		if (m < 0) {
-			snapshot_release(s);
-			free(s);
-			return 2;
+			rc = 2;
+			goto done;
 		}
-		n += m;
+		w->n += m;
 	}
-	pc = calloc((size_t)n, sizeof(*pc));
-	if (!pc) {
-		snapshot_release(s);
-		free(s);
+	w->pc = calloc((size_t)w->n, sizeof(*w->pc));
+	w->dp = calloc((size_t)w->n, sizeof(*w->dp));
+	w->cs = calloc((size_t)w->n, sizeof(*w->cs));
+	w->bl = calloc((size_t)w->n, sizeof(*w->bl));
+	w->fl = calloc((size_t)w->n, sizeof(*w->fl));
+	w->smp = reader_open();
+	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp) {
+		snprintf(err, errlen, "out of memory");
+		rc = 5;
+		goto done;
+	}
+	for (int i = 0; i < w->n; i++)
+		portcong_open(&w->pc[i], &w->t[i], reader_target_lane_gbps(s, &w->t[i]), w->smp);
+	/* the neighbour's end of the cable runs at the local port's speed */
+	for (int i = 0; i < w->nlocal; i++)
+		if (w->peer_at[i] >= 0)
+			portcong_set_lane(&w->pc[w->peer_at[i]], w->pc[i].lane_gbps);
+done:
+	snapshot_release(s);
+	free(s);
+	return rc;
+}
+
+/* Reads every target once; the port events seen go to ev. Returns
+ * their count. */
+static int watch_read(const struct snap_opts *o, struct watch *w,
+		      struct port_event *ev)
+{
+	int nev = 0;
+
+	for (int i = 0; i < w->n; i++) {
+		reader_read(w->smp, &w->t[i], &w->cs[i]);
+		delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : counters_now());
+		portcong_tick(&w->pc[i], &w->t[i]);
+		if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
+			nev += flaps_poll(&w->fl[i], &w->t[i], &w->dp[i], o->no_smp, w->evp, ev + nev);
+	}
+	/* verbs events (already in the file) */
+	return nev + asyncev_take(w->verbs, ev + nev, WATCH_MAX_EVENTS - nev);
+}
+
+static void watch_port_json(struct json *j, const struct watch *w, int i,
+			    const struct verdict *v, double now, double iv)
+{
+	const struct ctr_target *t = &w->t[i];
+	const struct counter_set *cs = &w->cs[i];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "port", t->label);
+	json_str(j, "device", t->remote ? NULL : t->dev);
+	json_int(j, "local_port", t->port);
+	json_int_or_null(j, "lid", t->lid, t->lid);
+	json_int(j, "pma_port", t->pma_port);
+	json_bool(j, "remote", t->remote);
+	json_str(j, "source", cs->source == CTR_SRC_PMA ? "pma" :
+		 cs->source == CTR_SRC_SYSFS ? "sysfs" : NULL);
+	json_str(j, "mode", cs->valid ? cs->mode : NULL);
+	json_bool(j, "valid", cs->valid);
+	json_str(j, "error", cs->valid ? NULL : cs->why);
+	cmd_json_verdict(j, v);
+	counters_json_delta(j, &w->dp[i], cs, now);
+	counters_json_details(j, cs);
+	cong_json(j, &w->dp[i], &w->pc[i], iv);
+	pfc_json(j, &w->pc[i], t);
+	if (i < w->nlocal)
+		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
+			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now);
+	json_obj_end(j);
+}
+
+/* Interval k's report: every port judged, as text or one JSON line. */
+static void watch_report(const struct cli *c, struct watch *w, long k,
+			 const struct port_event *ev, int nev)
+{
+	double now = counters_now(), iv = c->interval;
+	char when[32];
+	struct json j;
+
+	cmd_iso_time(when, sizeof(when));
+	if (c->json) {
+		json_init(&j, stdout);
+		j.compact = true;	/* JSON Lines: one record per interval */
+		json_obj_begin(&j, NULL);
+		json_str(&j, "schema", "ibconsole/watch/1");
+		json_str(&j, "time", when);
+		json_int(&j, "seq", k);
+		json_num(&j, "interval_s", iv);
+		json_arr_begin(&j, "ports");
+	} else {
+		printf("=== %s  interval %ld  (%g s) ===\n", when, k, iv);
+		for (int e = 0; e < nev; e++) {
+			char line[200];
+
+			events_text(&ev[e], line, sizeof(line));
+			printf("event: %s\n", line);
+		}
+	}
+	for (int i = 0; i < w->n; i++) {
+		struct verdict v;
+
+		if (w->is_peer[i] && c->json)
+			continue;	/* shown with its local port */
+		rules_eval_delta(&w->dp[i], &w->th, now, &v);
+		if (w->cs[i].valid && w->bl[i].path[0]) {
+			baseline_eval(&w->bl[i].b, &w->cs[i], (double)time(NULL), &w->th, &v);
+			baseline_keep(&w->bl[i]);
+		}
+		if (w->cs[i].valid && v.level > w->worst && !w->is_peer[i])
+			w->worst = v.level;
+		if (c->json) {
+			watch_port_json(&j, w, i, &v, now, iv);
+			continue;
+		}
+		print_text(&w->dp[i], &w->cs[i], &v, now);
+		if (w->cs[i].valid)
+			cong_text(&w->dp[i], &w->pc[i], iv);
+		pfc_text(&w->pc[i]);
+	}
+	if (c->json) {
+		json_arr_end(&j);
+		json_arr_begin(&j, "events");
+		for (int e = 0; e < nev; e++)
+			events_json(&j, &ev[e]);
+		json_arr_end(&j);
+		json_str(&j, "worst", verdict_name(w->worst));
+		json_obj_end(&j);
+	}
+	fflush(stdout);
+}
+
+static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
+		     size_t errlen)
+{
+	struct watch *w = calloc(1, sizeof(*w));
+	struct sigaction old_int, old_term;
+	double t0, iv = c->interval;
+	int rc;
+
+	if (!w) {
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
-	dp = calloc((size_t)n, sizeof(*dp));
-	cs = calloc((size_t)n, sizeof(*cs));
-	bl = calloc((size_t)n, sizeof(*bl));
-	fl = calloc((size_t)n, sizeof(*fl));
-	smp = reader_open();
-	if (!dp || !cs || !bl || !fl || !smp) {
-		snapshot_release(s);
-		free(s);
-		snprintf(err, errlen, "out of memory");
-		rc = 5;
+	w->evp = events_path(w->evpath, sizeof(w->evpath));
+	w->worst = VERDICT_OK;
+	rc = cmd_load_thresholds(c, &w->th, err, errlen);
+	if (!rc)
+		rc = watch_targets(c, o, w, err, errlen);
+	if (rc)
 		goto out;
-	}
-	for (int i = 0; i < n; i++)
-		portcong_open(&pc[i], &t[i], reader_target_lane_gbps(s, &t[i]), smp);
-	/* the neighbour's end of the cable runs at the local port's speed */
-	for (int i = 0; i < nlocal; i++)
-		if (peer_at[i] >= 0)
-			portcong_set_lane(&pc[peer_at[i]], pc[i].lane_gbps);
-	snapshot_release(s);
-	free(s);
 	sigexit_catch(&old_int, &old_term);
 
-	for (int i = 0; i < n; i++) {
-		delta_init(&dp[i], t[i].label, iv);
-		baseline_open(&bl[i], &t[i]);
+	for (int i = 0; i < w->n; i++) {
+		delta_init(&w->dp[i], w->t[i].label, iv);
+		baseline_open(&w->bl[i], &w->t[i]);
 	}
 	{
 		char why[200];
 
 		/* none on ibsim: polling still sees the state changes */
-		verbs = asyncev_start(o->device, evp, why, sizeof(why));
+		w->verbs = asyncev_start(o->device, w->evp, why, sizeof(why));
 	}
 	t0 = counters_now();
 	for (long k = 0; !sigexit_stop && (c->count == 0 || k <= c->count); k++) {
-		char when[32];
-		double now;
-		struct json j;
 		struct port_event ev[WATCH_MAX_EVENTS];
 		int nev;
 
@@ -433,105 +548,26 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			clock_sleep_until(t0 + k * iv, &sigexit_stop);
 		if (sigexit_stop)
 			break;
-		nev = 0;
-		for (int i = 0; i < n; i++) {
-			reader_read(smp, &t[i], &cs[i]);
-			delta_update(&dp[i], &cs[i], cs[i].valid ? cs[i].t_mono : counters_now());
-			portcong_tick(&pc[i], &t[i]);
-			if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
-				nev += flaps_poll(&fl[i], &t[i], &dp[i], o->no_smp, evp, ev + nev);
-		}
-		/* verbs events (already in the file) */
-		nev += asyncev_take(verbs, ev + nev, WATCH_MAX_EVENTS - nev);
-		if (!k)
-			continue;	/* the baseline: nothing to report yet */
-		now = counters_now();
-		cmd_iso_time(when, sizeof(when));
-		if (c->json) {
-			json_init(&j, stdout);
-			j.compact = true;	/* JSON Lines: one record per interval */
-			json_obj_begin(&j, NULL);
-			json_str(&j, "schema", "ibconsole/watch/1");
-			json_str(&j, "time", when);
-			json_int(&j, "seq", k);
-			json_num(&j, "interval_s", iv);
-			json_arr_begin(&j, "ports");
-		} else {
-			printf("=== %s  interval %ld  (%g s) ===\n", when, k, iv);
-			for (int e = 0; e < nev; e++) {
-				char line[200];
-
-				events_text(&ev[e], line, sizeof(line));
-				printf("event: %s\n", line);
-			}
-		}
-		for (int i = 0; i < n; i++) {
-			struct verdict v;
-
-			if (is_peer[i] && c->json)
-				continue;	/* shown with its local port */
-			rules_eval_delta(&dp[i], &th, now, &v);
-			if (cs[i].valid && bl[i].path[0]) {
-				baseline_eval(&bl[i].b, &cs[i], (double)time(NULL), &th, &v);
-				baseline_keep(&bl[i]);
-			}
-			if (cs[i].valid && v.level > worst && !is_peer[i])
-				worst = v.level;
-			if (!c->json) {
-				print_text(&dp[i], &cs[i], &v, now);
-				if (cs[i].valid)
-					cong_text(&dp[i], &pc[i], iv);
-				pfc_text(&pc[i]);
-				continue;
-			}
-			json_obj_begin(&j, NULL);
-			json_str(&j, "port", t[i].label);
-			json_str(&j, "device", t[i].remote ? NULL : t[i].dev);
-			json_int(&j, "local_port", t[i].port);
-			json_int_or_null(&j, "lid", t[i].lid, t[i].lid);
-			json_int(&j, "pma_port", t[i].pma_port);
-			json_bool(&j, "remote", t[i].remote);
-			json_str(&j, "source", cs[i].source == CTR_SRC_PMA ? "pma" :
-				 cs[i].source == CTR_SRC_SYSFS ? "sysfs" : NULL);
-			json_str(&j, "mode", cs[i].valid ? cs[i].mode : NULL);
-			json_bool(&j, "valid", cs[i].valid);
-			json_str(&j, "error", cs[i].valid ? NULL : cs[i].why);
-			cmd_json_verdict(&j, &v);
-			counters_json_delta(&j, &dp[i], &cs[i], now);
-			counters_json_details(&j, &cs[i]);
-			cong_json(&j, &dp[i], &pc[i], iv);
-			pfc_json(&j, &pc[i], &t[i]);
-			if (i < nlocal)
-				peer_json(&j, &peer[i], peer_at[i] >= 0 ? &dp[peer_at[i]] : NULL,
-					  peer_at[i] >= 0 ? &cs[peer_at[i]] : NULL, &th, now);
-			json_obj_end(&j);
-		}
-		if (c->json) {
-			json_arr_end(&j);
-			json_arr_begin(&j, "events");
-			for (int e = 0; e < nev; e++)
-				events_json(&j, &ev[e]);
-			json_arr_end(&j);
-			json_str(&j, "worst", verdict_name(worst));
-			json_obj_end(&j);
-		}
-		fflush(stdout);
+		nev = watch_read(o, w, ev);
+		if (k)	/* the first read is the baseline: nothing to report */
+			watch_report(c, w, k, ev, nev);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	rc = worst == VERDICT_ACT ? 1 : 0;
+	rc = w->worst == VERDICT_ACT ? 1 : 0;
 	if (ferror(stdout)) {
 		snprintf(err, errlen, "cannot write the output");
 		rc = 5;
 	}
 out:
-	asyncev_stop(verbs);
-	reader_close(smp);
-	free(dp);
-	free(cs);
-	free(bl);
-	free(fl);
-	free(pc);
+	asyncev_stop(w->verbs);
+	reader_close(w->smp);
+	free(w->dp);
+	free(w->cs);
+	free(w->bl);
+	free(w->fl);
+	free(w->pc);
+	free(w);
 	sigexit_note(sigexit_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
