@@ -172,6 +172,110 @@ static int load_record(const char *path, struct record_saved *s)
 	return rc;
 }
 
+/* The thresholds of --config (or the default file): 0, or -1 with err. */
+static int test_thresholds(const struct cli *c, struct thresholds *th,
+			   char *err, size_t errlen)
+{
+	char cbuf[512];
+	const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
+
+	thresholds_defaults(th);
+	if (thresholds_load(th, cpath, err, errlen) < 0 ||
+	    (c->config && !th->file[0])) {
+		if (c->config && !th->file[0])
+			snprintf(err, errlen, "config file %s not found — check the path given to --config",
+				 c->config);
+		return -1;
+	}
+	return 0;
+}
+
+/* The test's verdict (the last phase; a latency test's smallest size)
+ * into v and the record's rv. */
+static void test_judge(const struct cli_test *t, const struct client_opts *o,
+		       const struct client_result *r, const struct thresholds *th,
+		       struct tv_verdict *v, struct record_verdict *rv)
+{
+	const struct client_phase *ph = &r->ph[r->nphases - 1];
+	struct tv_input in = {
+		.kind = o->p.kind, .op = o->p.op, .bidir = o->p.flags & PARAM_BIDIR,
+		.size = ph->local.size,
+		.data_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
+		.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
+		.mpps = ph->total_mpps, .accept = t->accept,
+	};
+
+	if (o->p.kind == KIND_LAT) {	/* the smallest size is the latency one */
+		in.lat_valid = r->ph[0].local.lat_valid;
+		in.lat_median_us = r->ph[0].local.lat_median;
+		in.lat_p99_us = r->ph[0].local.lat_p99;
+		in.size = r->ph[0].local.size;
+	}
+	tv_eval(&in, &th->tv, v);
+	rv->state = tv_state_name(v->state);
+	rv->rule = v->rule;
+	rv->text = v->text;
+	rv->line_gbps = in.data_gbps;
+	rv->source = v->source;
+	rv->healthy = v->healthy;
+	rv->abnormal = v->abnormal;
+	rv->pass = v->pass;
+	rv->unit = v->unit;
+}
+
+/* Writes the record (--save FILE or the records directory); a failure
+ * is said on stderr and does not change the exit status. */
+static void test_save(const struct cli *c, const struct client_opts *o,
+		      const struct client_result *r, const struct record_verdict *rv,
+		      const struct record_diff *diff)
+{
+	char path[512] = "";
+	FILE *f = record_path(c, &o->p, path, sizeof(path)) ? NULL : fopen(path, "w");
+
+	if (f) {
+		record_write(f, o, r, rv, diff, NULL);
+		if (fclose(f))
+			f = NULL;
+	}
+	if (!f) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "cannot save the record%s%s: %s — give --save FILE or --no-record",
+			 path[0] ? " to " : "", path, path[0] ? strerror(errno) : "no HOME");
+		cmd_fail(msg);
+	} else if (!c->json) {
+		printf(" record: %s\n", path);
+	}
+}
+
+/* --compare FILE: the record read back, the test set to repeat it.
+ * 0, 2 (an unreadable record, said on stderr) or 5 out of memory. */
+static int test_compare(const char *path, struct client_opts *o,
+			struct record_saved **savedp, struct record_diff **diffp)
+{
+	struct record_saved *saved = calloc(1, sizeof(*saved));
+	struct record_diff *diff = calloc(1, sizeof(*diff));
+
+	if (!saved || !diff || load_record(path, saved)) {
+		free(saved);
+		free(diff);
+		return saved && diff ? 2 : 5;
+	}
+	/* the same test as the record, against the given peer or its own */
+	o->p = saved->p;
+	if (!o->peer)
+		o->peer = saved->peer;
+	/* against the same kind of peer, on its port unless given */
+	if (saved->perftest)
+		o->perftest = true;
+	if (!o->tcp_port)
+		o->tcp_port = saved->tcp_port;
+	diff->path = path;
+	*savedp = saved;
+	*diffp = diff;
+	return 0;
+}
+
 int cmd_test(const struct cli *c, const struct snap_opts *unused)
 {
 	const struct cli_test *t = &c->t;
@@ -186,7 +290,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	struct record_verdict rv = { .state = "none", .rule = "", .text = "" };
 	struct tv_verdict v = { 0 };
 	struct thresholds th;
-	char secret[256], err[ENG_ERR], path[512] = "";
+	char secret[256], err[ENG_ERR];
 	int st, rc;
 
 	if (t->kind == 3) {
@@ -208,44 +312,21 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		return 2;
 	}
 	if (t->compare) {
-		saved = calloc(1, sizeof(*saved));
-		diff = calloc(1, sizeof(*diff));
-		if (!saved || !diff || load_record(t->compare, saved)) {
-			free(saved);
-			free(diff);
+		rc = test_compare(t->compare, &o, &saved, &diff);
+		if (rc) {
 			free(r);
-			return saved && diff ? 2 : 5;
+			return rc;
 		}
-		/* the same test as the record, against the given peer or its own */
-		o.p = saved->p;
-		if (!o.peer)
-			o.peer = saved->peer;
-		/* against the same kind of peer, on its port unless given */
-		if (saved->perftest)
-			o.perftest = true;
-		if (!o.tcp_port)
-			o.tcp_port = saved->tcp_port;
-		diff->path = t->compare;
 	}
 	if (testjob_check(&o.p, err, sizeof(err))) {
 		cmd_fail(err);
 		rc = 2;
 		goto done;
 	}
-	{
-		char cbuf[512];
-		const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
-
-		thresholds_defaults(&th);
-		if (thresholds_load(&th, cpath, err, sizeof(err)) < 0 ||
-		    (c->config && !th.file[0])) {
-			if (c->config && !th.file[0])
-				snprintf(err, sizeof(err), "config file %s not found — check the path given to --config",
-					 c->config);
-			cmd_fail(err);
-			rc = 2;
-			goto done;
-		}
+	if (test_thresholds(c, &th, err, sizeof(err))) {
+		cmd_fail(err);
+		rc = 2;
+		goto done;
 	}
 	if (t->accept && o.p.kind != KIND_BW) {
 		cmd_fail("--accept judges bandwidth — use it with test bw");
@@ -272,57 +353,15 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		rc = st;
 		goto done;
 	}
-	{
-		const struct client_phase *ph = &r->ph[r->nphases - 1];
-		struct tv_input in = {
-			.kind = o.p.kind, .op = o.p.op, .bidir = o.p.flags & PARAM_BIDIR,
-			.size = ph->local.size,
-			.data_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
-			.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
-			.mpps = ph->total_mpps, .accept = t->accept,
-		};
-
-		if (o.p.kind == KIND_LAT) {	/* the smallest size is the latency one */
-			in.lat_valid = r->ph[0].local.lat_valid;
-			in.lat_median_us = r->ph[0].local.lat_median;
-			in.lat_p99_us = r->ph[0].local.lat_p99;
-			in.size = r->ph[0].local.size;
-		}
-		tv_eval(&in, &th.tv, &v);
-		rv.state = tv_state_name(v.state);
-		rv.rule = v.rule;
-		rv.text = v.text;
-		rv.line_gbps = in.data_gbps;
-		rv.source = v.source;
-		rv.healthy = v.healthy;
-		rv.abnormal = v.abnormal;
-		rv.pass = v.pass;
-		rv.unit = v.unit;
-	}
+	test_judge(t, &o, r, &th, &v, &rv);
 	if (diff)
 		record_compare(saved, r, diff);
 	if (c->json)
 		record_write(stdout, &o, r, &rv, diff, NULL);
 	else
 		print_table(&o, r, &rv, diff);
-	if (!t->no_record) {
-		FILE *f = record_path(c, &o.p, path, sizeof(path)) ? NULL : fopen(path, "w");
-
-		if (f) {
-			record_write(f, &o, r, &rv, diff, NULL);
-			if (fclose(f))
-				f = NULL;
-		}
-		if (!f) {
-			char msg[700];
-
-			snprintf(msg, sizeof(msg), "cannot save the record%s%s: %s — give --save FILE or --no-record",
-				 path[0] ? " to " : "", path, path[0] ? strerror(errno) : "no HOME");
-			cmd_fail(msg);
-		} else if (!c->json) {
-			printf(" record: %s\n", path);
-		}
-	}
+	if (!t->no_record)
+		test_save(c, &o, r, &rv, diff);
 	rc = v.state == TV_FAIL ? 1 : 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		cmd_fail("cannot write the output");
