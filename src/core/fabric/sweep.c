@@ -170,6 +170,18 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	return rc;
 }
 
+const struct counter_set *sweep_port_pair(const struct sweep *sw,
+					  const struct sweep *prev, int i,
+					  struct counter_set *cs,
+					  struct counter_set *pcs)
+{
+	sweep_port_counters(sw, i, cs);
+	if (!prev || i >= prev->n || !sweep_port_valid(&prev->p[i]))
+		return NULL;
+	sweep_port_counters(prev, i, pcs);
+	return pcs;
+}
+
 int sweep_copy(struct sweep *dst, const struct sweep *src)
 {
 	struct sweep_port *p = malloc(((size_t)src->n + 1) * sizeof(*p));

@@ -80,18 +80,16 @@ static int sweeper_round(void *ctx, struct ctr_model *m, char *err, size_t errle
 	if (rc)
 		return rc;
 	for (int i = 0; i < h->sw.n; i++) {
-		bool had = i < h->prev.n && sweep_port_valid(&h->prev.p[i]);
+		const struct counter_set *pv;
 		bool moved;
 
 		if (!sweep_port_valid(&h->sw.p[i])) {
 			m->sweep_failed++;
 			continue;
 		}
-		sweep_port_counters(&h->sw, i, &s->cs);
-		if (had)
-			sweep_port_counters(&h->prev, i, &s->pcs);
-		if (s->listed(&s->cs, had ? &s->pcs : NULL, &moved))
-			flag_port(s, m, i, had, moved);
+		pv = sweep_port_pair(&h->sw, &h->prev, i, &s->cs, &s->pcs);
+		if (s->listed(&s->cs, pv, &moved))
+			flag_port(s, m, i, pv != NULL, moved);
 	}
 	/* this round is the next one's previous (a port it could not read
 	 * keeps its last sample); out of memory, the next round has none */
