@@ -8,15 +8,18 @@
 
 #include "cmd_accept.h"
 #include "cmd_console.h"
-#include "cmd_counters.h"
+#include "cmd_errors.h"
 #include "cmd_events.h"
 #include "cmd_export.h"
 #include "cmd_fabric.h"
 #include "cmd_snapshot.h"
+#include "cmd_serve.h"
 #include "cmd_test.h"
+#include "cmd_watch.h"
 #include "cmd_triage.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,76 +51,153 @@ enum opt_id {
 	OPT_SINCE,
 };
 
+/* How an option's value is read: a flag (true), a string, a number in
+ * [lo, hi] (int, long, double, a double kept as long long, a size with
+ * K/M/G suffixes), one word of choices (its index), or a function. */
+enum opt_type { OT_FLAG, OT_STR, OT_INT, OT_LONG, OT_NUM, OT_NUM_LL, OT_SIZE,
+		OT_CHOICE, OT_FN };
+
+static int opt_device(struct cli *c, const char *v, char *err, size_t errlen);
+static int opt_once(struct cli *c, const char *v, char *err, size_t errlen);
+static const char *const ops[] = { "write", "read", "send", NULL };
+static const char *const conns[] = { "RC", "UD", NULL };
+
+/* One option: its spellings, its help, and where its value goes (off in
+ * struct cli, set: a bool there made true too); a bad value is
+ * "BAD 'VALUE' — GIVE". */
 static const struct cli_option {
 	const char *name;
 	const char *alias;	/* perftest's long spelling, accepted too */
 	int id;
 	int has_arg;
 	const char *arg, *help;
+	enum opt_type type;
+	size_t off, set;
+	double lo, hi;
+	const char *bad, *give;
+	const char *const *choices;
+	bool nocase;
+	int (*fn)(struct cli *c, const char *v, char *err, size_t errlen);
 } options[] = {
-	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)" },
-	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number" },
-	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, events, fabric, test, triage, accept)" },
-	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)" },
-	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)" },
-	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed; --demo roce: two Soft-RoCE VMs (qemu) with real traffic and planted faults" },
-	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)" },
-	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)" },
+	{ "device", "ib-dev", OPT_DEVICE, required_argument, "DEV", "only this RDMA device (e.g. mlx5_0)",
+	  .type = OT_FN, .fn = opt_device },
+	{ "ib-port", NULL, OPT_PORT, required_argument, "N", "only this port number",
+	  .type = OT_INT, .off = offsetof(struct cli, port), .lo = 1, .hi = 254, .bad = "bad port number", .give = "give 1..254" },
+	{ "json", NULL, OPT_JSON, no_argument, NULL, "machine-readable output (snapshot, watch, errors, events, fabric, test, triage, accept)",
+	  .type = OT_FLAG, .off = offsetof(struct cli, json) },
+	{ "interval", NULL, OPT_INTERVAL, required_argument, "S", "refresh / sample interval in seconds (0.5-60, default 1); errors: sweep twice S apart; export: local collections (default 10)",
+	  .type = OT_NUM, .off = offsetof(struct cli, interval), .lo = 0.5, .hi = 60, .bad = "bad interval", .give = "give seconds between 0.5 and 60", .set = offsetof(struct cli, interval_set) },
+	{ "sysfs-root", NULL, OPT_SYSFS_ROOT, required_argument, "DIR", "read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)",
+	  .type = OT_STR, .off = offsetof(struct cli, sysfs_root) },
+	{ "demo", NULL, OPT_DEMO, no_argument, NULL, "run on a bundled simulated fabric (ibsim), no hardware needed; --demo roce: two Soft-RoCE VMs (qemu) with real traffic and planted faults",
+	  .type = OT_FLAG, .off = offsetof(struct cli, demo) },
+	{ "no-color", NULL, OPT_NO_COLOR, no_argument, NULL, "monochrome console (also when NO_COLOR is set)",
+	  .type = OT_FLAG, .off = offsetof(struct cli, no_color) },
+	{ "no-smp", NULL, OPT_NO_SMP, no_argument, NULL, "do not send SMP queries (sysfs and verbs only)",
+	  .type = OT_FLAG, .off = offsetof(struct cli, no_smp) },
 	/* fabric */
-	{ "problems", NULL, OPT_PROBLEMS, no_argument, NULL, "fabric: list only the flagged links and ports" },
-	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE" },
-	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)" },
-	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)" },
-	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000; export: per SMP and PMA query, 300)" },
-	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file" },
-	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)" },
+	{ "problems", NULL, OPT_PROBLEMS, no_argument, NULL, "fabric: list only the flagged links and ports",
+	  .type = OT_FLAG, .off = offsetof(struct cli, problems) },
+	{ "save", NULL, OPT_SAVE, required_argument, "FILE", "fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE",
+	  .type = OT_STR, .off = offsetof(struct cli, save) },
+	{ "diff", NULL, OPT_DIFF, required_argument, "SAVED", "fabric: compare with a saved topology (--save or ibnetdiscover output)",
+	  .type = OT_STR, .off = offsetof(struct cli, diff) },
+	{ "hops", NULL, OPT_HOPS, required_argument, "N", "fabric discovery: at most N hops (1-63, default no limit)",
+	  .type = OT_INT, .off = offsetof(struct cli, hops), .lo = 1, .hi = 63, .bad = "bad hop limit", .give = "give 1..63" },
+	{ "mad-timeout", NULL, OPT_MAD_TIMEOUT, required_argument, "MS", "fabric discovery: per-SMP time-out in ms (default 1000; export: per SMP and PMA query, 300)",
+	  .type = OT_INT, .off = offsetof(struct cli, mad_timeout_ms), .lo = 1, .hi = 60000, .bad = "bad time-out", .give = "give milliseconds, 1..60000" },
+	{ "node-name-map", NULL, OPT_NODE_NAME_MAP, required_argument, "FILE", "node names from ibnetdiscover's node-name-map file",
+	  .type = OT_STR, .off = offsetof(struct cli, node_name_map) },
+	{ "rediscover", NULL, OPT_REDISCOVER, required_argument, "S", "console: rediscover the fabric every S seconds (5-86400, default only on key r)",
+	  .type = OT_NUM, .off = offsetof(struct cli, rediscover_s), .lo = 5, .hi = 86400, .bad = "bad rediscovery interval", .give = "give seconds between 5 and 86400" },
 	/* counters */
-	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)" },
-	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)" },
-	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)" },
-	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)" },
+	{ "count", NULL, OPT_COUNT, required_argument, "N", "watch: stop after N intervals (default: until interrupted)",
+	  .type = OT_LONG, .off = offsetof(struct cli, count), .lo = 0, .hi = 100000000, .bad = "bad count", .give = "give a number of intervals (0 = until interrupted)" },
+	{ "lid", NULL, OPT_LID, required_argument, "LID[:P],...", "watch: also remote ports by LID (PMA port P, default 1)",
+	  .type = OT_STR, .off = offsetof(struct cli, lids) },
+	{ "config", NULL, OPT_CONFIG, required_argument, "FILE", "settings and thresholds file (env IBCONSOLE_CONFIG)",
+	  .type = OT_STR, .off = offsetof(struct cli, config) },
+	{ "inflight", NULL, OPT_INFLIGHT, required_argument, "N", "errors, export: PMA queries in flight at once (1-256, default 64)",
+	  .type = OT_INT, .off = offsetof(struct cli, inflight), .lo = 1, .hi = 256, .bad = "bad --inflight", .give = "give 1..256" },
 	/* test / serve */
-	{ "op", NULL, OPT_OP, required_argument, "OP", "test, accept: write, read or send (bw/lat default write, rate and accept send)" },
-	{ "size", NULL, OPT_SIZE, required_argument, "N", "test, accept: message size, 2 B..8 MiB, K/M/G suffixes (bw and accept 65536, lat 2, rate 4)" },
-	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)" },
-	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)" },
-	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)" },
-	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept (and the console's acceptance screen): iterations per QP (write bw 5000, else 1000)" },
-	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept (and the console's acceptance screen): run for S seconds instead of --iters; triage: each traffic run (2)" },
-	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)" },
-	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)" },
-	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)" },
-	{ "cq-mod", NULL, OPT_CQMOD, required_argument, "N", "test: signal one WR in N (100; 1 above 8 KiB)" },
-	{ "connection", NULL, OPT_CONN, required_argument, "RC|UD", "test: transport (UD: send only)" },
-	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve/accept: agent TCP port (18516)" },
-	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only" },
-	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)" },
-	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences" },
-	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_{write,read,send}_{bw,lat}), port 18515" },
-	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record" },
-	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)" },
-	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)" },
-	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit" },
-	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's" },
-	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB, 64 KiB and up judged)" },
-	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "results are always Gb/s; with --perftest, the server's unit too" },
+	{ "op", NULL, OPT_OP, required_argument, "OP", "test, accept: write, read or send (bw/lat default write, rate and accept send)",
+	  .type = OT_CHOICE, .off = offsetof(struct cli, t.op), .choices = ops, .bad = "bad --op", .give = "give write, read or send" },
+	{ "size", NULL, OPT_SIZE, required_argument, "N", "test, accept: message size, 2 B..8 MiB, K/M/G suffixes (bw and accept 65536, lat 2, rate 4)",
+	  .type = OT_SIZE, .off = offsetof(struct cli, t.size), .lo = 2, .hi = 8 << 20, .bad = "bad --size", .give = "give 2 .. 8M bytes" },
+	{ "sweep", "all", OPT_ALL, no_argument, NULL, "test: every size 2 B..8 MiB (or up to --size)",
+	  .type = OT_FLAG, .off = offsetof(struct cli, t.sweep) },
+	{ "qps", NULL, OPT_QPS, required_argument, "N", "test: queue pairs, 1..64 (rate 4, else 1)",
+	  .type = OT_INT, .off = offsetof(struct cli, t.qps), .lo = 1, .hi = 64, .bad = "bad --qps", .give = "give 1..64" },
+	{ "bidir", "bidirectional", OPT_BIDIR, no_argument, NULL, "test: both directions at once (bw, rate)",
+	  .type = OT_FLAG, .off = offsetof(struct cli, t.bidir) },
+	{ "iters", NULL, OPT_ITERS, required_argument, "N", "test, accept (and the console's acceptance screen): iterations per QP (write bw 5000, else 1000)",
+	  .type = OT_NUM_LL, .off = offsetof(struct cli, t.iters), .lo = 5, .hi = 1e8, .bad = "bad --iters", .give = "give 5..100000000" },
+	{ "duration", NULL, OPT_DURATION, required_argument, "S", "test, accept (and the console's acceptance screen): run for S seconds instead of --iters; triage: each traffic run (2)",
+	  .type = OT_NUM, .off = offsetof(struct cli, t.duration_s), .lo = 0.1, .hi = 3600, .bad = "bad --duration", .give = "give 0.1..3600 seconds" },
+	{ "gid-index", NULL, OPT_GID, required_argument, "N", "RoCE GID index (default: the RoCE v2 IPv4 entry)",
+	  .type = OT_INT, .off = offsetof(struct cli, t.gid_index), .lo = 0, .hi = 4095, .bad = "bad --gid-index", .give = "give 0..4095" },
+	{ "tx-depth", NULL, OPT_TXDEPTH, required_argument, "N", "test: WRs in flight per QP (bw 128, lat 1)",
+	  .type = OT_INT, .off = offsetof(struct cli, t.tx_depth), .lo = 1, .hi = 8192, .bad = "bad --tx-depth", .give = "give 1..8192" },
+	{ "inline-size", NULL, OPT_INLINE, required_argument, "N", "test: inline threshold in bytes (220; read 0)",
+	  .type = OT_INT, .off = offsetof(struct cli, t.inline_size), .lo = 0, .hi = 1024, .bad = "bad --inline-size", .give = "give 0..1024" },
+	{ "cq-mod", NULL, OPT_CQMOD, required_argument, "N", "test: signal one WR in N (100; 1 above 8 KiB)",
+	  .type = OT_INT, .off = offsetof(struct cli, t.cq_mod), .lo = 1, .hi = 8192, .bad = "bad --cq-mod", .give = "give 1..8192" },
+	{ "connection", NULL, OPT_CONN, required_argument, "RC|UD", "test: transport (UD: send only)",
+	  .type = OT_CHOICE, .off = offsetof(struct cli, t.conn), .choices = conns, .nocase = true, .bad = "bad --connection", .give = "give RC or UD" },
+	{ "port", NULL, OPT_TCPPORT, required_argument, "P", "test/serve/accept: agent TCP port (18516)",
+	  .type = OT_INT, .off = offsetof(struct cli, t.tcp_port), .lo = 1, .hi = 65535, .bad = "bad --port", .give = "give 1..65535" },
+	{ "bind", NULL, OPT_BIND, required_argument, "ADDR", "serve: listen on ADDR only",
+	  .type = OT_STR, .off = offsetof(struct cli, t.bind) },
+	{ "secret-file", NULL, OPT_SECRET, required_argument, "F", "test/serve/accept: shared secret (first line of F)",
+	  .type = OT_STR, .off = offsetof(struct cli, t.secret_file) },
+	{ "compare", NULL, OPT_COMPARE, required_argument, "RECORD", "test: rerun RECORD's test and report the differences",
+	  .type = OT_STR, .off = offsetof(struct cli, t.compare) },
+	{ "perftest", NULL, OPT_PERFTEST, no_argument, NULL, "test: PEER runs a perftest server (ib_{write,read,send}_{bw,lat}), port 18515",
+	  .type = OT_FLAG, .off = offsetof(struct cli, t.perftest) },
+	{ "no-record", NULL, OPT_NO_RECORD, no_argument, NULL, "test: do not save a record",
+	  .type = OT_FLAG, .off = offsetof(struct cli, t.no_record) },
+	{ "timeout", NULL, OPT_TIMEOUT, required_argument, "S", "test/serve/accept: connect and handshake time-out (10)",
+	  .type = OT_NUM, .off = offsetof(struct cli, t.timeout_s), .lo = 0.5, .hi = 3600, .bad = "bad --timeout", .give = "give 0.5..3600 seconds" },
+	{ "max-mem", NULL, OPT_MAXMEM, required_argument, "MIB", "serve: most memory a client may lock (1024)",
+	  .type = OT_NUM_LL, .off = offsetof(struct cli, t.max_mem_mb), .lo = 1, .hi = 1 << 20, .bad = "bad --max-mem", .give = "give MiB, 1..1048576" },
+	{ "once", NULL, OPT_ONCE, no_argument, NULL, "serve: one session, then exit with its status; export: one collection, then exit",
+	  .type = OT_FN, .fn = opt_once },
+	{ "line-rate", NULL, OPT_LINERATE, required_argument, "GBPS", "test, accept: judge against this data rate, not the port's",
+	  .type = OT_NUM, .off = offsetof(struct cli, t.line_rate), .lo = 0.001, .hi = 100000, .bad = "bad --line-rate", .give = "give Gb/s" },
+	{ "accept", NULL, OPT_ACCEPT, no_argument, NULL, "test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB, 64 KiB and up judged)",
+	  .type = OT_FLAG, .off = offsetof(struct cli, t.accept) },
+	{ "report_gbits", NULL, OPT_GBITS, no_argument, NULL, "results are always Gb/s; with --perftest, the server's unit too",
+	  .type = OT_FLAG, .off = offsetof(struct cli, t.report_gbits) },
 	/* triage */
-	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps" },
-	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json" },
+	{ "peer", NULL, OPT_PEER, required_argument, "HOST", "triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps",
+	  .type = OT_STR, .off = offsetof(struct cli, t.peer) },
+	{ "report", NULL, OPT_REPORT, required_argument, "FILE", "triage: write the walk as Markdown to FILE and as JSON to FILE.json",
+	  .type = OT_STR, .off = offsetof(struct cli, report) },
 	/* export */
-	{ "listen", NULL, OPT_LISTEN, required_argument, "ADDR:PORT", "export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)" },
-	{ "textfile", NULL, OPT_TEXTFILE, required_argument, "DIR", "export: write DIR/ibconsole.prom for node_exporter's textfile collector" },
-	{ "fabric", NULL, OPT_FABRIC, no_argument, NULL, "export: also every switch and HCA port the fabric discovery finds" },
-	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)" },
+	{ "listen", NULL, OPT_LISTEN, required_argument, "ADDR:PORT", "export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)",
+	  .type = OT_STR, .off = offsetof(struct cli, listen) },
+	{ "textfile", NULL, OPT_TEXTFILE, required_argument, "DIR", "export: write DIR/ibconsole.prom for node_exporter's textfile collector",
+	  .type = OT_STR, .off = offsetof(struct cli, textfile) },
+	{ "fabric", NULL, OPT_FABRIC, no_argument, NULL, "export: also every switch and HCA port the fabric discovery finds",
+	  .type = OT_FLAG, .off = offsetof(struct cli, fabric) },
+	{ "sweep-interval", NULL, OPT_SWEEP_INTERVAL, required_argument, "S", "export: seconds between fabric sweeps (5-86400, default 60)",
+	  .type = OT_NUM, .off = offsetof(struct cli, sweep_interval), .lo = 5, .hi = 86400, .bad = "bad --sweep-interval", .give = "give seconds between 5 and 86400" },
 	/* accept */
-	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)" },
-	{ "hosts", NULL, OPT_HOSTS, required_argument, "FILE", "accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them" },
-	{ "results", NULL, OPT_RESULTS, required_argument, "DIR", "accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)" },
-	{ "accept-results", NULL, OPT_ACCEPT_RESULTS, required_argument, "DIR", "console: open on the pair heat map of an accept --hosts results directory (its accept.json)" },
+	{ "ref", NULL, OPT_REF, required_argument, "HOST", "accept: test every local device against the agent on HOST (the reference)",
+	  .type = OT_STR, .off = offsetof(struct cli, ref) },
+	{ "hosts", NULL, OPT_HOSTS, required_argument, "FILE", "accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them",
+	  .type = OT_STR, .off = offsetof(struct cli, hosts) },
+	{ "results", NULL, OPT_RESULTS, required_argument, "DIR", "accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)",
+	  .type = OT_STR, .off = offsetof(struct cli, results) },
+	{ "accept-results", NULL, OPT_ACCEPT_RESULTS, required_argument, "DIR", "console: open on the pair heat map of an accept --hosts results directory (its accept.json)",
+	  .type = OT_STR, .off = offsetof(struct cli, accept_results) },
 	/* events */
-	{ "since", NULL, OPT_SINCE, required_argument, "T", "events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)" },
-	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help" },
-	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version" },
+	{ "since", NULL, OPT_SINCE, required_argument, "T", "events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)",
+	  .type = OT_STR, .off = offsetof(struct cli, since) },
+	{ "help", NULL, OPT_HELP, no_argument, NULL, "show this help",
+	  .type = OT_FLAG, .off = offsetof(struct cli, help) },
+	{ "version", NULL, OPT_VERSION, no_argument, NULL, "show the version",
+	  .type = OT_FLAG, .off = offsetof(struct cli, version) },
 };
 #define NOPTS (int)(sizeof(options) / sizeof(*options))
 
@@ -273,132 +353,76 @@ void cli_usage(FILE *f, const struct cli *c)
 		   "permission, 4 peer unreachable, 5 internal error.\n");
 }
 
-/* The test and serve options; 0, or 2 with err filled. */
-static int parse_test_opt(struct cli *c, int ch, char *err, size_t errlen)
+static int opt_device(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	struct cli_test *t = &c->t;
-	double d;
-
-#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return 2; } while (0)
-	switch (ch) {
-	case OPT_OP:
-		if (!strcmp(optarg, "write"))
-			t->op = 0;
-		else if (!strcmp(optarg, "read"))
-			t->op = 1;
-		else if (!strcmp(optarg, "send"))
-			t->op = 2;
-		else
-			BAD("bad --op '%s' — give write, read or send", optarg);
-		break;
-	case OPT_SIZE:
-		if (parse_size(optarg, &t->size) || t->size < 2 || t->size > (8 << 20))
-			BAD("bad --size '%s' — give 2 .. 8M bytes", optarg);
-		break;
-	case OPT_ALL: t->sweep = true; break;
-	case OPT_BIDIR: t->bidir = true; break;
-	case OPT_QPS:
-		if (parse_int(optarg, 1, 64, &t->qps))
-			BAD("bad --qps '%s' — give 1..64", optarg);
-		break;
-	case OPT_ITERS:
-		if (parse_num(optarg, 5, 1e8, &d))
-			BAD("bad --iters '%s' — give 5..100000000", optarg);
-		t->iters = (long long)d;
-		break;
-	case OPT_DURATION:
-		if (parse_num(optarg, 0.1, 3600, &t->duration_s))
-			BAD("bad --duration '%s' — give 0.1..3600 seconds", optarg);
-		break;
-	case OPT_GID:
-		if (parse_int(optarg, 0, 4095, &t->gid_index))
-			BAD("bad --gid-index '%s' — give 0..4095", optarg);
-		break;
-	case OPT_TXDEPTH:
-		if (parse_int(optarg, 1, 8192, &t->tx_depth))
-			BAD("bad --tx-depth '%s' — give 1..8192", optarg);
-		break;
-	case OPT_INLINE:
-		if (parse_int(optarg, 0, 1024, &t->inline_size))
-			BAD("bad --inline-size '%s' — give 0..1024", optarg);
-		break;
-	case OPT_CQMOD:
-		if (parse_int(optarg, 1, 8192, &t->cq_mod))
-			BAD("bad --cq-mod '%s' — give 1..8192", optarg);
-		break;
-	case OPT_CONN:
-		if (!strcasecmp(optarg, "RC"))
-			t->conn = 0;
-		else if (!strcasecmp(optarg, "UD"))
-			t->conn = 1;
-		else
-			BAD("bad --connection '%s' — give RC or UD", optarg);
-		break;
-	case OPT_TCPPORT:
-		if (parse_int(optarg, 1, 65535, &t->tcp_port))
-			BAD("bad --port '%s' — give 1..65535", optarg);
-		break;
-	case OPT_BIND: t->bind = optarg; break;
-	case OPT_SECRET: t->secret_file = optarg; break;
-	case OPT_COMPARE: t->compare = optarg; break;
-	case OPT_NO_RECORD: t->no_record = true; break;
-	case OPT_PERFTEST: t->perftest = true; break;
-	case OPT_TIMEOUT:
-		if (parse_num(optarg, 0.5, 3600, &t->timeout_s))
-			BAD("bad --timeout '%s' — give 0.5..3600 seconds", optarg);
-		break;
-	case OPT_MAXMEM:
-		if (parse_num(optarg, 1, 1 << 20, &d))
-			BAD("bad --max-mem '%s' — give MiB, 1..1048576", optarg);
-		t->max_mem_mb = (long long)d;
-		break;
-	case OPT_ONCE:
-		t->sessions = 1;
-		c->once = true;
-		break;
-	case OPT_LINERATE:
-		if (parse_num(optarg, 0.001, 100000, &t->line_rate))
-			BAD("bad --line-rate '%s' — give Gb/s", optarg);
-		break;
-	case OPT_GBITS: t->report_gbits = true; break;
-	case OPT_ACCEPT: t->accept = true; break;
-	case OPT_PEER: t->peer = optarg; break;
-	case OPT_REF: c->ref = optarg; break;
-	case OPT_HOSTS: c->hosts = optarg; break;
-	case OPT_RESULTS: c->results = optarg; break;
-	case OPT_ACCEPT_RESULTS: c->accept_results = optarg; break;
-	case OPT_REPORT: c->report = optarg; break;
-	case OPT_LISTEN: c->listen = optarg; break;
-	case OPT_TEXTFILE: c->textfile = optarg; break;
-	case OPT_FABRIC: c->fabric = true; break;
-	case OPT_SWEEP_INTERVAL:
-		if (parse_num(optarg, 5, 86400, &c->sweep_interval))
-			BAD("bad --sweep-interval '%s' — give seconds between 5 and 86400", optarg);
-		break;
-	default:
-		return -1;
+	c->device = v;
+	if (c->ndevices == CLI_MAX_DEVICES) {
+		snprintf(err, errlen, "too many -d options — give at most %d devices", CLI_MAX_DEVICES);
+		return 2;
 	}
+	c->devices[c->ndevices++] = v;
 	return 0;
-#undef BAD
 }
 
-int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
+static int opt_once(struct cli *c, const char *v, char *err, size_t errlen)
 {
-	struct option longs[2 * NOPTS + 1];
-	char shorts[2 * NOPTS + 2];
-	int nl = 0, ns = 0, ch, li;
-	/* each option given, as spelled, for the command's check */
-	struct { int id; char spelled[40]; } seen[64];
-	int nseen = 0;
-	const struct cli_command *cmd;
+	c->t.sessions = 1;
+	c->once = true;
+	return 0;
+}
 
-	memset(c, 0, sizeof(*c));
-	c->interval = 1.0;
-	c->t.op = -1;
-	c->t.size = -1;
-	c->t.gid_index = -1;
-	c->t.tx_depth = c->t.inline_size = c->t.cq_mod = -1;
-	c->sysfs_root = getenv("IBCONSOLE_SYSFS_ROOT");
+/* Option o with value v (NULL for a flag) into *c, by its row: 0, or 2
+ * with err filled. */
+static int opt_apply(struct cli *c, const struct cli_option *o, const char *v,
+		     char *err, size_t errlen)
+{
+	char *at = (char *)c + o->off;
+	double d;
+	int n, bad = 0;
+
+	switch (o->type) {
+	case OT_FLAG: *(bool *)at = true; break;
+	case OT_STR: *(const char **)at = v; break;
+	case OT_INT: bad = parse_int(v, (int)o->lo, (int)o->hi, (int *)at); break;
+	case OT_LONG:
+		bad = parse_int(v, (int)o->lo, (int)o->hi, &n);
+		if (!bad)
+			*(long *)at = n;
+		break;
+	case OT_NUM: bad = parse_num(v, o->lo, o->hi, (double *)at); break;
+	case OT_NUM_LL:
+		bad = parse_num(v, o->lo, o->hi, &d);
+		if (!bad)
+			*(long long *)at = (long long)d;
+		break;
+	case OT_SIZE:
+		bad = parse_size(v, (long long *)at) || *(long long *)at < (long long)o->lo ||
+		      *(long long *)at > (long long)o->hi;
+		break;
+	case OT_CHOICE:
+		bad = 1;
+		for (int i = 0; o->choices[i]; i++)
+			if (!(o->nocase ? strcasecmp(v, o->choices[i]) : strcmp(v, o->choices[i]))) {
+				*(int *)at = i;
+				bad = 0;
+			}
+		break;
+	case OT_FN: return o->fn(c, v, err, errlen);
+	}
+	if (bad) {
+		snprintf(err, errlen, "%s '%s' — %s", o->bad, v, o->give);
+		return 2;
+	}
+	if (o->set)
+		*(bool *)((char *)c + o->set) = true;
+	return 0;
+}
+
+/* getopt_long's tables from the option rows (aliases too). */
+static void getopt_tables(struct option *longs, char *shorts)
+{
+	int nl = 0, ns = 0;
+
 	shorts[ns++] = ':';
 	for (int i = 0; i < NOPTS; i++) {
 		longs[nl++] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
@@ -412,152 +436,76 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 	}
 	longs[nl] = (struct option){ 0 };
 	shorts[ns] = '\0';
+}
 
-	optind = 1;
-	opterr = 0;
-	while (li = -1, (ch = getopt_long(argc, argv, shorts, longs, &li)) != -1) {
-		if (ch != '?' && ch != ':' && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
-			seen[nseen].id = ch;
-			if (li >= 0)
-				snprintf(seen[nseen].spelled, sizeof(seen[nseen].spelled), "--%s",
-					 longs[li].name);
-			else
-				snprintf(seen[nseen].spelled, sizeof(seen[nseen].spelled), "-%c", ch);
-			nseen++;
-		}
-		switch (ch) {
-		case OPT_DEVICE:
-			c->device = optarg;
-			if (c->ndevices == CLI_MAX_DEVICES) {
-				snprintf(err, errlen, "too many -d options — give at most %d devices", CLI_MAX_DEVICES);
-				return 2;
-			}
-			c->devices[c->ndevices++] = optarg;
-			break;
-		case OPT_PORT:
-			if (parse_int(optarg, 1, 254, &c->port)) {
-				snprintf(err, errlen, "bad port number '%s' — give 1..254", optarg);
-				return 2;
-			}
-			break;
-		case OPT_JSON: c->json = true; break;
-		case OPT_SYSFS_ROOT: c->sysfs_root = optarg; break;
-		case OPT_DEMO: c->demo = true; break;
-		case OPT_NO_COLOR: c->no_color = true; break;
-		case OPT_NO_SMP: c->no_smp = true; break;
-		case OPT_INTERVAL:
-			if (parse_num(optarg, 0.5, 60, &c->interval)) {
-				snprintf(err, errlen, "bad interval '%s' — give seconds between 0.5 and 60", optarg);
-				return 2;
-			}
-			c->interval_set = true;
-			break;
-		case OPT_PROBLEMS: c->problems = true; break;
-		case OPT_SAVE: c->save = optarg; break;
-		case OPT_DIFF: c->diff = optarg; break;
-		case OPT_NODE_NAME_MAP: c->node_name_map = optarg; break;
-		case OPT_HOPS:
-			if (parse_int(optarg, 1, 63, &c->hops)) {
-				snprintf(err, errlen, "bad hop limit '%s' — give 1..63", optarg);
-				return 2;
-			}
-			break;
-		case OPT_MAD_TIMEOUT:
-			if (parse_int(optarg, 1, 60000, &c->mad_timeout_ms)) {
-				snprintf(err, errlen, "bad time-out '%s' — give milliseconds, 1..60000", optarg);
-				return 2;
-			}
-			break;
-		case OPT_REDISCOVER:
-			if (parse_num(optarg, 5, 86400, &c->rediscover_s)) {
-				snprintf(err, errlen, "bad rediscovery interval '%s' — give seconds between 5 and 86400", optarg);
-				return 2;
-			}
-			break;
-		/* counters */
-		case OPT_COUNT: {
-			int v;
+/* test's positionals: the kind and the peer. 0, or 2 with err. */
+static int parse_test_words(struct cli *c, int argc, char **argv, char *err,
+			    size_t errlen)
+{
+	static const char *const kinds[] = { "bw", "lat", "rate", "tcp", NULL };
+	const char *k = optind + 1 < argc ? argv[optind + 1] : "";
+	int i;
 
-			if (parse_int(optarg, 0, 100000000, &v)) {
-				snprintf(err, errlen, "bad count '%s' — give a number of intervals (0 = until interrupted)", optarg);
-				return 2;
-			}
-			c->count = v;
-			break;
-		}
-		case OPT_LID: c->lids = optarg; break;
-		case OPT_CONFIG: c->config = optarg; break;
-		case OPT_SINCE: c->since = optarg; break;
-		case OPT_INFLIGHT:
-			if (parse_int(optarg, 1, 256, &c->inflight)) {
-				snprintf(err, errlen, "bad --inflight '%s' — give 1..256", optarg);
-				return 2;
-			}
-			break;
-		case OPT_HELP: c->help = true; break;
-		case OPT_VERSION: c->version = true; break;
-		case ':':
-			snprintf(err, errlen, "option %s needs a value — see ibconsole --help", argv[optind - 1]);
-			return 2;
-		default: {
-			int rc = parse_test_opt(c, ch, err, errlen);
-
-			if (rc > 0)
-				return rc;
-			if (rc == 0)
-				break;
-			snprintf(err, errlen, "unknown option %s — see ibconsole --help", argv[optind - 1]);
-			return 2;
-		}
-		}
+	for (i = 0; kinds[i] && strcmp(k, kinds[i]); i++)
+		;
+	if (!kinds[i]) {
+		snprintf(err, errlen, "test needs a kind: bw, lat, rate or tcp — e.g. ibconsole test bw PEER");
+		return 2;
 	}
+	c->t.kind = i;	/* 3: the TCP baseline */
+	c->t.peer = optind + 2 < argc ? argv[optind + 2] : NULL;
+	if (!c->t.peer && !c->t.compare) {
+		snprintf(err, errlen, "test needs the PEER running 'ibconsole serve' — e.g. ibconsole test %s 10.0.0.2", k);
+		return 2;
+	}
+	optind += c->t.peer ? 2 : 1;
+	return 0;
+}
+
+/* The command word and what follows it. 0, or 2 with err. */
+static int parse_command(struct cli *c, int argc, char **argv, char *err,
+			 size_t errlen)
+{
+	int i;
+
 	/* --demo roce: the word belongs to --demo, not a command */
 	if (c->demo && optind < argc && !strcmp(argv[optind], "roce")) {
 		c->demo_roce = true;
 		optind++;
 	}
-	if (optind < argc) {
-		int i;
-
-		for (i = 0; i < NCMDS; i++)
-			if (!strcmp(argv[optind], commands[i].name))
-				break;
-		if (i == NCMDS) {
-			snprintf(err, errlen, "unknown command '%s' — see ibconsole --help", argv[optind]);
-			return 2;
-		}
-		c->cmd = commands[i].cmd;
-		c->cmd_named = true;
-		/* test takes two positionals: the kind and the peer */
-		if (c->cmd == CMD_TEST && !c->help) {
-			const char *k = optind + 1 < argc ? argv[optind + 1] : "";
-
-			if (!strcmp(k, "bw"))
-				c->t.kind = 0;
-			else if (!strcmp(k, "lat"))
-				c->t.kind = 1;
-			else if (!strcmp(k, "rate"))
-				c->t.kind = 2;
-			else if (!strcmp(k, "tcp"))
-				c->t.kind = 3;	/* the TCP baseline */
-			else {
-				snprintf(err, errlen, "test needs a kind: bw, lat, rate or tcp — e.g. ibconsole test bw PEER");
-				return 2;
-			}
-			c->t.peer = optind + 2 < argc ? argv[optind + 2] : NULL;
-			if (!c->t.peer && !c->t.compare) {
-				snprintf(err, errlen, "test needs the PEER running 'ibconsole serve' — e.g. ibconsole test %s 10.0.0.2", k);
-				return 2;
-			}
-			optind += c->t.peer ? 2 : 1;
-		}
-		if (optind + 1 < argc) {
-			snprintf(err, errlen, "unexpected argument '%s' — see ibconsole --help", argv[optind + 1]);
-			return 2;
-		}
+	if (optind >= argc)
+		return 0;
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(argv[optind], commands[i].name))
+			break;
+	if (i == NCMDS) {
+		snprintf(err, errlen, "unknown command '%s' — see ibconsole --help", argv[optind]);
+		return 2;
 	}
-	/* an option the command does not take is a usage error, not silence */
-	cmd = cli_command_of(c);
+	c->cmd = commands[i].cmd;
+	c->cmd_named = true;
+	if (c->cmd == CMD_TEST && !c->help && parse_test_words(c, argc, argv, err, errlen))
+		return 2;
+	if (optind + 1 < argc) {
+		snprintf(err, errlen, "unexpected argument '%s' — see ibconsole --help", argv[optind + 1]);
+		return 2;
+	}
+	return 0;
+}
+
+/* Each option given, as spelled, for the command's check. */
+struct seen {
+	int id;
+	char spelled[40];
+};
+
+/* An option the command does not take is a usage error, not silence:
+ * 0, or 2 with err. */
+static int check_taken(const struct cli *c, const struct seen *seen, int nseen,
+		       char *err, size_t errlen)
+{
+	const struct cli_command *cmd = cli_command_of(c);
+
 	for (int i = 0; i < nseen; i++) {
 		const struct cli_option *o;
 
@@ -573,6 +521,57 @@ int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
 				 cmd->name, seen[i].spelled, cmd->name, seen[i].spelled, cmd->name);
 		return 2;
 	}
+	return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option longs[2 * NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
+	int ch, li, rc;
+	struct seen seen[64];
+	int nseen = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->interval = 1.0;
+	c->t.op = -1;
+	c->t.size = -1;
+	c->t.gid_index = -1;
+	c->t.tx_depth = c->t.inline_size = c->t.cq_mod = -1;
+	c->sysfs_root = getenv("IBCONSOLE_SYSFS_ROOT");
+	getopt_tables(longs, shorts);
+
+	optind = 1;
+	opterr = 0;
+	while (li = -1, (ch = getopt_long(argc, argv, shorts, longs, &li)) != -1) {
+		const struct cli_option *o = ch == '?' || ch == ':' ? NULL : opt_by_id(ch);
+
+		if (ch != '?' && ch != ':' && nseen < (int)(sizeof(seen) / sizeof(seen[0]))) {
+			seen[nseen].id = ch;
+			if (li >= 0)
+				snprintf(seen[nseen].spelled, sizeof(seen[nseen].spelled), "--%s",
+					 longs[li].name);
+			else
+				snprintf(seen[nseen].spelled, sizeof(seen[nseen].spelled), "-%c", ch);
+			nseen++;
+		}
+		if (ch == ':') {
+			snprintf(err, errlen, "option %s needs a value — see ibconsole --help", argv[optind - 1]);
+			return 2;
+		}
+		if (!o) {
+			snprintf(err, errlen, "unknown option %s — see ibconsole --help", argv[optind - 1]);
+			return 2;
+		}
+		rc = opt_apply(c, o, optarg, err, errlen);
+		if (rc)
+			return rc;
+	}
+	rc = parse_command(c, argc, argv, err, errlen);
+	if (!rc)
+		rc = check_taken(c, seen, nseen, err, errlen);
+	if (rc)
+		return rc;
 	if (c->sysfs_root && !*c->sysfs_root)
 		c->sysfs_root = NULL;
 	return 0;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/base/sigexit.h"
 #include "core/base/umadlock.h"
 #include "core/counters/delta.h"
 #include "core/counters/reader.h"
@@ -34,14 +35,6 @@
 #define SLOT_FABRIC 1
 #define DEFAULT_INTERVAL_S 10.0
 #define DEFAULT_SWEEP_S 60.0
-
-static volatile sig_atomic_t export_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	export_stop = 1;
-}
 
 /* A verdict into the export target: its level, and above ok the counter
  * that decided it with its class. */
@@ -363,6 +356,29 @@ static bool prev_find(const struct prev_sweep *ps, uint64_t guid, int port,
 	return true;
 }
 
+/* A swept port's verdicts: its values since the last clear, and what
+ * moved since the previous sweep where it has one; *worst follows. */
+static void judge_port(struct exp_state *x, const struct prev_sweep *ps,
+		       const struct sweep_port *p, const struct counter_set *cs,
+		       struct export_target *et, int *worst)
+{
+	struct counter_set *pcs;
+	struct verdict v;
+
+	rules_eval_values(cs, &x->th, &v);
+	verdict_to(et, EXPORT_RULE_SINCE_CLEAR, &v);
+	if ((int)v.level > *worst)
+		*worst = (int)v.level;
+	pcs = malloc(sizeof(*pcs));
+	if (pcs && prev_find(ps, p->guid, p->port, pcs)) {
+		rules_eval_interval(pcs, cs, &x->th, cs->t_mono - ps->t, &v);
+		verdict_to(et, EXPORT_RULE_INTERVAL, &v);
+		if ((int)v.level > *worst)
+			*worst = (int)v.level;
+	}
+	free(pcs);
+}
+
 /* One sweep: discovery (names, links) and every port's counters, judged,
  * rendered and published. 0, or a status with err. */
 static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
@@ -411,9 +427,6 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 		goto out;
 	}
 	for (int i = 0, k = 0; i < sw.n; i++) {
-		struct counter_set *pcs = NULL;
-		struct verdict v;
-
 		/* the sweep lists the model's ports in order, port 0 left out */
 		while (k < f->nports && f->ports[k].portnum < 1)
 			k++;
@@ -432,21 +445,8 @@ static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
 		et[i].cs = &sets[i];
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			et[i].verdict[r] = -1;
-		if (!sets[i].valid)
-			continue;
-		rules_eval_values(&sets[i], &x->th, &v);
-		verdict_to(&et[i], EXPORT_RULE_SINCE_CLEAR, &v);
-		if ((int)v.level > worst)
-			worst = (int)v.level;
-		pcs = malloc(sizeof(*pcs));
-		if (pcs && prev_find(ps, sw.p[i].guid, sw.p[i].port, pcs)) {
-			rules_eval_interval(pcs, &sets[i], &x->th,
-					    sets[i].t_mono - ps->t, &v);
-			verdict_to(&et[i], EXPORT_RULE_INTERVAL, &v);
-			if ((int)v.level > worst)
-				worst = (int)v.level;
-		}
-		free(pcs);
+		if (sets[i].valid)
+			judge_port(x, ps, &sw.p[i], &sets[i], &et[i], &worst);
 	}
 	expo_init(&b);
 	export_write_fabric(&b, f, et, fport, sw.n);
@@ -503,7 +503,7 @@ static void *fabric_loop(void *arg)
 	double every = x->cli->sweep_interval > 0 ? x->cli->sweep_interval : DEFAULT_SWEEP_S;
 	struct prev_sweep ps = { 0 };
 
-	while (!export_stop) {
+	while (!sigexit_stop) {
 		struct timespec until;
 		double t = wall_now() + every;
 
@@ -511,7 +511,7 @@ static void *fabric_loop(void *arg)
 		until.tv_sec = (time_t)t;
 		until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
 		pthread_mutex_lock(&x->lock);
-		while (!export_stop &&
+		while (!sigexit_stop &&
 		       pthread_cond_timedwait(&x->wake, &x->lock, &until) != ETIMEDOUT)
 			;
 		pthread_mutex_unlock(&x->lock);
@@ -541,7 +541,7 @@ static int load_thresholds(const struct cli *c, struct thresholds *th,
 /* Sleeps until wall time t, waking early when asked to stop. */
 static void sleep_until(double t)
 {
-	while (!export_stop) {
+	while (!sigexit_stop) {
 		double left = t - wall_now();
 		struct timespec ts;
 
@@ -555,16 +555,84 @@ static void sleep_until(double t)
 	}
 }
 
+/* --once: one collection (and sweep), printed or written. 0, 1 (act)
+ * or a status with err. */
+static int export_once(const struct cli *c, struct exp_state *x, char *err,
+		       size_t errlen)
+{
+	struct prev_sweep ps = { 0 };
+	int rc = 0;
+
+	if (c->fabric)
+		rc = sweep_and_note(x, &ps);
+	free(ps.p);
+	if (rc) {
+		snprintf(err, errlen, "%s", x->fabric_err);
+		return rc;
+	}
+	if (c->textfile) {
+		if (export_textfile_write(x->store, c->textfile, err, errlen))
+			return 5;
+	} else if (export_store_print(x->store, stdout)) {
+		snprintf(err, errlen, "cannot write the output");
+		return 5;
+	}
+	return x->worst == VERDICT_ACT ? 1 : 0;
+}
+
+/* Collects every interval (and sweeps on its own thread) until a stop
+ * signal: 0, or a status with err. */
+static int export_loop(const struct cli *c, struct exp_state *x, struct local *l,
+		       char *err, size_t errlen)
+{
+	struct sigaction old_int, old_term;
+	double iv = c->interval_set ? c->interval : DEFAULT_INTERVAL_S;
+	pthread_t th;
+	bool thread = false;
+	int rc = 0;
+
+	sigexit_catch(&old_int, &old_term);
+	if (c->fabric) {
+		if (pthread_create(&th, NULL, fabric_loop, x)) {
+			snprintf(err, errlen, "cannot start the sweep thread — check the system's thread limits");
+			rc = 5;
+			goto stop;
+		}
+		thread = true;
+	}
+	for (double t = wall_now();; ) {
+		if (c->textfile && export_textfile_write(x->store, c->textfile, err, errlen)) {
+			rc = 5;
+			break;
+		}
+		t += iv;
+		sleep_until(t);
+		if (sigexit_stop) {
+			rc = 0;
+			break;
+		}
+		/* a device that went away is an error series, not an exit */
+		collect_local(x, l, true);
+	}
+stop:
+	sigexit_stop = 1;
+	if (thread) {
+		pthread_mutex_lock(&x->lock);
+		pthread_cond_broadcast(&x->wake);
+		pthread_mutex_unlock(&x->lock);
+		pthread_join(th, NULL);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
 static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 		      size_t errlen)
 {
 	struct exp_state *x;
 	struct local *l;
 	struct export_server *srv = NULL;
-	struct sigaction sa, old_int, old_term;
-	pthread_t th;
-	bool thread = false;
-	double iv = c->interval_set ? c->interval : DEFAULT_INTERVAL_S;
 	char listen_buf[32];
 	int rc, status = 0;
 
@@ -602,26 +670,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 		goto out;
 	}
 	if (c->once) {
-		struct prev_sweep ps = { 0 };
-
-		if (c->fabric)
-			rc = sweep_and_note(x, &ps);
-		free(ps.p);
-		if (rc) {
-			snprintf(err, errlen, "%s", x->fabric_err);
-			goto out;
-		}
-		if (c->textfile) {
-			if (export_textfile_write(x->store, c->textfile, err, errlen)) {
-				rc = 5;
-				goto out;
-			}
-		} else if (export_store_print(x->store, stdout)) {
-			snprintf(err, errlen, "cannot write the output");
-			rc = 5;
-			goto out;
-		}
-		rc = x->worst == VERDICT_ACT ? 1 : 0;
+		rc = export_once(c, x, err, errlen);
 		goto out;
 	}
 	if (c->listen || !c->textfile) {
@@ -637,44 +686,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 			goto out;
 		}
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	export_stop = 0;
-	if (c->fabric) {
-		if (pthread_create(&th, NULL, fabric_loop, x)) {
-			snprintf(err, errlen, "cannot start the sweep thread — check the system's thread limits");
-			rc = 5;
-			goto stop;
-		}
-		thread = true;
-	}
-	for (double t = wall_now();; ) {
-		if (c->textfile && export_textfile_write(x->store, c->textfile, err, errlen)) {
-			rc = 5;
-			break;
-		}
-		t += iv;
-		sleep_until(t);
-		if (export_stop) {
-			rc = 0;
-			break;
-		}
-		/* a device that went away is an error series, not an exit */
-		collect_local(x, l, true);
-	}
-stop:
-	export_stop = 1;
-	if (thread) {
-		pthread_mutex_lock(&x->lock);
-		pthread_cond_broadcast(&x->wake);
-		pthread_mutex_unlock(&x->lock);
-		pthread_join(th, NULL);
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	rc = export_loop(c, x, l, err, errlen);
 out:
 	export_server_stop(srv);
 	export_store_free(x->store);

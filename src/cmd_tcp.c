@@ -3,7 +3,7 @@
  * stream over the same network path as the RDMA tests, Gb/s each second
  * and the receiver's total, as text or one JSON object. */
 #include "config.h"
-#include "cmd_test.h"
+#include "cmd_tcp.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* `ibconsole test` and `ibconsole serve`: the command-line faces of the
- * test engine and the peer agent (tables, JSON, records, verdicts). */
+/* `ibconsole test`: the command-line face of the
+ * test engine against a peer agent (tables, JSON, records, verdicts). */
 #include "config.h"
 #include "cmd_test.h"
+#include "cmd_tcp.h"
+#include "cmdutil.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,35 +26,6 @@
 #include "diag/testverdict.h"
 #include "diag/thresholds.h"
 
-static void fail(const char *msg)
-{
-	fprintf(stderr, "ibconsole: %s\n", msg);
-}
-
-/* The first line of a file, for --secret-file. */
-static int read_secret(const char *path, char *buf, size_t len)
-{
-	char msg[512], why[96];
-	FILE *f = parse_fopen(path, why, sizeof(why));
-	int r = f ? parse_line(f, buf, len) : 0;
-
-	if (r <= 0) {
-		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" : r < 0 ? "its first line is too long" : "empty");
-		if (f)
-			fclose(f);
-		fail(msg);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\r\n")] = '\0';
-	if (!buf[0]) {
-		snprintf(msg, sizeof(msg), "the secret file %s has an empty first line — put the secret there", path);
-		fail(msg);
-		return -1;
-	}
-	return 0;
-}
 
 /* ---- test ---- */
 
@@ -186,17 +159,121 @@ static int load_record(const char *path, struct record_saved *s)
 		rc = record_parse(buf, (size_t)n, s, why, sizeof(why));
 		if (rc) {
 			snprintf(msg, sizeof(msg), "cannot use the record %s: %s — give a file written by 'ibconsole test'", path, why);
-			fail(msg);
+			cmd_fail(msg);
 		}
 	} else {
 		snprintf(msg, sizeof(msg), "cannot read the record %s: %s — give the path of a saved record",
 			 path, f ? "unreadable or too large" : why);
-		fail(msg);
+		cmd_fail(msg);
 	}
 	if (f)
 		fclose(f);
 	free(buf);
 	return rc;
+}
+
+/* The thresholds of --config (or the default file): 0, or -1 with err. */
+static int test_thresholds(const struct cli *c, struct thresholds *th,
+			   char *err, size_t errlen)
+{
+	char cbuf[512];
+	const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
+
+	thresholds_defaults(th);
+	if (thresholds_load(th, cpath, err, errlen) < 0 ||
+	    (c->config && !th->file[0])) {
+		if (c->config && !th->file[0])
+			snprintf(err, errlen, "config file %s not found — check the path given to --config",
+				 c->config);
+		return -1;
+	}
+	return 0;
+}
+
+/* The test's verdict (the last phase; a latency test's smallest size)
+ * into v and the record's rv. */
+static void test_judge(const struct cli_test *t, const struct client_opts *o,
+		       const struct client_result *r, const struct thresholds *th,
+		       struct tv_verdict *v, struct record_verdict *rv)
+{
+	const struct client_phase *ph = &r->ph[r->nphases - 1];
+	struct tv_input in = {
+		.kind = o->p.kind, .op = o->p.op, .bidir = o->p.flags & PARAM_BIDIR,
+		.size = ph->local.size,
+		.data_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
+		.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
+		.mpps = ph->total_mpps, .accept = t->accept,
+	};
+
+	if (o->p.kind == KIND_LAT) {	/* the smallest size is the latency one */
+		in.lat_valid = r->ph[0].local.lat_valid;
+		in.lat_median_us = r->ph[0].local.lat_median;
+		in.lat_p99_us = r->ph[0].local.lat_p99;
+		in.size = r->ph[0].local.size;
+	}
+	tv_eval(&in, &th->tv, v);
+	rv->state = tv_state_name(v->state);
+	rv->rule = v->rule;
+	rv->text = v->text;
+	rv->line_gbps = in.data_gbps;
+	rv->source = v->source;
+	rv->healthy = v->healthy;
+	rv->abnormal = v->abnormal;
+	rv->pass = v->pass;
+	rv->unit = v->unit;
+}
+
+/* Writes the record (--save FILE or the records directory); a failure
+ * is said on stderr and does not change the exit status. */
+static void test_save(const struct cli *c, const struct client_opts *o,
+		      const struct client_result *r, const struct record_verdict *rv,
+		      const struct record_diff *diff)
+{
+	char path[512] = "";
+	FILE *f = record_path(c, &o->p, path, sizeof(path)) ? NULL : fopen(path, "w");
+
+	if (f) {
+		record_write(f, o, r, rv, diff, NULL);
+		if (fclose(f))
+			f = NULL;
+	}
+	if (!f) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "cannot save the record%s%s: %s — give --save FILE or --no-record",
+			 path[0] ? " to " : "", path, path[0] ? strerror(errno) : "no HOME");
+		cmd_fail(msg);
+	} else if (!c->json) {
+		printf(" record: %s\n", path);
+	}
+}
+
+/* --compare FILE: the record read back, the test set to repeat it.
+ * 0, 2 (an unreadable record, said on stderr) or 5 out of memory. */
+static int test_compare(const char *path, struct client_opts *o,
+			struct record_saved **savedp, struct record_diff **diffp)
+{
+	struct record_saved *saved = calloc(1, sizeof(*saved));
+	struct record_diff *diff = calloc(1, sizeof(*diff));
+
+	if (!saved || !diff || load_record(path, saved)) {
+		free(saved);
+		free(diff);
+		return saved && diff ? 2 : 5;
+	}
+	/* the same test as the record, against the given peer or its own */
+	o->p = saved->p;
+	if (!o->peer)
+		o->peer = saved->peer;
+	/* against the same kind of peer, on its port unless given */
+	if (saved->perftest)
+		o->perftest = true;
+	if (!o->tcp_port)
+		o->tcp_port = saved->tcp_port;
+	diff->path = path;
+	*savedp = saved;
+	*diffp = diff;
+	return 0;
 }
 
 int cmd_test(const struct cli *c, const struct snap_opts *unused)
@@ -213,7 +290,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	struct record_verdict rv = { .state = "none", .rule = "", .text = "" };
 	struct tv_verdict v = { 0 };
 	struct thresholds th;
-	char secret[256], err[ENG_ERR], path[512] = "";
+	char secret[256], err[ENG_ERR];
 	int st, rc;
 
 	if (t->kind == 3) {
@@ -221,7 +298,7 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		return cmd_test_tcp(c);
 	}
 	if (!r) {
-		fail("out of memory");
+		cmd_fail("out of memory");
 		return 5;
 	}
 	params_from_cli(t, &o.p);
@@ -230,57 +307,34 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 
 		snprintf(msg, sizeof(msg), "cannot save the record to %s: %s — give a file name in an existing directory",
 			 c->save, err);
-		fail(msg);
+		cmd_fail(msg);
 		free(r);
 		return 2;
 	}
 	if (t->compare) {
-		saved = calloc(1, sizeof(*saved));
-		diff = calloc(1, sizeof(*diff));
-		if (!saved || !diff || load_record(t->compare, saved)) {
-			free(saved);
-			free(diff);
+		rc = test_compare(t->compare, &o, &saved, &diff);
+		if (rc) {
 			free(r);
-			return saved && diff ? 2 : 5;
+			return rc;
 		}
-		/* the same test as the record, against the given peer or its own */
-		o.p = saved->p;
-		if (!o.peer)
-			o.peer = saved->peer;
-		/* against the same kind of peer, on its port unless given */
-		if (saved->perftest)
-			o.perftest = true;
-		if (!o.tcp_port)
-			o.tcp_port = saved->tcp_port;
-		diff->path = t->compare;
 	}
 	if (testjob_check(&o.p, err, sizeof(err))) {
-		fail(err);
+		cmd_fail(err);
 		rc = 2;
 		goto done;
 	}
-	{
-		char cbuf[512];
-		const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
-
-		thresholds_defaults(&th);
-		if (thresholds_load(&th, cpath, err, sizeof(err)) < 0 ||
-		    (c->config && !th.file[0])) {
-			if (c->config && !th.file[0])
-				snprintf(err, sizeof(err), "config file %s not found — check the path given to --config",
-					 c->config);
-			fail(err);
-			rc = 2;
-			goto done;
-		}
+	if (test_thresholds(c, &th, err, sizeof(err))) {
+		cmd_fail(err);
+		rc = 2;
+		goto done;
 	}
 	if (t->accept && o.p.kind != KIND_BW) {
-		fail("--accept judges bandwidth — use it with test bw");
+		cmd_fail("--accept judges bandwidth — use it with test bw");
 		rc = 2;
 		goto done;
 	}
 	if (t->secret_file) {
-		if (read_secret(t->secret_file, secret, sizeof(secret))) {
+		if (cmd_read_secret(t->secret_file, secret, sizeof(secret))) {
 			rc = 2;
 			goto done;
 		}
@@ -293,133 +347,29 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 	if (o.progress)
 		fputc('\n', stderr);
 	if (st) {
-		fail(err);
+		cmd_fail(err);
 		if (c->json)	/* still one JSON object, with the error */
 			record_write(stdout, &o, r, &rv, NULL, err);
 		rc = st;
 		goto done;
 	}
-	{
-		const struct client_phase *ph = &r->ph[r->nphases - 1];
-		struct tv_input in = {
-			.kind = o.p.kind, .op = o.p.op, .bidir = o.p.flags & PARAM_BIDIR,
-			.size = ph->local.size,
-			.data_gbps = t->line_rate > 0 ? t->line_rate : r->local.rate_mbps / 1000.0,
-			.bw_avg_gbps = ph->total_avg_gbps, .bw_peak_gbps = ph->total_peak_gbps,
-			.mpps = ph->total_mpps, .accept = t->accept,
-		};
-
-		if (o.p.kind == KIND_LAT) {	/* the smallest size is the latency one */
-			in.lat_valid = r->ph[0].local.lat_valid;
-			in.lat_median_us = r->ph[0].local.lat_median;
-			in.lat_p99_us = r->ph[0].local.lat_p99;
-			in.size = r->ph[0].local.size;
-		}
-		tv_eval(&in, &th.tv, &v);
-		rv.state = tv_state_name(v.state);
-		rv.rule = v.rule;
-		rv.text = v.text;
-		rv.line_gbps = in.data_gbps;
-		rv.source = v.source;
-		rv.healthy = v.healthy;
-		rv.abnormal = v.abnormal;
-		rv.pass = v.pass;
-		rv.unit = v.unit;
-	}
+	test_judge(t, &o, r, &th, &v, &rv);
 	if (diff)
 		record_compare(saved, r, diff);
 	if (c->json)
 		record_write(stdout, &o, r, &rv, diff, NULL);
 	else
 		print_table(&o, r, &rv, diff);
-	if (!t->no_record) {
-		FILE *f = record_path(c, &o.p, path, sizeof(path)) ? NULL : fopen(path, "w");
-
-		if (f) {
-			record_write(f, &o, r, &rv, diff, NULL);
-			if (fclose(f))
-				f = NULL;
-		}
-		if (!f) {
-			char msg[700];
-
-			snprintf(msg, sizeof(msg), "cannot save the record%s%s: %s — give --save FILE or --no-record",
-				 path[0] ? " to " : "", path, path[0] ? strerror(errno) : "no HOME");
-			fail(msg);
-		} else if (!c->json) {
-			printf(" record: %s\n", path);
-		}
-	}
+	if (!t->no_record)
+		test_save(c, &o, r, &rv, diff);
 	rc = v.state == TV_FAIL ? 1 : 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fail("cannot write the output");
+		cmd_fail("cannot write the output");
 		rc = 5;
 	}
 done:
 	free(saved);
 	free(diff);
 	free(r);
-	return rc;
-}
-
-/* ---- serve ---- */
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	stop_flag = sig;
-}
-
-static void log_line(void *arg, const char *line)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	char stamp[32];
-
-	(void)arg;
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
-	fprintf(stderr, "ibconsole serve %s: %s\n", stamp, line);
-}
-
-int cmd_serve(const struct cli *c, const struct snap_opts *unused)
-{
-	const struct cli_test *t = &c->t;
-	struct agent_opts o = { .bind = t->bind, .port = t->tcp_port, .device = c->device,
-				.ib_port = c->port, .gid_index = t->gid_index,
-				.timeout_ms = (int)((t->timeout_s > 0 ? t->timeout_s : 10) * 1000),
-				.max_mem = (uint64_t)(t->max_mem_mb ? t->max_mem_mb : 1024) << 20,
-				.sessions = t->sessions, .stop = &stop_flag, .log = log_line };
-	struct sigaction sa = { .sa_handler = on_signal };
-	char secret[256], err[ENG_ERR];
-	int rc;
-
-	static struct hostlist order_to;	/* large: not on the stack */
-
-	if (t->secret_file) {
-		if (read_secret(t->secret_file, secret, sizeof(secret)))
-			return 2;
-		o.secret = secret;
-	}
-	if (c->hosts) {
-		if (hostlist_load(&order_to, c->hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
-			fail(err);
-			return 2;
-		}
-		if (!o.secret) {
-			fail("serve --hosts limits test orders, which need a shared secret — give --secret-file too");
-			return 2;
-		}
-		o.order_to = &order_to;
-	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	rc = agent_serve(&o, err, sizeof(err));
-	if (rc)
-		fail(err);
-	sigexit_note(stop_flag);	/* main dies of it: 130 / 143 */
 	return rc;
 }

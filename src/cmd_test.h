@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `ibconsole test` and `ibconsole serve`: the command-line faces of the
- * test engine and the peer agent (tables, JSON, records, verdicts). */
+/* `ibconsole test`: the command-line face of the test engine against a
+ * peer agent (tables, JSON, records, verdicts). */
 #ifndef IBC_CMD_TEST_H
 #define IBC_CMD_TEST_H
 
@@ -8,10 +8,7 @@
 
 struct snap_opts;
 
-/* Both print their results and errors; return the exit status. */
+/* Prints its results and errors; returns the exit status. */
 int cmd_test(const struct cli *c, const struct snap_opts *unused);
-int cmd_serve(const struct cli *c, const struct snap_opts *unused);
-/* `ibconsole test tcp PEER`: the TCP baseline (cmd_tcp.c). */
-int cmd_test_tcp(const struct cli *c);
 
 #endif

@@ -1,15 +1,18 @@
-# src: the one binary — main, the command line (the command table) and
-# one cmd_<name>.c per command (watch and errors share cmd_counters.c,
-# test and serve cmd_test.c; export is the Prometheus exporter), and the
-# bundled demo fabric; demo_roce.c starts the RoCE demo (demo/).
+# src: the one binary — main, the command line (the command table), one
+# cmd_<name>.c with its header per command (export is the Prometheus
+# exporter, tcp the `test tcp` baseline) and cmdutil.c, the helpers they
+# share. The demo has its own folder, src/demo.
 bin_PROGRAMS += ibconsole
-ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/demo.c src/demo.h src/demo_roce.c \
+ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/cmdutil.c src/cmdutil.h \
 	src/cmd_console.c src/cmd_console.h \
 	src/cmd_snapshot.c src/cmd_snapshot.h \
 	src/cmd_fabric.c src/cmd_fabric.h \
-	src/cmd_counters.c src/cmd_counters.h \
+	src/cmd_watch.c src/cmd_watch.h \
+	src/cmd_errors.c src/cmd_errors.h \
 	src/cmd_events.c src/cmd_events.h \
-	src/cmd_test.c src/cmd_test.h src/cmd_tcp.c \
+	src/cmd_test.c src/cmd_test.h \
+	src/cmd_serve.c src/cmd_serve.h \
+	src/cmd_tcp.c src/cmd_tcp.h \
 	src/cmd_triage.c src/cmd_triage.h \
 	src/cmd_export.c src/cmd_export.h \
 	src/cmd_accept.c src/cmd_accept.h

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "demo.h"
+#include "demo/demo.h"
 #include "core/base/sigexit.h"
 #include "core/base/sysfs.h"
 #include "core/port/snapshot.h"

@@ -17,6 +17,7 @@
 #include "core/base/sigexit.h"
 #include "core/port/sampler.h"
 #include "core/counters/monitor.h"
+#include "core/fabric/sweeper.h"
 #include "diag/portfacts.h"
 #include "diag/pcielimit.h"
 #include "diag/sweeplisting.h"
@@ -47,6 +48,7 @@ struct ui_app {
 	bool dirty, clear;
 	/* counters */
 	struct monitor *cw;
+	struct sweeper *swp;		/* the fabric sweep the monitor runs */
 	struct ctr_model *ctr;
 };
 
@@ -388,15 +390,21 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	a.interval_s = sampler_interval(a.sm);
 	/* counters, sampled on their own worker */
 	a.ctr = calloc(1, sizeof(*a.ctr));
-	a.cw = a.ctr ? monitor_start(a.interval_s, o, sweeplisting_listed, err, sizeof(err)) : NULL;
+	a.swp = sweeper_new(o, sweeplisting_listed);
+	if (a.ctr && a.swp) {
+		struct monitor_sweeper ms = sweeper_for_monitor(a.swp);
+
+		a.cw = monitor_start(a.interval_s, o, &ms, err, sizeof(err));
+	}
 	if (!a.cw) {
+		sweeper_free(a.swp);
 		screen_accept_shutdown();
 		sampler_stop(a.sm);
 		free(a.ctr);
 		snapshot_release(a.snap);
 		free(a.snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
-			a.ctr ? err : "out of memory");
+			a.ctr && a.swp ? err : "out of memory");
 		return 5;
 	}
 	a.source = ui_source(u);
@@ -484,6 +492,7 @@ out:
 	screen_accept_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
 	monitor_stop(a.cw);
+	sweeper_free(a.swp);
 	free(a.ctr);
 	ui_signals_restore(old);
 	sampler_stop(a.sm);

@@ -12,6 +12,7 @@
 #include "core/base/sysfs.h"
 #include "core/base/worker.h"
 #include "core/counters/monitor.h"
+#include "core/fabric/sweeper.h"
 #include "diag/sweeplisting.h"
 
 static struct ctr_model model;
@@ -44,12 +45,16 @@ static bool swept_beyond(const struct ctr_model *x, unsigned long gen)
 int main(void)
 {
 	struct monitor *m;
-	char err[240];
+	struct sweeper *swp;
+	struct monitor_sweeper ms;
+	char err[240] = "out of memory";
 	unsigned long gen;
 	int bad = 0;
 
 	sysfs_set_root("/");
-	m = monitor_start(1.0, NULL, sweeplisting_listed, err, sizeof(err));
+	swp = sweeper_new(NULL, sweeplisting_listed);
+	ms = sweeper_for_monitor(swp);
+	m = swp ? monitor_start(1.0, NULL, &ms, err, sizeof(err)) : NULL;
 	if (!m) {
 		printf("FAIL: monitor_start: %s\n", err);
 		return 1;
@@ -59,6 +64,7 @@ int main(void)
 		printf("FAIL: first sweep: gen %lu, %d ports, err '%s'\n", model.sweep_gen,
 		       model.sweep_ports, model.sweep_err);
 		monitor_stop(m);
+		sweeper_free(swp);
 		return 1;
 	}
 	printf("ok: first sweep: %d nodes, %d ports\n", model.sweep_nodes, model.sweep_ports);
@@ -84,5 +90,6 @@ int main(void)
 	else
 		printf("FAIL: no sweep after a new request\n"), bad++;
 	monitor_stop(m);
+	sweeper_free(swp);
 	return bad ? 1 : 0;
 }

@@ -43,15 +43,6 @@ static void put_file(const char *rel, const char *text)
 	fclose(f);
 }
 
-static bool never_listed(const struct counter_set *cs,
-			 const struct counter_set *prev, bool *moved)
-{
-	(void)cs;
-	(void)prev;
-	*moved = false;
-	return false;
-}
-
 /* Waits up to limit_s for a sample newer than model.gen; returns when it
  * came (seconds), or fails. */
 static double next_sample(struct monitor *m, double limit_s)
@@ -87,7 +78,7 @@ static void test_interval_change(void **state)
 	char err[200];
 	double waited;
 
-	m = monitor_start(0.5, NULL, never_listed, err, sizeof(err));
+	m = monitor_start(0.5, NULL, NULL, err, sizeof(err));
 	assert_non_null(m);
 	monitor_set_targets(m, &snap);
 	for (int i = 0; i < 3; i++)
@@ -149,7 +140,7 @@ static void test_collect_keeps_root(void **state)
 	char err[200];
 
 	memset(&model, 0, sizeof(model));
-	m = monitor_start(0.5, NULL, never_listed, err, sizeof(err));
+	m = monitor_start(0.5, NULL, NULL, err, sizeof(err));
 	assert_non_null(m);
 	monitor_set_targets(m, &snap);
 	while (model.n != 1)		/* a sample before the targets came */

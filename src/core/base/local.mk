@@ -1,7 +1,7 @@
 # src/core/base: what every room stands on — rooted sysfs reads, the
 # monotonic clock, the JSON writer and the JSON reader, the umad lock,
-# the strict parsers, the worker thread, dying of a caught signal and
-# running a short helper program (spawn).
+# the strict parsers, the worker thread, dying of a caught signal (and the
+# one SIGINT / SIGTERM catcher) and running a short helper program (spawn).
 libibc_core_a_SOURCES += \
 	src/core/base/sysfs.c src/core/base/sysfs.h \
 	src/core/base/clock.c src/core/base/clock.h \

@@ -8,6 +8,22 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t noted;
+volatile sig_atomic_t sigexit_stop;
+
+static void on_signal(int sig)
+{
+	sigexit_stop = sig;
+}
+
+void sigexit_catch(struct sigaction *old_int, struct sigaction *old_term)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigexit_stop = 0;
+	sigaction(SIGINT, &sa, old_int);
+	sigaction(SIGTERM, &sa, old_term);
+}
 
 void sigexit_note(int sig)
 {

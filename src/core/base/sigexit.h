@@ -6,6 +6,15 @@
 #ifndef IBC_BASE_SIGEXIT_H
 #define IBC_BASE_SIGEXIT_H
 
+#include <signal.h>
+
+/* The one SIGINT / SIGTERM catcher of the commands that run until
+ * stopped: sigexit_catch() zeroes sigexit_stop and installs a handler
+ * that stores the signal there, saving the old actions in old_int /
+ * old_term (either may be NULL). */
+extern volatile sig_atomic_t sigexit_stop;
+void sigexit_catch(struct sigaction *old_int, struct sigaction *old_term);
+
 /* The signal that stopped the program; the first one noted wins. */
 void sigexit_note(int sig);
 int sigexit_noted(void);

@@ -3,6 +3,7 @@
  * extended, as ClassPortInfo allows) and a blocking PMA client. */
 #include "config.h"
 #include "core/counters/counters.h"
+#include "core/base/clock.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -201,10 +202,7 @@ const struct ctr_value *counters_find_near(const struct counter_set *cs,
 
 double counters_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return mono_s();
 }
 
 void counters_parse_cpi(const uint8_t *cpi, uint16_t *cap, uint32_t *cap2)

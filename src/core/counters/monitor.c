@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Counter workers for the console: local sampling every interval and a
- * fabric sweep on demand, each on its own worker, waking the UI through
- * one shared descriptor. */
+ * fabric sweep on demand (the fabric room's sweeper, handed in), each on
+ * its own worker, waking the UI through one shared descriptor. */
 #include "config.h"
 #include "core/counters/monitor.h"
 
@@ -12,7 +12,6 @@
 
 #include "core/base/worker.h"
 #include "core/base/umadlock.h"
-#include "core/fabric/sweep.h"
 #include "core/port/events.h"
 #include "core/port/asyncev.h"
 
@@ -38,10 +37,7 @@ struct monitor {
 	 * part; the thread starts on the first request */
 	struct worker sweeper;
 	bool req_sweep, sweep_on;
-	monitor_listing_rule listed;
-	char dev[64];
-	int port;
-	struct counter_set cs, pcs;	/* a swept port's now and before */
+	struct monitor_sweeper sweep;	/* run NULL: none */
 
 	/* port events (local worker only): each port's polled state, the
 	 * events file, whether its trouble was said */
@@ -310,67 +306,9 @@ static void local_main(struct worker *wk, void *arg)
 	worker_unlock(wk);
 }
 
-/* One sweep: the PMA counters of every port of the current discovery,
- * judged against the previous sweep; fills m's sweep part. */
-static int sweep_once(struct monitor *w, struct sweep_history *h,
-		      struct ctr_model *m, char *err, size_t errlen)
-{
-	struct sweep_opts so = { .dev = w->dev[0] ? w->dev : NULL, .port = w->port };
-	int rc = 0, nf = 0;
-
-	m->nflag = 0;
-	m->flag_truncated = false;
-	m->sweep_failed = 0;
-	if (!h->have)
-		rc = sweep_history_discover(h, &so, err, errlen);
-	if (!rc)
-		rc = sweep_query(&h->sw, &so, err, errlen);
-	m->sweep_nodes = h->have ? h->sw.nodes : 0;
-	m->sweep_ports = h->have ? h->sw.n : 0;
-	if (rc)
-		return rc;
-	for (int i = 0; i < h->sw.n; i++) {
-		const struct sweep_port *p = &h->sw.p[i];
-		bool had = i < h->prev.n && sweep_port_valid(&h->prev.p[i]);
-		bool moved;
-
-		if (!sweep_port_valid(p)) {
-			m->sweep_failed++;
-			continue;
-		}
-		sweep_port_counters(&h->sw, i, &w->cs);
-		if (had)
-			sweep_port_counters(&h->prev, i, &w->pcs);
-		if (w->listed(&w->cs, had ? &w->pcs : NULL, &moved)) {
-			if (nf < CTRW_MAX_FLAGGED) {
-				struct monitor_flagged *f = &m->flag[nf++];
-
-				snprintf(f->node_desc, sizeof(f->node_desc), "%s", p->node_desc);
-				f->lid = p->lid;
-				f->port = p->port;
-				f->is_switch = p->is_switch;
-				f->moved = moved;
-				f->cs = w->cs;
-				if (had)
-					f->prev = w->pcs;
-				else
-					f->prev.valid = false;
-			} else {
-				m->flag_truncated = true;
-			}
-		}
-	}
-	/* this round is the next one's previous (a port it could not read
-	 * keeps its last sample); out of memory, the next round has none */
-	sweep_history_keep(h);
-	m->nflag = nf;
-	return 0;
-}
-
 static void sweep_main(struct worker *wk, void *arg)
 {
 	struct monitor *w = arg;
-	struct sweep_history h = { 0 };
 	struct ctr_model *m = calloc(1, sizeof(*m));
 
 	worker_lock(wk);
@@ -384,7 +322,10 @@ static void sweep_main(struct worker *wk, void *arg)
 		worker_unlock(wk);
 
 		t0 = worker_now();
-		rc = sweep_once(w, &h, m, err, sizeof(err));
+		m->nflag = 0;
+		m->flag_truncated = false;
+		m->sweep_failed = 0;
+		rc = w->sweep.run(w->sweep.ctx, m, err, sizeof(err));
 
 		worker_lock(wk);
 		w->pub->sweep_gen++;
@@ -407,11 +348,11 @@ static void sweep_main(struct worker *wk, void *arg)
 	}
 	worker_unlock(wk);
 	free(m);
-	sweep_history_free(&h);
 }
 
 struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
-			      monitor_listing_rule listed, char *err, size_t errlen)
+			      const struct monitor_sweeper *sweeper, char *err,
+			      size_t errlen)
 {
 	struct monitor *w = calloc(1, sizeof(*w));
 
@@ -421,12 +362,10 @@ struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
 		goto fail;
 	}
 	w->interval_s = interval_s > 0 ? interval_s : 1.0;
-	w->listed = listed;
+	if (sweeper)
+		w->sweep = *sweeper;
 	eventlog_init(&w->work->log);
 	eventlog_init(&w->pub->log);
-	if (o && o->device)
-		snprintf(w->dev, sizeof(w->dev), "%s", o->device);
-	w->port = o ? o->port : 0;
 	w->no_smp = o && o->no_smp;
 	if (!events_path(w->events_file, sizeof(w->events_file)))
 		w->events_file[0] = '\0';
@@ -582,6 +521,12 @@ void monitor_sweep(struct monitor *w)
 	char err[200];
 
 	worker_lock(&w->sweeper);
+	if (!w->sweep.run) {
+		snprintf(w->pub->sweep_err, sizeof(w->pub->sweep_err), "no fabric sweep in this console");
+		worker_notify(&w->sweeper);
+		worker_unlock(&w->sweeper);
+		return;
+	}
 	w->req_sweep = true;
 	w->sweep_on = true;
 	if (!w->sweeper.running) {

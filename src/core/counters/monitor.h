@@ -79,8 +79,20 @@ struct monitor;
 typedef bool (*monitor_listing_rule)(const struct counter_set *cs,
 				     const struct counter_set *prev, bool *moved);
 
+/* The fabric sweep the console runs on the monitor's sweep worker (the
+ * fabric room provides it: core/fabric/sweeper.h): run() does one round
+ * into m's sweep part (sweep_nodes, sweep_ports, sweep_failed, nflag,
+ * flag[], flag_truncated) and returns 0 or a status with err. ctx is
+ * the sweeper's, used only on the sweep worker. */
+struct monitor_sweeper {
+	int (*run)(void *ctx, struct ctr_model *m, char *err, size_t errlen);
+	void *ctx;
+};
+
+/* sweeper NULL: monitor_sweep() says there is no fabric sweep. */
 struct monitor *monitor_start(double interval_s, const struct snap_opts *o,
-			      monitor_listing_rule listed, char *err, size_t errlen);
+			      const struct monitor_sweeper *sweeper, char *err,
+			      size_t errlen);
 void monitor_stop(struct monitor *w);
 
 /* Follows the snapshot's port list and each IB port's neighbour

@@ -170,6 +170,18 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	return rc;
 }
 
+const struct counter_set *sweep_port_pair(const struct sweep *sw,
+					  const struct sweep *prev, int i,
+					  struct counter_set *cs,
+					  struct counter_set *pcs)
+{
+	sweep_port_counters(sw, i, cs);
+	if (!prev || i >= prev->n || !sweep_port_valid(&prev->p[i]))
+		return NULL;
+	sweep_port_counters(prev, i, pcs);
+	return pcs;
+}
+
 int sweep_copy(struct sweep *dst, const struct sweep *src)
 {
 	struct sweep_port *p = malloc(((size_t)src->n + 1) * sizeof(*p));
@@ -331,18 +343,135 @@ static bool pc_has_errors(const uint8_t *pc)
  * That is what ibqueryerrors asks, but with a window of MADs in flight
  * instead of one round trip at a time.
  */
+/* One query's requests and where each port's are among them. */
+struct query {
+	struct pma_req *r;
+	uint8_t *bufs;
+	int *node_of, *cpi, *agg, *pc, *pce;	/* request index, -1 none */
+	uint16_t *cap;
+	uint32_t *cap2;
+	int nn, n;
+};
+
+/* The first round: each node's ClassPortInfo (and a switch's
+ * AllPortSelect sum unless every counter is wanted), each HCA port's
+ * PortCounters. Ports of one node are adjacent in sw->p. */
+static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
+			   struct query *q)
+{
+	for (int i = 0; i < sw->n; i++) {
+		const struct sweep_port *p = &sw->p[i];
+
+		if (i && sw->p[i - 1].guid == p->guid) {
+			q->node_of[i] = q->nn - 1;
+		} else {
+			q->node_of[i] = q->nn;
+			q->cpi[q->nn] = q->n;
+			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->is_switch ? 0 : p->port,
+				CLASS_PORT_INFO);
+			q->agg[q->nn] = -1;
+			if (p->is_switch && !o->all_counters) {
+				q->agg[q->nn] = q->n;
+				pma_req_add(q->r, &q->n, q->bufs, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
+			}
+			q->nn++;
+		}
+		q->pc[i] = q->pce[i] = -1;
+		if (!p->is_switch) {
+			q->pc[i] = q->n;
+			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
+		}
+	}
+}
+
+/* The second round: a switch port's PortCounters unless its switch's
+ * clean sum said no errors, and PortCountersExtended where the PMA has
+ * them. */
+static void second_requests(const struct sweep *sw, const struct sweep_opts *o,
+			    struct query *q)
+{
+	for (int i = 0; i < sw->n; i++) {
+		const struct sweep_port *p = &sw->p[i];
+		int k = q->node_of[i];
+
+		if (q->r[q->cpi[k]].status != 1)
+			continue;
+		if (p->is_switch) {
+			struct pma_req *a = q->agg[k] >= 0 ? &q->r[q->agg[k]] : NULL;
+
+			if (a && a->status == 1 && (q->cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
+			    !(q->cap2[k] & PMA_CAP2_EXT_ERRORS) && !pc_has_errors(a->out))
+				continue;	/* no errors on any of its ports */
+			q->pc[i] = q->n;
+			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
+		}
+		if ((q->cap2[k] & PMA_CAP2_EXT_ERRORS) ||
+		    (o->all_counters && (q->cap[k] & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)))) {
+			q->pce[i] = q->n;
+			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
+		}
+	}
+}
+
+/* Each port's result, and the values of those read one by one (their
+ * time t). 0, or 5 out of memory with err. */
+static int store_results(struct sweep *sw, const struct query *q, double t,
+			 char *err, size_t errlen)
+{
+	const struct pma_req *r = q->r;
+	int nread = 0;
+
+	for (int i = 0; i < sw->n; i++) {
+		int k = q->node_of[i];
+
+		if (r[q->cpi[k]].status == 1 && q->pc[i] >= 0 && r[q->pc[i]].status == 1 &&
+		    (q->pce[i] < 0 || r[q->pce[i]].status == 1))
+			nread++;
+	}
+	free(sw->vals);
+	sw->nvals = 0;
+	sw->vals = malloc(((size_t)nread * CTR_IDX_COUNT + 1) * sizeof(*sw->vals));
+	if (!sw->vals) {
+		snprintf(err, errlen, "out of memory for %d ports' counters", nread);
+		return 5;
+	}
+	for (int i = 0; i < sw->n; i++) {
+		struct sweep_port *p = &sw->p[i];
+		int k = q->node_of[i], pc = q->pc[i], pce = q->pce[i];
+
+		p->t_mono = t;
+		p->cap = q->cap[k];
+		p->cap2 = q->cap2[k];
+		p->has_pce = false;
+		p->vi = -1;
+		if (r[q->cpi[k]].status != 1)
+			p->result = SWEEP_NO_CPI;
+		else if (pc < 0)
+			p->result = SWEEP_CLEAN_SUM;	/* the aggregate said so */
+		else if (r[pc].status != 1)
+			p->result = SWEEP_NO_PC;
+		else if (pce >= 0 && r[pce].status != 1)
+			p->result = SWEEP_NO_PCE;
+		else {
+			p->result = SWEEP_READ;
+			p->has_pce = pce >= 0;
+			p->vi = sw->nvals++;
+			counters_pma_values(r[pc].out, p->has_pce ? r[pce].out : NULL,
+					    q->cap[k], p->has_pce ? q->cap2[k] : 0,
+					    sw->vals + (size_t)p->vi * CTR_IDX_COUNT);
+		}
+	}
+	return 0;
+}
+
 int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen)
 {
 	struct ibmad_port *mp = NULL;
 	struct pma_pipe pp = { 0 };
-	struct pma_req *r = NULL;
-	uint8_t *bufs = NULL;
-	int *node_of = NULL, *cpi = NULL, *agg = NULL, *pc = NULL, *pce = NULL;
-	uint16_t *cap = NULL;
-	uint32_t *cap2 = NULL;
-	int nn = 0, n = 0, n1, rc, cap_req, nread;
-	double t0 = counters_now(), t;
+	struct query q = { 0 };
+	int n1, rc, cap_req;
+	double t0 = counters_now();
 
 	if (!sw->n)
 		return 0;
@@ -353,137 +482,51 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		return rc;
 	}
 	cap_req = 3 * sw->n + 2 * sw->n + 8;
-	r = calloc((size_t)cap_req, sizeof(*r));
-	bufs = calloc((size_t)cap_req, IB_PC_DATA_SZ);
-	node_of = calloc((size_t)sw->n, sizeof(int));
-	cpi = calloc((size_t)sw->n, sizeof(int));
-	agg = calloc((size_t)sw->n, sizeof(int));
-	pc = calloc((size_t)sw->n, sizeof(int));
-	pce = calloc((size_t)sw->n, sizeof(int));
-	cap = calloc((size_t)sw->n, sizeof(*cap));
-	cap2 = calloc((size_t)sw->n, sizeof(*cap2));
-	if (!r || !bufs || !node_of || !cpi || !agg || !pc || !pce || !cap || !cap2) {
+	q.r = calloc((size_t)cap_req, sizeof(*q.r));
+	q.bufs = calloc((size_t)cap_req, IB_PC_DATA_SZ);
+	q.node_of = calloc((size_t)sw->n, sizeof(int));
+	q.cpi = calloc((size_t)sw->n, sizeof(int));
+	q.agg = calloc((size_t)sw->n, sizeof(int));
+	q.pc = calloc((size_t)sw->n, sizeof(int));
+	q.pce = calloc((size_t)sw->n, sizeof(int));
+	q.cap = calloc((size_t)sw->n, sizeof(*q.cap));
+	q.cap2 = calloc((size_t)sw->n, sizeof(*q.cap2));
+	if (!q.r || !q.bufs || !q.node_of || !q.cpi || !q.agg || !q.pc || !q.pce ||
+	    !q.cap || !q.cap2) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
 	}
-	/* nodes: ports of one node are adjacent in sw->p */
-	for (int i = 0; i < sw->n; i++) {
-		const struct sweep_port *p = &sw->p[i];
-
-		if (i && sw->p[i - 1].guid == p->guid) {
-			node_of[i] = nn - 1;
-		} else {
-			node_of[i] = nn;
-			cpi[nn] = n;
-			pma_req_add(r, &n, bufs, p->lid, p->is_switch ? 0 : p->port,
-				CLASS_PORT_INFO);
-			agg[nn] = -1;
-			if (p->is_switch && !o->all_counters) {
-				agg[nn] = n;
-				pma_req_add(r, &n, bufs, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
-			}
-			nn++;
-		}
-		pc[i] = pce[i] = -1;
-		if (!p->is_switch) {
-			pc[i] = n;
-			pma_req_add(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
-		}
-	}
-	if (pma_pipe_run(&pp, r, n) < 0) {
+	first_requests(sw, o, &q);
+	if (pma_pipe_run(&pp, q.r, q.n) < 0) {
 		snprintf(err, errlen, "PMA queries failed on the local port: %s", strerror(errno));
 		rc = 4;
 		goto out;
 	}
-	for (int k = 0; k < nn; k++)
-		if (r[cpi[k]].status == 1)
-			counters_parse_cpi(r[cpi[k]].out, &cap[k], &cap2[k]);
-	n1 = n;
-	for (int i = 0; i < sw->n; i++) {
-		const struct sweep_port *p = &sw->p[i];
-		int k = node_of[i];
-
-		if (r[cpi[k]].status != 1)
-			continue;
-		if (p->is_switch) {
-			struct pma_req *a = agg[k] >= 0 ? &r[agg[k]] : NULL;
-
-			if (a && a->status == 1 && (cap[k] & PMA_CAP_ALL_PORT_SELECT) &&
-			    !(cap2[k] & PMA_CAP2_EXT_ERRORS) && !pc_has_errors(a->out))
-				continue;	/* no errors on any of its ports */
-			pc[i] = n;
-			pma_req_add(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
-		}
-		if ((cap2[k] & PMA_CAP2_EXT_ERRORS) ||
-		    (o->all_counters && (cap[k] & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)))) {
-			pce[i] = n;
-			pma_req_add(r, &n, bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
-		}
-	}
-	if (n > n1 && pma_pipe_run(&pp, r + n1, n - n1) < 0) {
+	for (int k = 0; k < q.nn; k++)
+		if (q.r[q.cpi[k]].status == 1)
+			counters_parse_cpi(q.r[q.cpi[k]].out, &q.cap[k], &q.cap2[k]);
+	n1 = q.n;
+	second_requests(sw, o, &q);
+	if (q.n > n1 && pma_pipe_run(&pp, q.r + n1, q.n - n1) < 0) {
 		snprintf(err, errlen, "PMA queries failed on the local port: %s", strerror(errno));
 		rc = 4;
 		goto out;
 	}
-	t = counters_now();
-	/* values only for the ports read one by one */
-	nread = 0;
-	for (int i = 0; i < sw->n; i++) {
-		int k = node_of[i];
-
-		if (r[cpi[k]].status == 1 && pc[i] >= 0 && r[pc[i]].status == 1 &&
-		    (pce[i] < 0 || r[pce[i]].status == 1))
-			nread++;
-	}
-	free(sw->vals);
-	sw->nvals = 0;
-	sw->vals = malloc(((size_t)nread * CTR_IDX_COUNT + 1) * sizeof(*sw->vals));
-	if (!sw->vals) {
-		snprintf(err, errlen, "out of memory for %d ports' counters", nread);
-		rc = 5;
-		goto out;
-	}
-	for (int i = 0; i < sw->n; i++) {
-		struct sweep_port *p = &sw->p[i];
-		int k = node_of[i];
-
-		p->t_mono = t;
-		p->cap = cap[k];
-		p->cap2 = cap2[k];
-		p->has_pce = false;
-		p->vi = -1;
-		if (r[cpi[k]].status != 1)
-			p->result = SWEEP_NO_CPI;
-		else if (pc[i] < 0)
-			p->result = SWEEP_CLEAN_SUM;	/* the aggregate said so */
-		else if (r[pc[i]].status != 1)
-			p->result = SWEEP_NO_PC;
-		else if (pce[i] >= 0 && r[pce[i]].status != 1)
-			p->result = SWEEP_NO_PCE;
-		else {
-			p->result = SWEEP_READ;
-			p->has_pce = pce[i] >= 0;
-			p->vi = sw->nvals++;
-			counters_pma_values(r[pc[i]].out, p->has_pce ? r[pce[i]].out : NULL,
-					    cap[k], p->has_pce ? cap2[k] : 0,
-					    sw->vals + (size_t)p->vi * CTR_IDX_COUNT);
-		}
-	}
-	rc = 0;
+	rc = store_results(sw, &q, counters_now(), err, errlen);
 out:
 	sw->mads_sent += pp.sent;
 	sw->mads_failed += pp.failed;
 	sw->query_s = counters_now() - t0;
-	free(r);
-	free(bufs);
-	free(node_of);
-	free(cpi);
-	free(agg);
-	free(pc);
-	free(pce);
-	free(cap);
-	free(cap2);
+	free(q.r);
+	free(q.bufs);
+	free(q.node_of);
+	free(q.cpi);
+	free(q.agg);
+	free(q.pc);
+	free(q.pce);
+	free(q.cap);
+	free(q.cap2);
 	pma_pipe_fini(&pp);
 	mad_rpc_close_port(mp);
 	umadlock_span_end();

@@ -90,6 +90,13 @@ void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs);
 int sweep_copy(struct sweep *dst, const struct sweep *src);
 /* Whether p was read (its counter set would be valid). */
 bool sweep_port_valid(const struct sweep_port *p);
+/* Port i's counters into cs and, when prev (NULL: none) holds a valid
+ * sample of it, that sample into pcs: returns pcs, or NULL when there
+ * is no previous sample to judge against. */
+const struct counter_set *sweep_port_pair(const struct sweep *sw,
+					  const struct sweep *prev, int i,
+					  struct counter_set *cs,
+					  struct counter_set *pcs);
 
 /* A repeated sweep: one discovery's port list and the previous round's
  * samples, both or neither (have). */

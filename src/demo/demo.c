@@ -9,7 +9,7 @@
  * killed with SIGKILL — it ends whatever child is left and removes the
  * temporary directory. */
 #include "config.h"
-#include "demo.h"
+#include "demo/demo.h"
 #include "core/base/sigexit.h"
 
 #include <errno.h>

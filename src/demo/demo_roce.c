@@ -2,7 +2,7 @@
 /* `ibconsole --demo roce`: hands the terminal to the installed script
  * that boots two Soft-RoCE VMs (agent and console) and cleans them up. */
 #include "config.h"
-#include "demo.h"
+#include "demo/demo.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/* `ibconsole errors`: one fabric-wide error sweep (two with --interval:
+ * what moved between them), judged by the thresholds, as text or one
+ * JSON object; the exit status says whether a rule says act. */
+#include "config.h"
+#include "cmd_errors.h"
+#include "cmdutil.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/counters/counters_json.h"
+#include "core/counters/reader.h"
+#include "core/counters/delta.h"
+#include "core/base/json.h"
+#include "core/base/sysfs.h"
+#include "core/base/sigexit.h"
+#include "core/base/clock.h"
+#include "core/fabric/sweep.h"
+#include "diag/ctrclass.h"
+#include "diag/rules.h"
+#include "diag/sweeplisting.h"
+#include "diag/thresholds.h"
+#include "diag/baseline.h"
+#include "core/port/events.h"
+#include "core/port/asyncev.h"
+#include "core/counters/portcong.h"
+#include "diag/congestion.h"
+#include "diag/pfc.h"
+
+struct listed {
+	int idx;
+	struct verdict v;
+	bool moved;
+};
+
+/* Listed when a rule says watch / act, or by the sweep's own rule. */
+static bool port_listed(const struct counter_set *cs, const struct counter_set *prev,
+			const struct verdict *v, bool *moved)
+{
+	bool any = sweeplisting_listed(cs, prev, moved);
+
+	return any || v->level != VERDICT_OK;
+}
+
+static void sweep_counter_json(struct json *j, const struct ctr_value *x,
+			       const struct counter_set *prev)
+{
+	const struct ctr_value *p = prev ? counters_find(prev, x->name) : NULL;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "name", x->name);
+	json_str(j, "class", ctr_class_name(x->cls));
+	json_int(j, "bits", x->bits);
+	json_u64(j, "value", x->value);
+	json_bool(j, "saturated", x->saturates && x->bits < 64 &&
+		  x->value == (UINT64_C(1) << x->bits) - 1);
+	if (p) {
+		uint64_t d;
+		bool lb;
+		enum delta_state st = delta_pair(p->value, x->value, x->bits,
+						 x->saturates, &d, &lb);
+
+		json_u64(j, "delta", d);
+		json_bool(j, "delta_lower_bound", lb);
+		json_str(j, "state", delta_state_name(st));
+	}
+	json_obj_end(j);
+}
+
+/* One run's sweeps and what they listed. */
+struct errors {
+	struct sweep_history h;		/* the sweep, and the first of two */
+	struct sweep *prev;		/* &h.prev after two sweeps */
+	struct listed *ls;
+	int nl, nfail, levels[3];
+	double q1;			/* the first sweep's query time */
+	struct counter_set cs, pcs;
+};
+
+/* Discovers the fabric and sweeps it once, or with --interval twice:
+ * 0, or a status with err. */
+static int errors_sweep(const struct cli *c, const struct snap_opts *o,
+			struct errors *e, char *err, size_t errlen)
+{
+	struct sweep_opts so = { 0 };
+	int rc;
+
+	so.dev = o->device;
+	so.port = o->port;
+	so.window = c->inflight;
+	so.max_smps = c->inflight;
+	rc = sweep_history_discover(&e->h, &so, err, errlen);
+	if (rc)
+		return rc;
+	rc = sweep_query(&e->h.sw, &so, err, errlen);
+	if (rc || !c->interval_set)
+		return rc;
+	{
+		double t = counters_now() + c->interval;
+
+		e->q1 = e->h.sw.query_s;
+		if (sweep_history_keep(&e->h)) {
+			snprintf(err, errlen, "out of memory");
+			return 5;
+		}
+		e->prev = &e->h.prev;
+		clock_sleep_until(t, &sigexit_stop);
+	}
+	return sweep_query(&e->h.sw, &so, err, errlen);
+}
+
+/* Judges every swept port and lists those a rule or the sweep's own
+ * rule names: 0, or 5 out of memory. */
+static int errors_judge(const struct cli *c, const struct thresholds *th,
+			struct errors *e, char *err, size_t errlen)
+{
+	e->ls = calloc((size_t)e->h.sw.n + 1, sizeof(*e->ls));
+	if (!e->ls) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	for (int i = 0; i < e->h.sw.n; i++) {
+		const struct counter_set *pv = sweep_port_pair(&e->h.sw, e->prev, i, &e->cs, &e->pcs);
+		struct verdict v;
+		bool moved;
+
+		if (!e->cs.valid) {
+			e->nfail++;
+			continue;
+		}
+		/* two sweeps: judge what moved between them; one sweep: the
+		 * values since the last clear, with their own levels */
+		if (pv)
+			rules_eval_interval(pv, &e->cs, th, c->interval, &v);
+		else
+			rules_eval_values(&e->cs, th, &v);
+		if (!port_listed(&e->cs, pv, &v, &moved))
+			continue;
+		e->ls[e->nl].idx = i;
+		e->ls[e->nl].v = v;
+		e->ls[e->nl].moved = moved;
+		e->levels[v.level]++;
+		e->nl++;
+	}
+	return 0;
+}
+
+/* Whether a listed port shows counter x: error counters that are not
+ * zero or moved. */
+static bool counter_shown(const struct ctr_value *x, const struct ctr_value *y)
+{
+	return !(x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)));
+}
+
+static void errors_json_port(struct json *j, struct errors *e, int k)
+{
+	const struct sweep_port *p = &e->h.sw.p[e->ls[k].idx];
+	const struct counter_set *pv = sweep_port_pair(&e->h.sw, e->prev, e->ls[k].idx, &e->cs, &e->pcs);
+	char g[24];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "node_desc", p->node_desc);
+	snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)p->guid);
+	json_str(j, "node_guid", g);
+	json_bool(j, "switch", p->is_switch);
+	json_int(j, "lid", p->lid);
+	json_int(j, "port", p->port);
+	json_str(j, "mode", e->cs.mode);
+	json_bool(j, "moved", e->ls[k].moved);
+	cmd_json_verdict(j, &e->ls[k].v);
+	json_arr_begin(j, "counters");
+	for (int i = 0; i < e->cs.n; i++) {
+		const struct ctr_value *x = &e->cs.c[i];
+
+		if (counter_shown(x, pv ? counters_find(pv, x->name) : NULL))
+			sweep_counter_json(j, x, pv);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void errors_json(const struct cli *c, struct errors *e, const char *when)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "ibconsole/errors/1");
+	json_str(&j, "time", when);
+	json_int(&j, "nodes", e->h.sw.nodes);
+	json_int(&j, "ports_swept", e->h.sw.n);
+	json_int(&j, "ports_failed", e->nfail);
+	json_num(&j, "discover_s", e->h.sw.discover_s);
+	json_num(&j, "query_s", e->q1 ? e->q1 : e->h.sw.query_s);
+	json_int(&j, "mads_sent", (long long)e->h.sw.mads_sent);
+	json_int(&j, "inflight", c->inflight ? c->inflight : 64);
+	json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
+	json_arr_begin(&j, "listed");
+	for (int k = 0; k < e->nl; k++)
+		errors_json_port(&j, e, k);
+	json_arr_end(&j);
+	json_arr_begin(&j, "failed");
+	for (int i = 0; i < e->h.sw.n; i++) {
+		if (sweep_port_valid(&e->h.sw.p[i]))
+			continue;
+		sweep_port_counters(&e->h.sw, i, &e->cs);
+		json_obj_begin(&j, NULL);
+		json_str(&j, "node_desc", e->h.sw.p[i].node_desc);
+		json_int(&j, "lid", e->h.sw.p[i].lid);
+		json_int(&j, "port", e->h.sw.p[i].port);
+		json_str(&j, "error", e->cs.why);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_begin(&j, "summary");
+	json_int(&j, "listed", e->nl);
+	json_int(&j, "ok", e->levels[VERDICT_OK]);
+	json_int(&j, "watch", e->levels[VERDICT_WATCH]);
+	json_int(&j, "act", e->levels[VERDICT_ACT]);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+static void errors_text(struct errors *e)
+{
+	for (int k = 0; k < e->nl; k++) {
+		const struct sweep_port *p = &e->h.sw.p[e->ls[k].idx];
+		const struct counter_set *pv = sweep_port_pair(&e->h.sw, e->prev, e->ls[k].idx, &e->cs, &e->pcs);
+
+		printf("%-5s \"%s\" lid %u port %d:", verdict_name(e->ls[k].v.level),
+		       p->node_desc, p->lid, p->port);
+		for (int i = 0; i < e->cs.n; i++) {
+			const struct ctr_value *x = &e->cs.c[i];
+			const struct ctr_value *y = pv ? counters_find(pv, x->name) : NULL;
+
+			if (!counter_shown(x, y))
+				continue;
+			printf(" [%s == %llu", x->name, (unsigned long long)x->value);
+			if (y)
+				printf(" (%+lld)", (long long)(x->value - y->value));
+			printf("]");
+		}
+		printf("\n");
+		if (e->ls[k].v.level != VERDICT_OK)
+			printf("      %s\n", e->ls[k].v.text);
+	}
+	for (int i = 0; i < e->h.sw.n; i++) {
+		if (sweep_port_valid(&e->h.sw.p[i]))
+			continue;
+		sweep_port_counters(&e->h.sw, i, &e->cs);
+		printf("fail  \"%s\" lid %u port %d: %s\n", e->h.sw.p[i].node_desc,
+		       e->h.sw.p[i].lid, e->h.sw.p[i].port, e->cs.why);
+	}
+	printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
+	       e->h.sw.nodes, e->h.sw.n, e->q1 ? e->q1 : e->h.sw.query_s, e->h.sw.discover_s,
+	       e->h.sw.mads_sent, e->nl, e->levels[VERDICT_ACT], e->levels[VERDICT_WATCH], e->nfail);
+}
+
+static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
+		      size_t errlen)
+{
+	struct thresholds th;
+	struct errors *e;
+	char when[32];
+	int rc;
+
+	rc = cmd_load_thresholds(c, &th, err, errlen);
+	if (rc)
+		return rc;
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	rc = errors_sweep(c, o, e, err, errlen);
+	if (!rc)
+		rc = errors_judge(c, &th, e, err, errlen);
+	if (!rc) {
+		cmd_iso_time(when, sizeof(when));
+		if (c->json)
+			errors_json(c, e, when);
+		else
+			errors_text(e);
+		fflush(stdout);
+		rc = e->levels[VERDICT_ACT] ? 1 : 0;
+	}
+	free(e->ls);
+	sweep_history_free(&e->h);
+	free(e);
+	return rc;
+}
+
+int cmd_errors(const struct cli *c, const struct snap_opts *o)
+{
+	char err[400] = "";
+
+	return cmd_report(errors_run(c, o, err, sizeof(err)), err);
+}

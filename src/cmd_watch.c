@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+/* `ibconsole watch`: per-interval deltas, rates and verdicts of local
+ * ports and of remote ones by LID (PMA), as text or one JSON object per
+ * sample, for scripts, cron and monitoring; the exit status says whether
+ * a rule says act. Ctrl-C stops it cleanly. */
+#include "config.h"
+#include "cmd_watch.h"
+#include "cmdutil.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/counters/counters_json.h"
+#include "core/counters/reader.h"
+#include "core/counters/delta.h"
+#include "core/base/json.h"
+#include "core/base/sysfs.h"
+#include "core/base/sigexit.h"
+#include "core/base/clock.h"
+#include "diag/ctrclass.h"
+#include "diag/rules.h"
+#include "diag/thresholds.h"
+#include "diag/baseline.h"
+#include "core/port/events.h"
+#include "core/port/asyncev.h"
+#include "core/counters/portcong.h"
+#include "diag/congestion.h"
+#include "diag/pfc.h"
+
+/* 93700 → "93.7 k", for a person reading a terminal (JSON keeps raw). */
+static void fmt_rate(char *b, size_t n, double v, const char *unit)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+
+	if (v < 0) {
+		snprintf(b, n, "n/a");
+		return;
+	}
+	while (v >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(b, n, "%.3g %s%s", v, pre[i], unit);
+}
+
+static void print_text(const struct delta_port *d, const struct counter_set *cs,
+		       const struct verdict *v, double now)
+{
+	struct ctr_rates r;
+	char tx[24], rx[24], tp[24], rp[24];
+
+	if (!cs->valid) {
+		printf("%-20s n/a: %s\n", d->label, cs->why);
+		return;
+	}
+	counters_rates(d, &r);
+	fmt_rate(tx, sizeof(tx), r.tx_gbps, "Gb/s");
+	fmt_rate(rx, sizeof(rx), r.rx_gbps, "Gb/s");
+	fmt_rate(tp, sizeof(tp), r.tx_pps, "pkt/s");
+	fmt_rate(rp, sizeof(rp), r.rx_pps, "pkt/s");
+	printf("%-20s TX %-12s RX %-12s TX %-14s RX %-14s errors/%gmin %llu  %s\n",
+	       d->label, tx, rx, tp, rp, 10.0,
+	       (unsigned long long)delta_errors_window(d, now, DELTA_WIN_10MIN),
+	       verdict_name(v->level));
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+
+		if (!c->delta && c->state != DELTA_SATURATED &&
+		    c->state != DELTA_RESET && c->state != DELTA_WRAPPED &&
+		    c->state != DELTA_CLOCK)
+			continue;
+		if (c->state == DELTA_SATURATED && !c->delta && c->cls != CTR_ERROR)
+			continue;
+		char bytes[32] = "", dl[80];
+
+		/* data counters count 4-octet words: say so, and in bytes */
+		if (c->unit == CTR_WORDS4 || c->unit == CTR_BYTES)
+			fmt_rate(bytes, sizeof(bytes), (double)delta_bytes(c, c->delta), "B");
+		snprintf(dl, sizeof(dl), "%s%llu%s%s%s%s", c->lower_bound ? ">=" : "+",
+			 (unsigned long long)c->delta,
+			 c->unit == CTR_WORDS4 ? " words" : "", *bytes ? " (" : "", bytes,
+			 *bytes ? ")" : "");
+		printf("  %-30s %-10s value %-20llu delta %s%s%s\n",
+		       c->name, ctr_class_name(c->cls),
+		       (unsigned long long)c->value, dl, c->state == DELTA_OK ? "" : "  ",
+		       c->state == DELTA_OK ? "" : delta_state_name(c->state));
+	}
+	for (int g = 0; g < DET_GROUPS; g++) {
+		char line[400];
+
+		if (!cs->det.g[g].asked)
+			continue;	/* nothing to detail */
+		details_text(&cs->det.g[g], g, line, sizeof(line));
+		printf("  %-30s %s\n", details_attr_name(g), line);
+	}
+	if (v->level != VERDICT_OK)
+		printf("  %s: %s\n", verdict_name(v->level), v->text);
+}
+
+/* A local port's slow-growth baseline (diag/baseline.h); remote ports
+ * have none. */
+static void baseline_open(struct baseline_port *pb, const struct ctr_target *t)
+{
+	char err[700];
+
+	if (t->remote)
+		memset(pb, 0, sizeof(*pb));
+	else if (!baseline_port_open(pb, t->dev, t->port, err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
+}
+
+static void baseline_keep(struct baseline_port *pb)
+{
+	char err[700];
+
+	if (!baseline_port_keep(pb, err, sizeof(err)))
+		fprintf(stderr, "ibconsole: %s\n", err);
+}
+
+static void cong_json(struct json *j, const struct delta_port *d,
+		      const struct portcong *pc, double iv)
+{
+	uint64_t w;
+	double share;
+	bool clamped, have = congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &w, &share, &clamped);
+	double ns = congestion_tick_ns(pc->tick, pc->lane_gbps);
+	bool any = false;
+
+	json_obj_begin(j, "xmit_wait");
+	json_int_or_null(j, "ticks", have, (long long)w);
+	json_int_or_null(j, "tick", pc->tick >= 0, pc->tick);
+	json_num_or_null(j, "tick_ns", ns > 0, ns);
+	json_num_or_null(j, "wait_share", share >= 0, share);
+	json_bool(j, "clamped", clamped);
+	json_str(j, "note", have && share < 0 && pc->why[0] ? pc->why : NULL);
+	json_obj_end(j);
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		enum roce_class rc = congestion_roce_class(c->name);
+
+		if (rc == ROCE_CLASS_NONE)
+			continue;
+		if (!any)
+			json_arr_begin(j, "roce_congestion_loss");
+		any = true;
+		json_obj_begin(j, NULL);
+		json_str(j, "name", c->name);
+		json_str(j, "class", congestion_roce_class_name(rc));
+		json_int_or_null(j, "delta", c->have && c->state == DELTA_OK, (long long)c->delta);
+		json_str(j, "meaning", congestion_roce_meaning(c->name));
+		json_obj_end(j);
+	}
+	if (any)
+		json_arr_end(j);
+}
+
+static void cong_text(const struct delta_port *d, const struct portcong *pc, double iv)
+{
+	uint64_t w;
+	bool clamped;
+	double share;
+
+	if (congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &w, &share, &clamped)) {
+		if (share >= 0)
+			printf("  %-30s %.1f %% of the time%s (%llu ticks of %.3g ns)\n", "xmit wait",
+			       share * 100, clamped ? " (clamped: the port's tick is implausible)" : "",
+			       (unsigned long long)w, congestion_tick_ns(pc->tick, pc->lane_gbps));
+		else if (w || pc->why[0])
+			printf("  %-30s %s, %llu ticks\n", "xmit wait", pc->why[0] ? pc->why : "n/a",
+			       (unsigned long long)w);
+	}
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		enum roce_class rc = congestion_roce_class(c->name);
+
+		if (rc != ROCE_CLASS_NONE && c->have && c->delta)
+			printf("  %-30s +%llu  %s: %s\n", c->name, (unsigned long long)c->delta,
+			       congestion_roce_class_name(rc), congestion_roce_meaning(c->name));
+	}
+}
+
+static void pfc_json(struct json *j, const struct portcong *pp, const struct ctr_target *t)
+{
+	struct pfc_delta d;
+	char flag[PFC_MAX_FLAGS][160];
+	const char *none = portcong_pfc_none(pp);
+	int nf;
+
+	if (!pp->pfc_on)
+		return;
+	pfc_diff(&pp->prev, &pp->cur, &d);
+	json_obj_begin(j, "pfc");
+	json_str(j, "netdev", t->netdev);
+	json_int_or_null(j, "roce_priority", pp->roce_prio >= 0, pp->roce_prio);
+	json_str(j, "roce_priority_from", pp->roce_prio >= 0 ? pp->prio_how : NULL);
+	json_str(j, "note", none);
+	json_arr_begin(j, "priorities");
+	for (int p = 0; !none && p < PFC_PRIOS; p++) {
+		if (!pp->cur.has[p])
+			continue;
+		json_obj_begin(j, NULL);
+		json_int(j, "priority", p);
+		json_u64(j, "rx_pause", pp->cur.rx[p]);
+		json_u64(j, "tx_pause", pp->cur.tx[p]);
+		json_int_or_null(j, "rx_pause_delta", d.valid && d.has[p], (long long)d.rx[p]);
+		json_int_or_null(j, "tx_pause_delta", d.valid && d.has[p], (long long)d.tx[p]);
+		if (pp->cur.have_dur) {
+			json_u64(j, "rx_pause_duration", pp->cur.rx_dur[p]);
+			json_u64(j, "tx_pause_duration", pp->cur.tx_dur[p]);
+		} else {
+			json_null(j, "rx_pause_duration");
+			json_null(j, "tx_pause_duration");
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	nf = pfc_judge(&d, pp->roce_prio, flag, PFC_MAX_FLAGS);
+	json_arr_begin(j, "flags");
+	for (int k = 0; k < nf; k++)
+		json_str(j, NULL, flag[k]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void pfc_text(const struct portcong *pp)
+{
+	struct pfc_delta d;
+	char flag[PFC_MAX_FLAGS][160];
+	const char *none = portcong_pfc_none(pp);
+	int nf;
+
+	if (!pp->pfc_on)
+		return;
+	if (none) {
+		printf("  %-30s %s\n", "PFC per priority", none);
+		return;
+	}
+	pfc_diff(&pp->prev, &pp->cur, &d);
+	for (int p = 0; d.valid && p < PFC_PRIOS; p++)
+		if (d.has[p] && (d.rx[p] || d.tx[p]))
+			printf("  PFC priority %d%-15s pause +%llu received, +%llu sent\n", p,
+			       p == pp->roce_prio ? " (RoCE)" : "",
+			       (unsigned long long)d.rx[p], (unsigned long long)d.tx[p]);
+	nf = pfc_judge(&d, pp->roce_prio, flag, PFC_MAX_FLAGS);
+	for (int k = 0; k < nf; k++)
+		printf("  PFC: %s\n", flag[k]);
+}
+
+/* A local port's flap watch: its polled state and its LinkDowned /
+ * LinkErrorRecovery increments, appended to the events file. */
+struct port_flaps {
+	struct port_track tr;
+	bool warned;
+};
+
+#define WATCH_MAX_EVENTS (3 * CTRS_MAX_TARGETS + 32)
+
+/* Records this interval's events of local port t into the events file
+ * (path NULL: none kept) and ev; returns how many. */
+static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
+		      const struct delta_port *dp, bool no_smp, const char *path,
+		      struct port_event *ev)
+{
+	static const char *const ctrs[] = { "LinkDownedCounter", "LinkErrorRecoveryCounter" };
+	struct timespec ts;
+	double now;
+	int state, phys, n = 0;
+
+	if (t->remote || !t->dev[0])
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (!events_poll_state(t->dev, t->port, no_smp, &state, &phys) &&
+	    events_track(&pf->tr, t->label, state, phys, now, &ev[n]))
+		n++;
+	for (int k = 0; k < 2; k++) {
+		const struct delta_ctr *dc = delta_find(dp, ctrs[k]);
+
+		if (dc && dc->have && dc->state == DELTA_OK &&
+		    events_from_counter(t->label, ctrs[k], dc->delta, now, &ev[n]))
+			n++;
+	}
+	for (int k = 0; path && k < n; k++) {
+		char err[700];
+
+		if (events_append(path, &ev[k], err, sizeof(err)) && !pf->warned) {
+			fprintf(stderr, "ibconsole: %s — port events are not kept across runs (set XDG_STATE_HOME to a writable directory)\n", err);
+			pf->warned = true;
+		}
+	}
+	return n;
+}
+
+/* The neighbour of a local port in watch --json: who it is and, when its
+ * PMA was sampled, its counters by the same delta rules and its verdict. */
+static void peer_json(struct json *j, const struct port_peer *q,
+		      const struct delta_port *d, const struct counter_set *cs,
+		      const struct thresholds *th, double now)
+{
+	struct verdict v;
+
+	if (!q->v.valid) {
+		json_null(j, "peer");
+		json_str(j, "peer_error", q->v.why);
+		return;
+	}
+	json_obj_begin(j, "peer");
+	snapshot_json_peer_members(j, q);
+	json_bool(j, "sampled", d != NULL);
+	if (d) {
+		json_bool(j, "valid", cs->valid);
+		json_str(j, "error", cs->valid ? NULL : cs->why);
+		json_str(j, "mode", cs->valid ? cs->mode : NULL);
+		rules_eval_delta(d, th, now, &v);
+		cmd_json_verdict(j, &v);
+		counters_json_delta(j, d, cs, now);
+	}
+	json_obj_end(j);
+}
+
+/* One watch: its targets, their samples and state. */
+struct watch {
+	struct ctr_target t[CTRS_MAX_TARGETS];
+	/* local port i's neighbour: its identity, and its counters at
+	 * target peer_at[i] (-1: not sampled); is_peer marks those targets */
+	struct port_peer peer[CTRS_MAX_TARGETS];
+	int peer_at[CTRS_MAX_TARGETS];
+	bool is_peer[CTRS_MAX_TARGETS];
+	int nlocal, n;
+	struct thresholds th;
+	struct delta_port *dp;
+	struct counter_set *cs;
+	struct ctr_reader *smp;
+	struct baseline_port *bl;
+	struct port_flaps *fl;
+	struct portcong *pc;
+	struct asyncev *verbs;
+	char evpath[512];
+	const char *evp;
+	enum verdict_level worst;
+};
+
+/* The local ports, their neighbours and the --lid ports from one
+ * snapshot: 0, or a status with err. */
+static int watch_targets(const struct cli *c, const struct snap_opts *o,
+			 struct watch *w, char *err, size_t errlen)
+{
+	struct snapshot *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	rc = snapshot_collect(s, o, err, errlen);
+	if (rc)
+		goto done;
+	w->n = w->nlocal = reader_targets_local(s, w->t, CTRS_MAX_TARGETS);
+	for (int i = 0; i < w->nlocal; i++) {
+		w->peer[i] = s->ports[i].peer;
+		w->peer_at[i] = -1;
+		if (w->n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &w->t[w->n])) {
+			w->peer_at[i] = w->n;
+			w->is_peer[w->n++] = true;
+		}
+	}
+	if (c->lids) {
+		int m = reader_targets_remote(c->lids, s, w->t + w->n, CTRS_MAX_TARGETS - w->n, err, errlen);
+
+		if (m < 0) {
+			rc = 2;
+			goto done;
+		}
+		w->n += m;
+	}
+	w->pc = calloc((size_t)w->n, sizeof(*w->pc));
+	w->dp = calloc((size_t)w->n, sizeof(*w->dp));
+	w->cs = calloc((size_t)w->n, sizeof(*w->cs));
+	w->bl = calloc((size_t)w->n, sizeof(*w->bl));
+	w->fl = calloc((size_t)w->n, sizeof(*w->fl));
+	w->smp = reader_open();
+	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp) {
+		snprintf(err, errlen, "out of memory");
+		rc = 5;
+		goto done;
+	}
+	for (int i = 0; i < w->n; i++)
+		portcong_open(&w->pc[i], &w->t[i], reader_target_lane_gbps(s, &w->t[i]), w->smp);
+	/* the neighbour's end of the cable runs at the local port's speed */
+	for (int i = 0; i < w->nlocal; i++)
+		if (w->peer_at[i] >= 0)
+			portcong_set_lane(&w->pc[w->peer_at[i]], w->pc[i].lane_gbps);
+done:
+	snapshot_release(s);
+	free(s);
+	return rc;
+}
+
+/* Reads every target once; the port events seen go to ev. Returns
+ * their count. */
+static int watch_read(const struct snap_opts *o, struct watch *w,
+		      struct port_event *ev)
+{
+	int nev = 0;
+
+	for (int i = 0; i < w->n; i++) {
+		reader_read(w->smp, &w->t[i], &w->cs[i]);
+		delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : counters_now());
+		portcong_tick(&w->pc[i], &w->t[i]);
+		if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
+			nev += flaps_poll(&w->fl[i], &w->t[i], &w->dp[i], o->no_smp, w->evp, ev + nev);
+	}
+	/* verbs events (already in the file) */
+	return nev + asyncev_take(w->verbs, ev + nev, WATCH_MAX_EVENTS - nev);
+}
+
+static void watch_port_json(struct json *j, const struct watch *w, int i,
+			    const struct verdict *v, double now, double iv)
+{
+	const struct ctr_target *t = &w->t[i];
+	const struct counter_set *cs = &w->cs[i];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "port", t->label);
+	json_str(j, "device", t->remote ? NULL : t->dev);
+	json_int(j, "local_port", t->port);
+	json_int_or_null(j, "lid", t->lid, t->lid);
+	json_int(j, "pma_port", t->pma_port);
+	json_bool(j, "remote", t->remote);
+	json_str(j, "source", cs->source == CTR_SRC_PMA ? "pma" :
+		 cs->source == CTR_SRC_SYSFS ? "sysfs" : NULL);
+	json_str(j, "mode", cs->valid ? cs->mode : NULL);
+	json_bool(j, "valid", cs->valid);
+	json_str(j, "error", cs->valid ? NULL : cs->why);
+	cmd_json_verdict(j, v);
+	counters_json_delta(j, &w->dp[i], cs, now);
+	counters_json_details(j, cs);
+	cong_json(j, &w->dp[i], &w->pc[i], iv);
+	pfc_json(j, &w->pc[i], t);
+	if (i < w->nlocal)
+		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
+			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now);
+	json_obj_end(j);
+}
+
+/* Interval k's report: every port judged, as text or one JSON line. */
+static void watch_report(const struct cli *c, struct watch *w, long k,
+			 const struct port_event *ev, int nev)
+{
+	double now = counters_now(), iv = c->interval;
+	char when[32];
+	struct json j;
+
+	cmd_iso_time(when, sizeof(when));
+	if (c->json) {
+		json_init(&j, stdout);
+		j.compact = true;	/* JSON Lines: one record per interval */
+		json_obj_begin(&j, NULL);
+		json_str(&j, "schema", "ibconsole/watch/1");
+		json_str(&j, "time", when);
+		json_int(&j, "seq", k);
+		json_num(&j, "interval_s", iv);
+		json_arr_begin(&j, "ports");
+	} else {
+		printf("=== %s  interval %ld  (%g s) ===\n", when, k, iv);
+		for (int e = 0; e < nev; e++) {
+			char line[200];
+
+			events_text(&ev[e], line, sizeof(line));
+			printf("event: %s\n", line);
+		}
+	}
+	for (int i = 0; i < w->n; i++) {
+		struct verdict v;
+
+		if (w->is_peer[i] && c->json)
+			continue;	/* shown with its local port */
+		rules_eval_delta(&w->dp[i], &w->th, now, &v);
+		if (w->cs[i].valid && w->bl[i].path[0]) {
+			baseline_eval(&w->bl[i].b, &w->cs[i], (double)time(NULL), &w->th, &v);
+			baseline_keep(&w->bl[i]);
+		}
+		if (w->cs[i].valid && v.level > w->worst && !w->is_peer[i])
+			w->worst = v.level;
+		if (c->json) {
+			watch_port_json(&j, w, i, &v, now, iv);
+			continue;
+		}
+		print_text(&w->dp[i], &w->cs[i], &v, now);
+		if (w->cs[i].valid)
+			cong_text(&w->dp[i], &w->pc[i], iv);
+		pfc_text(&w->pc[i]);
+	}
+	if (c->json) {
+		json_arr_end(&j);
+		json_arr_begin(&j, "events");
+		for (int e = 0; e < nev; e++)
+			events_json(&j, &ev[e]);
+		json_arr_end(&j);
+		json_str(&j, "worst", verdict_name(w->worst));
+		json_obj_end(&j);
+	}
+	fflush(stdout);
+}
+
+static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
+		     size_t errlen)
+{
+	struct watch *w = calloc(1, sizeof(*w));
+	struct sigaction old_int, old_term;
+	double t0, iv = c->interval;
+	int rc;
+
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	w->evp = events_path(w->evpath, sizeof(w->evpath));
+	w->worst = VERDICT_OK;
+	rc = cmd_load_thresholds(c, &w->th, err, errlen);
+	if (!rc)
+		rc = watch_targets(c, o, w, err, errlen);
+	if (rc)
+		goto out;
+	sigexit_catch(&old_int, &old_term);
+
+	for (int i = 0; i < w->n; i++) {
+		delta_init(&w->dp[i], w->t[i].label, iv);
+		baseline_open(&w->bl[i], &w->t[i]);
+	}
+	{
+		char why[200];
+
+		/* none on ibsim: polling still sees the state changes */
+		w->verbs = asyncev_start(o->device, w->evp, why, sizeof(why));
+	}
+	t0 = counters_now();
+	for (long k = 0; !sigexit_stop && (c->count == 0 || k <= c->count); k++) {
+		struct port_event ev[WATCH_MAX_EVENTS];
+		int nev;
+
+		if (k)
+			clock_sleep_until(t0 + k * iv, &sigexit_stop);
+		if (sigexit_stop)
+			break;
+		nev = watch_read(o, w, ev);
+		if (k)	/* the first read is the baseline: nothing to report */
+			watch_report(c, w, k, ev, nev);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	rc = w->worst == VERDICT_ACT ? 1 : 0;
+	if (ferror(stdout)) {
+		snprintf(err, errlen, "cannot write the output");
+		rc = 5;
+	}
+out:
+	asyncev_stop(w->verbs);
+	reader_close(w->smp);
+	free(w->dp);
+	free(w->cs);
+	free(w->bl);
+	free(w->fl);
+	free(w->pc);
+	free(w);
+	sigexit_note(sigexit_stop);	/* main dies of it: 130 / 143 */
+	return rc;
+}
+
+int cmd_watch(const struct cli *c, const struct snap_opts *o)
+{
+	char err[400] = "";
+
+	return cmd_report(watch_run(c, o, err, sizeof(err)), err);
+}
