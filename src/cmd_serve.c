@@ -12,7 +12,7 @@
 
 #include "cmdutil.h"
 #include "core/agent/agent.h"
-#include "core/agent/hostlist.h"
+#include "core/accept/hostlist.h"
 #include "core/base/sigexit.h"
 #include "core/engine/engine.h"
 

@@ -37,6 +37,27 @@
 #include "core/counters/testctr.h"
 #include "core/base/clock.h"
 
+/* An order is stopped this long after it began: PROTO_ORDER_MAX_DURATION_MS,
+ * or less where IBCONSOLE_ORDER_CAP_S (1..60, read when the agent starts)
+ * says so: a test hook, so that a test whose rate-limited pair is meant to
+ * run into the cap does not wait a minute for it. */
+static unsigned order_cap_ms = PROTO_ORDER_MAX_DURATION_MS;
+
+static void order_cap_from_env(void)
+{
+	const char *e = getenv("IBCONSOLE_ORDER_CAP_S");
+	int s;
+
+	order_cap_ms = PROTO_ORDER_MAX_DURATION_MS;
+	if (e && !parse_int(e, 1, (int)(PROTO_ORDER_MAX_DURATION_MS / 1000), &s))
+		order_cap_ms = (unsigned)s * 1000u;
+}
+
+unsigned agent_order_cap_ms(void)
+{
+	return order_cap_ms;
+}
+
 /* ---- the handshake loop ---- */
 
 static bool same_mac(const uint8_t *a, const uint8_t *b)
@@ -612,27 +633,6 @@ static void round_(struct agent *a)
 		}
 	}
 	drop_log_flush(a, now, false);
-}
-
-/* An order is stopped this long after it began: PROTO_ORDER_MAX_DURATION_MS,
- * or less where IBCONSOLE_ORDER_CAP_S (1..60, read when the agent starts)
- * says so: a test hook, so that a test whose rate-limited pair is meant to
- * run into the cap does not wait a minute for it. */
-static unsigned order_cap_ms = PROTO_ORDER_MAX_DURATION_MS;
-
-static void order_cap_from_env(void)
-{
-	const char *e = getenv("IBCONSOLE_ORDER_CAP_S");
-	int s;
-
-	order_cap_ms = PROTO_ORDER_MAX_DURATION_MS;
-	if (e && !parse_int(e, 1, (int)(PROTO_ORDER_MAX_DURATION_MS / 1000), &s))
-		order_cap_ms = (unsigned)s * 1000u;
-}
-
-unsigned agent_order_cap_ms(void)
-{
-	return order_cap_ms;
 }
 
 int agent_serve(const struct agent_opts *o, char *err, size_t errlen)
