@@ -92,6 +92,9 @@ name, pct, tool = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 # message's way, so its rate is higher by up to 5 % more (seen under TCG:
 # 4 % over 100 messages)
 up = pct + (5 if tool == "ib_send_bw" else 0)
+# and its message rate, counted over its own window, was also seen 2.3 %
+# below ours under TCG (one run of 100 messages): 2 % more room below too
+down = pct + (2 if tool == "ib_send_bw" else 0)
 p = json.load(open("o.json"))["phases"][0]
 lines = open("srv.log").read().splitlines()
 k = [i for i, l in enumerate(lines) if l.strip().startswith("#bytes")][0]
@@ -106,11 +109,11 @@ bad = []
 if size != p["size_bytes"]:
     bad.append("size %d, ours %d" % (size, p["size_bytes"]))
 def off(theirs, mine, r):
-    return not (mine * (1 - pct / 100) - r <= theirs <= mine * (1 + up / 100) + r)
+    return not (mine * (1 - down / 100) - r <= theirs <= mine * (1 + up / 100) + r)
 if off(srv_gbps, ours, res):
-    bad.append("average %.4f Gb/s, ours %.4f Gb/s (-%g..+%g %%)" % (srv_gbps, ours, pct, up))
+    bad.append("average %.4f Gb/s, ours %.4f Gb/s (-%g..+%g %%)" % (srv_gbps, ours, down, up))
 if off(mpps, p["msg_rate_mpps"], 0.0000005):
-    bad.append("message rate %.6f Mpps, ours %.6f (-%g..+%g %%)" % (mpps, p["msg_rate_mpps"], pct, up))
+    bad.append("message rate %.6f Mpps, ours %.6f (-%g..+%g %%)" % (mpps, p["msg_rate_mpps"], down, up))
 print("same run: %s: ibconsole %.4f Gb/s %.6f Mpps; the server printed %.4f Gb/s %.6f Mpps, %d x %d B" % (
     name, ours, p["msg_rate_mpps"], srv_gbps, mpps, iters, size))
 for b in bad:

@@ -36,12 +36,12 @@ $VG --log-file=vg-agent.log "$IBC" serve --once -p $((P + 4)) --timeout 5 2> age
 agent=$!
 pids="$pids $agent"
 wait_log agent3.log listening 60
-"$IBC" test bw -D 60 --no-record -p $((P + 4)) "$ip4" > /dev/null 2>&1 &
+"$IBC" test bw -D 60 --no-record -p $((P + 4)) "$ip4" > /dev/null 2> client3.err &
 client=$!
 pids="$pids $client"
 wait_log agent3.log 'bw write' 60
 sleep 2
-kill -9 $client
+kill -9 $client 2>/dev/null || { cat client3.err agent3.log; fail "client killed: the client had already ended"; }
 tk=$(now)
 rc=0
 wait $agent || rc=$?

@@ -36,14 +36,17 @@ sleep 1
 	{ cat probe1.out; tail -20 agent.log; fail "under 200 idle + 5 slowloris: no handshake within 2 s"; }
 grep -q 'answer=ACCEPT' probe1.out || { cat probe1.out; fail "the probe's SETUP was not accepted"; }
 echo "ok: handshake: alone $(cat probe0.out); under 200 idle + 5 slowloris $(cat probe1.out)"
+# the probe's session ends on its own; its end may be logged only as a
+# count (failures are logged rate-limited, and the hammer's drops used the
+# burst), so the real test waits for it by being told busy, 10 s at most
 i=0
-until [ "$(grep -c 'client gave up: probe' agent.log)" -ge 2 ]; do
+while :; do
+	rc=0
+	timeout 120 "$IBC" test bw -D 2 --no-record -p $PORT "$ip4" > t1.out 2> t1.err || rc=$?
+	[ "$rc" = 4 ] && grep -q 'is busy' t1.err && [ $i -lt 20 ] || break
 	i=$((i + 1))
-	[ $i -le 100 ] || { cat agent.log; fail "the probe's session did not end"; }
-	sleep 0.1
+	sleep 0.5
 done
-rc=0
-timeout 120 "$IBC" test bw -D 2 --no-record -p $PORT "$ip4" > t1.out 2> t1.err || rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat t1.err; tail -20 agent.log; fail "the real test under the hammer: exit $rc"; }
 grep -q 'Gb/s' t1.out || { cat t1.out; fail "the real test printed no result"; }
 echo "ok: the real test under the hammer ran: exit $rc, $(grep -m1 'Gb/s' t1.out | tr -s ' ')"
