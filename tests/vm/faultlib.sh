@@ -144,15 +144,16 @@ wire_begin() {
 # secret in ./secret, an agent per NIC taking orders with it (rxe0 on TCP
 # port 18700, rxe1 on 18702), listening when this returns; their pids in
 # AGENTS, their logs agent0.log and agent1.log. An order stops after
-# WIRE_ORDER_CAP_S (default 15: a healthy pair's 30 messages take a second
-# or two) instead of the agent's 60 s, so a pair through a limited NIC
-# that runs into the cap costs seconds, not minutes.
+# WIRE_ORDER_CAP_S (default 30: a healthy pair's 30 messages take a second
+# or two, but a cross-VM pair on a loaded machine once ran past 15 s)
+# instead of the agent's 60 s, so a pair through a limited NIC that runs
+# into the cap costs half a minute, not a minute.
 wire_nic_agents() {
 	wire_nics "$RXE_VM_NETDEV" "$1"
 	echo "wire-accept-secret" > secret
 	AGENTS=
 	for k in 0 1; do
-		IBCONSOLE_ORDER_CAP_S=${WIRE_ORDER_CAP_S:-15} \
+		IBCONSOLE_ORDER_CAP_S=${WIRE_ORDER_CAP_S:-30} \
 			"$IBCONSOLE" serve -d "rxe$k" --port $((18700 + 2 * k)) --secret-file secret --timeout 30 \
 			> "agent$k.log" 2>&1 &
 		AGENTS="$AGENTS $!"

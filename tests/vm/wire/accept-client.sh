@@ -13,7 +13,9 @@
 #  4. `accept --ref` (VM A's rxe0 agent) of both local devices: both pass;
 #  5. the same with mv1 limited: rxe1 fails with its % of the line rate
 #     given, rxe0 passes.
-# Under emulation a pair's p99 latency is the scheduler's, and healthy
+# Under emulation a pair's p99 latency is the scheduler's (a pair across
+# the emulated wire: 24-42 ms, a pair inside one VM: 0.3 ms; ratios of 100
+# to 140 seen on a healthy fleet), and healthy
 # pairs spread by a factor of 6 (0.013 to 0.086 Gb/s seen: a pair inside
 # one VM skips the wire, pairs of a round share the CPUs): the fleet rules
 # are loosened in a config file (they are unit-tested); what judges here
@@ -33,7 +35,7 @@ wire_nic_agents 2
 wire_wait_agent 192.168.77.1 18700 --secret-file secret
 wire_wait_agent 192.168.77.1 18702 --secret-file secret
 printf '%s\n' 192.168.77.1:18700 192.168.77.1:18702 192.168.77.2:18700 192.168.77.2:18702 > hosts
-printf '# emulated hosts: the fleet rules loosened\naccept_fleet_bw_pct = 5\naccept_fleet_lat_ratio = 100\n' > loose.conf
+printf '# emulated hosts: the fleet rules loosened\naccept_fleet_bw_pct = 5\naccept_fleet_lat_ratio = 1000\n' > loose.conf
 LINE=0.004
 t0=$(date +%s)
 
