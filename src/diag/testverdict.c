@@ -61,7 +61,7 @@ const struct tv_setting tv_settings[] = {
 	{ "test_rate_ref_size", OFF(rate_ref_size), 1, 8 << 20, "the message size they hold for (4)" },
 	{ "test_accept_pct", OFF(accept), 1, 100, "acceptance line: pass at or above this % of the data rate (90)" },
 	{ "accept_fleet_bw_pct", OFF(accept_fleet_bw), 1, 100, "accept --hosts: a pair is bad below this % of the best pair's bandwidth (93, as ClusterKit)" },
-	{ "accept_fleet_lat_ratio", OFF(accept_fleet_lat), 1, 100, "accept --hosts: a pair is bad above this multiple of the best pair's latency (2.1, as ClusterKit)" },
+	{ "accept_fleet_lat_ratio", OFF(accept_fleet_lat), 1, 1000, "accept --hosts: a pair is bad above this multiple of the best pair's latency (2.1, as ClusterKit)" },
 	{ "test_bw_large_min_bytes", OFF(large_min), 2, 8 << 20, "smallest size the large-message rules judge (1048576)" },
 	{ "test_bw_64k_healthy_pct", OFF(bw64k_healthy), 1, 100, "bandwidth at 64 KiB: healthy at or above this % of the data rate (92.5)" },
 	{ "test_bw_64k_abnormal_pct", OFF(bw64k_abnormal), 1, 100, "… investigate below this % (87.5)" },
