@@ -104,6 +104,19 @@ sim_kill_all()
 	SIM_EXTRA_PIDS= SIM_PID= SIM_WRITER_PID=
 }
 
+# sim_procs_with_sock SOCK PID...: "pid cmdline" of each PID whose
+# environment carries IBSIM_SOCKNAME=SOCK (the simulator a test started:
+# other tests running beside it have their own)
+sim_procs_with_sock()
+{
+	local sock=$1 p
+	shift
+	for p in "$@"; do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qx "IBSIM_SOCKNAME=$sock" && echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline")"
+	done
+}
+
 sim_stop()
 {
 	sim_kill_all
