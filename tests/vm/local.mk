@@ -13,6 +13,8 @@
 # share the second core; each waits for the one before it (a log's
 # prerequisite, only when both are in this run; vmlock.sh holds the same
 # for hand runs).
+# the lock vmlock.sh takes lives in the build tree; clean removes it
+CLEANFILES = tests/vm.lock
 VM_TESTS = tests/vm/verbs.test tests/vm/wire-accept.test tests/vm/wire-triage.test \
 	tests/vm/wire-screen.test tests/vm/demo.test tests/vm/wire.test
 TESTS += $(VM_TESTS) tests/vm/agent-hammer.test tests/vm/agent-orders.test \
