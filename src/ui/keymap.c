@@ -77,9 +77,20 @@ const struct keymap_entry keymap_table[] = {
 	  "problems first / switches and HCAs" },
 	{ KEYS_FABRIC, { 'p' }, { 0 }, UI_ACT_PEER,
 	  "mark the selected HCA port as the test peer" },
-	/* test screen; on the form, text fields take the printable keys */
+	/* test screen; on the form, text fields take the printable keys
+	 * (Space included: it never cycles a text field) */
 	{ KEYS_TEST, { '\n' }, { KEY_ENTER, '\r' }, UI_ACT_START,
 	  "form: start the test; compare list: pick" },
+	{ KEYS_TEST, { KEY_BTAB }, { 0 }, UI_ACT_UP,
+	  "form: the previous field (Up too; Down and Tab: the next)" },
+	{ KEYS_TEST, { KEY_LEFT }, { 0 }, UI_ACT_CHOICE_PREV,
+	  "form: the previous choice (Peer: the previous recent peer)" },
+	{ KEYS_TEST, { KEY_RIGHT, ' ' }, { 0 }, UI_ACT_CHOICE_NEXT,
+	  "form: the next choice (Peer: the next recent peer; Space not there)" },
+	{ KEYS_TEST, { KEY_BACKSPACE }, { 127, 8 }, UI_ACT_ERASE,
+	  "form: erase the text field's last character" },
+	{ KEYS_TEST, { CTRL_KEY('u') }, { 0 }, UI_ACT_ERASE_ALL,
+	  "form: empty the text field" },
 	{ KEYS_TEST, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
 	  "run: Esc, then Esc again within 3 s, cancels it (both ends free it); "
 	  "after it: the form; form: back" },
@@ -188,7 +199,8 @@ const char *keymap_key_name(int key, char *buf, int len)
 		{ KEY_RIGHT, "Right" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
 		{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" },
 		{ KEY_ENTER, "Enter" }, { '\n', "Enter" }, { '\t', "Tab" },
-		{ ' ', "Space" }, { KEYMAP_ESC, "Esc" },
+		{ ' ', "Space" }, { KEYMAP_ESC, "Esc" }, { KEY_BTAB, "Shift-Tab" },
+		{ KEY_BACKSPACE, "Backspace" }, { 127, "Backspace" },
 	};
 	size_t i;
 

@@ -46,6 +46,10 @@ enum ui_action {
 	UI_ACT_PANE,
 	UI_ACT_AGAIN,
 	UI_ACT_COMPARE,
+	UI_ACT_CHOICE_PREV,	/* form: a choice field's previous value */
+	UI_ACT_CHOICE_NEXT,
+	UI_ACT_ERASE,		/* form: a text field's last character */
+	UI_ACT_ERASE_ALL,	/* form: the whole text field */
 	/* triage screen */
 	UI_ACT_TRIAGE,
 	UI_ACT_TRI_EVIDENCE,
@@ -61,6 +65,7 @@ enum ui_action {
 	UI_ACT_DEMO,
 	UI_ACT_DEMO_TOGGLE,
 	UI_ACT_DEMO_OFF,
+	UI_ACT_N		/* the count; not an action */
 };
 
 /* Where a row applies. KEYS_ALL rows work on every screen except the

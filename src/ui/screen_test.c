@@ -23,8 +23,6 @@
 #include "layout.h"
 #include "widgets.h"
 
-#define CTRL_KEY(c) ((c) & 0x1f)
-
 enum field {
 	F_PEER, F_KIND, F_OP, F_CONN, F_SIZE, F_SWEEP, F_QPS, F_BIDIR,
 	F_ITERS, F_DUR, F_GID, F_PORT, F_SECRET, F_PTEST, F_N
@@ -1040,83 +1038,76 @@ static void cycle(int f, int d)
 	}
 }
 
+/* Text entry: on a text field the printable keys are its text, never a
+ * binding (the key table says so); true when the key was taken. */
+static bool form_type(int key)
+{
+	size_t len, n;
+	char *t = text_of(ts.field, &len);
+
+	if (!t || key < 32 || key >= 127)
+		return false;
+	n = strlen(t);
+	if (ts.field == F_GID && !strcmp(t, "auto") && key >= '0' && key <= '9')
+		t[n = 0] = '\0';
+	if (key != ' ' && n + 1 < len) {
+		t[n] = (char)key;
+		t[n + 1] = '\0';
+	}
+	return true;	/* typed into a text field: never a console key */
+}
+
 static int form_key(int key, enum ui_action a)
 {
 	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
-	size_t len, n;
+	size_t len;
 	char *t;
 
-	if (demo()) {
-		if (key == 27)
-			return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
-		return 0;
-	}
-	switch (key) {
-	case 27:
+	if (a == UI_ACT_BACK)
 		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	if (demo())
+		return 0;
+	if (form_type(key))
+		return done;
+	t = text_of(ts.field, &len);
+	switch (a) {
+	case UI_ACT_START:
 		start();
 		return done;
-	case KEY_UP:
-	case KEY_BTAB:
+	case UI_ACT_UP:
 		ts.field = (ts.field + F_N - 1) % F_N;
 		return done;
-	case KEY_HOME:
+	case UI_ACT_FIRST:
 		ts.field = 0;
 		return done;
-	case KEY_DOWN:
-	case '\t':
+	case UI_ACT_DOWN:
+	case UI_ACT_PANE:
 		ts.field = (ts.field + 1) % F_N;
 		return done;
-	case KEY_LEFT:
-		cycle(ts.field, -1);
+	case UI_ACT_CHOICE_PREV:
+	case UI_ACT_CHOICE_NEXT:
+		cycle(ts.field, a == UI_ACT_CHOICE_PREV ? -1 : 1);
 		return done;
-	case KEY_RIGHT:
-		cycle(ts.field, 1);
-		return done;
+	case UI_ACT_ERASE:
+		if (t && t[0])
+			t[strlen(t) - 1] = '\0';
+		return t ? done : 0;
+	case UI_ACT_ERASE_ALL:
+		if (t)
+			t[0] = '\0';
+		return t ? done : 0;
+	default:
+		return 0;	/* the console's keys (q, f, F5 ...) */
 	}
-	t = text_of(ts.field, &len);
-	if (!t) {
-		if (key == ' ') {
-			cycle(ts.field, 1);
-			return done;
-		}
-		(void)a;
-		return 0;	/* choice rows leave the other keys to the console */
-	}
-	n = strlen(t);
-	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-		if (n)
-			t[n - 1] = '\0';
-		return done;
-	}
-	if (key == CTRL_KEY('u')) {
-		t[0] = '\0';
-		return done;
-	}
-	if (ts.field == F_GID && !strcmp(t, "auto") && key >= '0' && key <= '9')
-		t[n = 0] = '\0';
-	if (key >= 32 && key < 127 && key != ' ' && n + 1 < len) {
-		t[n] = (char)key;
-		t[n + 1] = '\0';
-		return done;
-	}
-	if (key >= 32 && key < 127)
-		return done;	/* typed into a text field: never a console key */
-	return 0;
 }
 
-static int run_key(int key)
+/* A key's escape sequence that a loaded terminal split (a bare Esc, then
+ * "[A" or "OA" as plain keys) is swallowed to its final byte, so the rest
+ * of an arrow key never reaches the global keys (A is the acceptance
+ * screen). This reads bytes of a sequence, not bindings; SCREEN_* flags
+ * when the key belonged to one, else 0. */
+static int split_escape(int key, enum ui_action a, bool over)
 {
-	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
-	bool over = ts.v->state >= TJ_DONE;
-
-	/* A key's escape sequence that a loaded terminal split (a bare Esc,
-	 * then "[A" or "OA" as plain keys) is swallowed to its final byte,
-	 * so the rest of an arrow key never reaches the global keys (A is
-	 * the acceptance screen). */
 	if (ts.split_seq) {
 		if (key >= 0x20 && key <= 0x3f)
 			return SCREEN_HANDLED;
@@ -1124,66 +1115,97 @@ static int run_key(int key)
 		if (key >= 0x40 && key <= 0x7e)
 			return SCREEN_HANDLED;
 	}
-	if (key != 27 && ts.esc_at) {	/* the cancel question is dropped */
+	if (a != UI_ACT_BACK && ts.esc_at) {	/* the cancel question is dropped */
 		ts.esc_at = 0;
 		if (!over)
 			ts.msg[0] = '\0';
 		if (key == '[' || key == 'O') {
 			ts.split_seq = true;
-			return done;
+			return SCREEN_HANDLED | SCREEN_REDRAW;
 		}
 	}
+	return 0;
+}
 
-	if (ts.mode == M_PICK) {
-		switch (key) {
-		case KEY_UP: case 'k': ts.refsel = ts.refsel ? ts.refsel - 1 : 0; return done;
-		case KEY_DOWN: case 'j': if (ts.refsel + 1 < ts.nrefs) ts.refsel++; return done;
-		case '\n': case '\r': case KEY_ENTER:
-			ts.mode = M_RUN;
-			compare_with(ts.refs[ts.refsel].path);
-			return done;
-		case 27: ts.mode = M_RUN; return done;
-		}
+/* The compare list: every key stays on it. */
+static int pick_key(enum ui_action a)
+{
+	switch (a) {
+	case UI_ACT_UP:
+		ts.refsel = ts.refsel ? ts.refsel - 1 : 0;
+		break;
+	case UI_ACT_DOWN:
+		if (ts.refsel + 1 < ts.nrefs)
+			ts.refsel++;
+		break;
+	case UI_ACT_START:
+		ts.mode = M_RUN;
+		compare_with(ts.refs[ts.refsel].path);
+		break;
+	case UI_ACT_BACK:
+		ts.mode = M_RUN;
+		break;
+	default:
 		return SCREEN_HANDLED;
 	}
-	switch (key) {
-	case '\t':
+	return SCREEN_HANDLED | SCREEN_REDRAW;
+}
+
+/* Esc during a run asks, a second Esc within ESC_CONFIRM_S cancels;
+ * after the run it goes back to the form. */
+static void run_back(bool over)
+{
+	if (!over && mono_s() - ts.esc_at > ESC_CONFIRM_S) {
+		/* one Esc only asks: an arrow key split by a loaded terminal
+		 * starts with a bare Esc, and its next byte disarms */
+		ts.esc_at = mono_s();
+		note(UI_WARN, "Esc again to cancel the run (within %d s; any other key keeps it running)",
+		     ESC_CONFIRM_S);
+		return;
+	}
+	if (!over) {
+		testjob_cancel(ts.job);
+		note(UI_WARN, "cancelling: both ends release the QPs ...");
+		ts.v->gen = 0;	/* take the cancelling view */
+		ts.esc_at = 0;
+		return;
+	}
+	ts.mode = M_FORM;
+	ts.field = F_PEER;	/* back at the top of the form */
+	ts.msg[0] = '\0';
+}
+
+static int run_key(int key, enum ui_action a)
+{
+	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
+	bool over = ts.v->state >= TJ_DONE;
+	int fl = split_escape(key, a, over);
+
+	if (fl)
+		return fl;
+	if (ts.mode == M_PICK)
+		return pick_key(a);
+	switch (a) {
+	case UI_ACT_PANE:
 		if (over)
 			ts.pane = (ts.pane + 1) % 3;
 		else
 			ts.pane = ts.pane == 1 ? 2 : 1;
 		return done;
-	case 27:
-		if (!over && mono_s() - ts.esc_at > ESC_CONFIRM_S) {
-			/* one Esc only asks: an arrow key split by a loaded
-			 * terminal starts with a bare Esc, and its next byte
-			 * disarms */
-			ts.esc_at = mono_s();
-			note(UI_WARN, "Esc again to cancel the run (within %d s; any other key keeps it running)",
-			     ESC_CONFIRM_S);
-			return done;
-		}
-		if (!over) {
-			testjob_cancel(ts.job);
-			note(UI_WARN, "cancelling: both ends release the QPs ...");
-			ts.v->gen = 0;	/* take the cancelling view */
-			ts.esc_at = 0;
-			return done;
-		}
-		ts.mode = M_FORM;
-		ts.field = F_PEER;	/* back at the top of the form */
-		ts.msg[0] = '\0';
+	case UI_ACT_BACK:
+		run_back(over);
 		return done;
-	case 'r':
+	case UI_ACT_AGAIN:
 		if (over)
 			start();
 		return done;
-	case 'c':
+	case UI_ACT_COMPARE:
 		if (over && ts.v->state == TJ_DONE && ts.v->o.kind != TJ_KIND_TCP)
 			compare_pick();
 		return done;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 static int test_on_key(int key, enum ui_action a, const struct ui_ctx *c)
@@ -1194,7 +1216,7 @@ static int test_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		return 0;
 	if (ts.mode == M_FORM)
 		return form_key(key, a);
-	return run_key(key);
+	return run_key(key, a);
 }
 
 static void test_on_resize(int w, int h)
