@@ -6,7 +6,9 @@ libibc_ui_a_SOURCES += \
 	src/ui/screen_fabric.c src/ui/screen_triage.c \
 	src/ui/ctrview.c src/ui/ctrview.h \
 	src/ui/screen_counters.c src/ui/screen_sweep.c \
-	src/ui/screen_test.c src/ui/screen_demo.c \
+	src/ui/screen_test.c src/ui/screen_test_int.h \
+	src/ui/screen_test_form.c src/ui/screen_test_run.c \
+	src/ui/screen_test_result.c src/ui/screen_demo.c \
 	src/ui/screen_accept.c \
 	src/ui/widgets.c src/ui/widgets.h \
 	src/ui/keymap.c src/ui/keymap.h \
