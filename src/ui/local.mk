@@ -2,7 +2,8 @@
 # curses-free layout maths.
 libibc_ui_a_SOURCES += \
 	src/ui/ui.h src/ui/app.c \
-	src/ui/screen.h src/ui/screen_ports.c src/ui/screen_help.c \
+	src/ui/screen.h src/ui/screen_ports.c src/ui/screen_ports_int.h \
+	src/ui/screen_ports_detail.c src/ui/screen_help.c \
 	src/ui/screen_fabric.c src/ui/screen_triage.c \
 	src/ui/ctrview.c src/ui/ctrview.h \
 	src/ui/screen_counters.c src/ui/screen_sweep.c \
