@@ -348,152 +348,177 @@ static void ui_why(const char *err, char *buf, size_t len)
 		 err);
 }
 
-int ui_run(const struct snap_opts *o, const struct ui_opts *u)
+/* Starts the sampler and the counter worker and readies the screens;
+ * 0, or the exit code after a one-line message on stderr (nothing is
+ * left running then). */
+static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui_opts *u)
 {
-	struct sigaction old[UI_NSIG];
-	struct ui_stderr quiet;
-	struct ui_app a;
-	char err[800], why[256];
-	int rc = 0;
+	char err[800];
 
-	memset(&a, 0, sizeof(a));
-	a.snap = calloc(1, sizeof(*a.snap));
-	if (!a.snap) {
+	memset(a, 0, sizeof(*a));
+	a->snap = calloc(1, sizeof(*a->snap));
+	if (!a->snap) {
 		fprintf(stderr, "ibconsole: cannot start the console: out of memory\n");
 		return 5;
 	}
-	a.interval_s = u->interval_s > 0 ? u->interval_s : 1.0;
+	a->interval_s = u->interval_s > 0 ? u->interval_s : 1.0;
 	/* a bad thresholds file is a usage error, as in watch */
 	if (*ctrview_load(u->config)) {
 		fprintf(stderr, "ibconsole: %s\n", ctrview_load_error());
-		snapshot_release(a.snap);
-		free(a.snap);
+		snapshot_release(a->snap);
+		free(a->snap);
 		return 2;
 	}
 	/* unreadable results are a usage error too: one line, no screen */
 	if (screen_accept_configure(o, u->config, u->accept_results, u->accept_iters,
 				    u->accept_duration_s, err, sizeof(err))) {
 		fprintf(stderr, "ibconsole: %s\n", err);
-		snapshot_release(a.snap);
-		free(a.snap);
+		snapshot_release(a->snap);
+		free(a->snap);
 		return 2;
 	}
-	a.sm = sampler_start(o, a.interval_s, err, sizeof(err));
-	if (!a.sm) {
+	a->sm = sampler_start(o, a->interval_s, err, sizeof(err));
+	if (!a->sm) {
 		screen_accept_shutdown();
-		snapshot_release(a.snap);
-		free(a.snap);
+		snapshot_release(a->snap);
+		free(a->snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
 			err);
 		return 5;
 	}
-	a.interval_s = sampler_interval(a.sm);
+	a->interval_s = sampler_interval(a->sm);
 	/* counters, sampled on their own worker */
-	a.ctr = calloc(1, sizeof(*a.ctr));
-	a.swp = sweeper_new(o, sweeplisting_listed);
-	if (a.ctr && a.swp) {
-		struct monitor_sweeper ms = sweeper_for_monitor(a.swp);
+	a->ctr = calloc(1, sizeof(*a->ctr));
+	a->swp = sweeper_new(o, sweeplisting_listed);
+	if (a->ctr && a->swp) {
+		struct monitor_sweeper ms = sweeper_for_monitor(a->swp);
 
-		a.cw = monitor_start(a.interval_s, o, &ms, err, sizeof(err));
+		a->cw = monitor_start(a->interval_s, o, &ms, err, sizeof(err));
 	}
-	if (!a.cw) {
-		sweeper_free(a.swp);
+	if (!a->cw) {
+		sweeper_free(a->swp);
 		screen_accept_shutdown();
-		sampler_stop(a.sm);
-		free(a.ctr);
-		snapshot_release(a.snap);
-		free(a.snap);
+		sampler_stop(a->sm);
+		free(a->ctr);
+		snapshot_release(a->snap);
+		free(a->snap);
 		fprintf(stderr, "ibconsole: cannot start the console: %s\n",
-			a.ctr && a.swp ? err : "out of memory");
+			a->ctr && a->swp ? err : "out of memory");
 		return 5;
 	}
-	a.source = ui_source(u);
-	a.screen = screen_accept_has_results() ? &screen_accept : &screen_ports;
-	a.dirty = true;
+	a->source = ui_source(u);
+	a->screen = screen_accept_has_results() ? &screen_accept : &screen_ports;
+	a->dirty = true;
 	screen_fabric_configure(u->fabric, u->rediscover_s);
 	screen_triage_configure(o, u->config);
 	/* the ports screen's status line counts the fabric's problems */
 	screen_fabric_prefetch();
-	if (gethostname(a.host, sizeof(a.host) - 1) < 0)
-		snprintf(a.host, sizeof(a.host), "?");
+	if (gethostname(a->host, sizeof(a->host) - 1) < 0)
+		snprintf(a->host, sizeof(a->host), "?");
+	return 0;
+}
 
-	ui_signal = 0;
-	ui_signals_install(old);
-	ui_stderr_park(&quiet);
-	ui_curses_start(u);
+/* One turn of the loop: takes what the workers published, draws when
+ * something changed, waits for keys, data or the next second and acts on
+ * the keys. False when the console ends; *rc is 3 or 5 when the ports
+ * could not be read at all. */
+static bool ui_turn(struct ui_app *a, int *rc)
+{
+	struct pollfd pfd[4];
+	time_t now;
+	int key, n;
 
-	for (;;) {
-		struct pollfd pfd[4];
-		time_t now;
-		int key, n;
-
-		if (ui_signal)
-			break;
-		if (sampler_get(a.sm, a.snap, &a.st)) {
-			portfacts_judge(a.snap);
-			a.dirty = true;
-			if (a.st.good_gen)
-				a.have = true;
-			if (a.have)
-				monitor_set_targets(a.cw, a.snap);
-		}
-		if (monitor_get(a.cw, a.ctr)) {
-			ctrview_judge(a.ctr);	/* rules run here, not in a draw */
-			a.dirty = true;
-		}
-		if (!a.have && a.st.gen && a.st.status != SNAP_OK) {
-			rc = a.st.status == SNAP_INTERNAL ? 5 : 3;
-			break;
-		}
-		if (a.have && a.screen->update) {
-			struct ui_ctx c = ui_ctx_of(&a);
-
-			if (a.screen->update(&c))
-				a.dirty = true;
-		}
-		now = time(NULL);
-		if (now != a.drawn_sec)
-			a.dirty = true;
-		if (a.dirty)
-			ui_draw(&a, now);
-
-		pfd[0].fd = STDIN_FILENO;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = sampler_fd(a.sm);
-		pfd[1].events = POLLIN;
-		pfd[2].fd = monitor_fd(a.cw);	/* counters */
-		pfd[2].events = POLLIN;
-		pfd[3].fd = a.screen->wake_fd ? a.screen->wake_fd() : -1;
-		pfd[3].events = POLLIN;		/* the screen's worker; -1: none */
-		n = poll(pfd, 4, ui_ms_to_next_second());
-		if (n < 0 && errno != EINTR)
-			break;
-		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
-		    !(pfd[0].revents & POLLIN))
-			break;		/* terminal gone */
-		if (n > 0 && (pfd[1].revents & POLLIN))
-			sampler_drain(a.sm);
-		if (n > 0 && (pfd[2].revents & POLLIN))
-			monitor_drain(a.cw);
-		/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
-		while ((key = getch()) != ERR)
-			if (!ui_key(&a, key))
-				goto out;
-	}
-out:
-	/* stopped by a signal: the clean-up below gets a few seconds, no more
-	 * (a library stuck on a dead peer must not keep us alive) */
 	if (ui_signal)
-		sigexit_watchdog(UI_STOP_S);
-	endwin();
+		return false;
+	if (sampler_get(a->sm, a->snap, &a->st)) {
+		portfacts_judge(a->snap);
+		a->dirty = true;
+		if (a->st.good_gen)
+			a->have = true;
+		if (a->have)
+			monitor_set_targets(a->cw, a->snap);
+	}
+	if (monitor_get(a->cw, a->ctr)) {
+		ctrview_judge(a->ctr);	/* rules run here, not in a draw */
+		a->dirty = true;
+	}
+	if (!a->have && a->st.gen && a->st.status != SNAP_OK) {
+		*rc = a->st.status == SNAP_INTERNAL ? 5 : 3;
+		return false;
+	}
+	if (a->have && a->screen->update) {
+		struct ui_ctx c = ui_ctx_of(a);
+
+		if (a->screen->update(&c))
+			a->dirty = true;
+	}
+	now = time(NULL);
+	if (now != a->drawn_sec)
+		a->dirty = true;
+	if (a->dirty)
+		ui_draw(a, now);
+
+	pfd[0].fd = STDIN_FILENO;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = sampler_fd(a->sm);
+	pfd[1].events = POLLIN;
+	pfd[2].fd = monitor_fd(a->cw);	/* counters */
+	pfd[2].events = POLLIN;
+	pfd[3].fd = a->screen->wake_fd ? a->screen->wake_fd() : -1;
+	pfd[3].events = POLLIN;		/* the screen's worker; -1: none */
+	n = poll(pfd, 4, ui_ms_to_next_second());
+	if (n < 0 && errno != EINTR)
+		return false;
+	if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
+	    !(pfd[0].revents & POLLIN))
+		return false;		/* terminal gone */
+	if (n > 0 && (pfd[1].revents & POLLIN))
+		sampler_drain(a->sm);
+	if (n > 0 && (pfd[2].revents & POLLIN))
+		monitor_drain(a->cw);
+	/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
+	while ((key = getch()) != ERR)
+		if (!ui_key(a, key))
+			return false;
+	return true;
+}
+
+/* Stops the screens' workers and the counter worker, the terminal
+ * already given back; the sampler stops after the signal handlers. */
+static void ui_stop_workers(struct ui_app *a)
+{
 	screen_fabric_shutdown();
 	screen_test_shutdown();
 	screen_triage_shutdown();
 	screen_accept_shutdown();
 	/* workers stop while our handlers still catch a second Ctrl-C */
-	monitor_stop(a.cw);
-	sweeper_free(a.swp);
-	free(a.ctr);
+	monitor_stop(a->cw);
+	sweeper_free(a->swp);
+	free(a->ctr);
+}
+
+int ui_run(const struct snap_opts *o, const struct ui_opts *u)
+{
+	struct sigaction old[UI_NSIG];
+	struct ui_stderr quiet;
+	struct ui_app a;
+	char why[256];
+	int rc = ui_start(&a, o, u);
+
+	if (rc)
+		return rc;
+	ui_signal = 0;
+	ui_signals_install(old);
+	ui_stderr_park(&quiet);
+	ui_curses_start(u);
+	while (ui_turn(&a, &rc))
+		;
+	/* stopped by a signal: the clean-up below gets a few seconds, no more
+	 * (a library stuck on a dead peer must not keep us alive) */
+	if (ui_signal)
+		sigexit_watchdog(UI_STOP_S);
+	endwin();
+	ui_stop_workers(&a);
 	ui_signals_restore(old);
 	sampler_stop(a.sm);
 	ui_stderr_restore(&quiet, rc != 0);
