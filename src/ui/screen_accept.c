@@ -175,19 +175,6 @@ static void judge(void)
 
 /* ---- the cards ---- */
 
-static void bar(WINDOW *win, int y, int x, int w, double frac)
-{
-	int full = (int)(frac * w + 0.5);
-
-	full = layout_clamp(full, 0, w);
-	wattron(win, widgets_attr(UI_SELECTED));
-	mvwhline(win, y, x, ' ', full);
-	wattroff(win, widgets_attr(UI_SELECTED));
-	wattron(win, widgets_attr(UI_DIM));
-	mvwhline(win, y, x + full, '.', w - full);
-	wattroff(win, widgets_attr(UI_DIM));
-}
-
 static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
 {
 	const struct accept_card *c = &as.v->cards[as.order[i]];
@@ -212,7 +199,7 @@ static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
 		widgets_bar(win, y, w, UI_SELECTED);
 	widgets_text(win, y, 0, w, buf, role, false, false);
 	if (c->state == ACCEPT_RUNNING || c->state == ACCEPT_PENDING) {
-		bar(win, y, 52, 20, c->frac);
+		widgets_progress(win, y, 52, 20, c->frac);
 		snprintf(buf, sizeof(buf), "%3.0f %%  %s", 100 * c->frac,
 			 c->state == ACCEPT_RUNNING ? "testing" : "waiting");
 		widgets_text(win, y, 73, w - 73, buf, role, false, false);

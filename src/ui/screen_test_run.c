@@ -53,20 +53,6 @@ static void spark(WINDOW *win, int y, int x, int w, const float *v, int n)
 	wattroff(win, widgets_attr(UI_GOOD));
 }
 
-static void bar(WINDOW *win, int y, int x, int w, double frac)
-{
-	int full = (int)(frac * w + 0.5);
-
-	if (full > w)
-		full = w;
-	wattron(win, widgets_attr(UI_SELECTED));
-	mvwhline(win, y, x, ' ', full);
-	wattroff(win, widgets_attr(UI_SELECTED));
-	wattron(win, widgets_attr(UI_DIM));
-	mvwhline(win, y, x + full, '.', w - full);
-	wattroff(win, widgets_attr(UI_DIM));
-}
-
 static const char *state_name(enum tj_state s)
 {
 	switch (s) {
@@ -311,7 +297,7 @@ void tscreen_run_draw(WINDOW *win, int w, int h)
 			frac = v->t_s * 1000.0 / (p->duration_ms * (double)(v->nphases ? v->nphases : 1));
 		if (frac > 1)
 			frac = 1;
-		bar(win, y, 1, 30, frac);
+		widgets_progress(win, y, 1, 30, frac);
 		if (over)
 			snprintf(buf, sizeof(buf), "%.1f s in all, %d phase%s", v->t_s, v->nphases,
 				 v->nphases == 1 ? "" : "s");

@@ -154,6 +154,22 @@ void widgets_list_draw(WINDOW *win, struct widgets_list *l, int y, int h,
 		row(win, y + r, l->top + r, l->top + r == l->sel, arg);
 }
 
+void widgets_progress(WINDOW *win, int y, int x, int w, double frac)
+{
+	int full = (int)(frac * w + 0.5);
+
+	if (full > w)
+		full = w;
+	if (full < 0)
+		full = 0;
+	wattron(win, widgets_attr(UI_SELECTED));
+	mvwhline(win, y, x, ' ', full);
+	wattroff(win, widgets_attr(UI_SELECTED));
+	wattron(win, widgets_attr(UI_DIM));
+	mvwhline(win, y, x + full, '.', w - full);
+	wattroff(win, widgets_attr(UI_DIM));
+}
+
 void widgets_hist(WINDOW *win, int y, int x, int w, const struct widgets_bin *bins, int n)
 {
 	unsigned long long max = 0;

@@ -50,6 +50,9 @@ struct widgets_bin {
 
 /* Horizontal bars, one row per bin from line y: label, count, and a bar
  * scaled to the largest count over the columns left in w. */
+/* A progress bar w cells wide at (y, x): the done fraction (0..1) filled,
+ * the rest dotted. */
+void widgets_progress(WINDOW *win, int y, int x, int w, double frac);
 void widgets_hist(WINDOW *win, int y, int x, int w, const struct widgets_bin *bins, int n);
 
 /* The scrolling list every list screen uses (help, event log, sweep,
