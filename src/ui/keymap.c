@@ -81,6 +81,15 @@ const struct keymap_entry keymap_table[] = {
 	 * (Space included: it never cycles a text field) */
 	{ KEYS_TEST, { '\n' }, { KEY_ENTER, '\r' }, UI_ACT_START,
 	  "form: start the test; compare list: pick" },
+	{ KEYS_TEST, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
+	  "run: Esc, then Esc again within 3 s, cancels it (both ends free it); "
+	  "after it: the form; form: back" },
+	{ KEYS_TEST, { '\t' }, { 0 }, UI_ACT_PANE,
+	  "run: result / counters / latency (histogram, p50 / p99 / p99.9 live); "
+	  "form: next field" },
+	{ KEYS_TEST, { 'r' }, { 0 }, UI_ACT_AGAIN, "run the same test again" },
+	{ KEYS_TEST, { 'c' }, { 0 }, UI_ACT_COMPARE,
+	  "compare with an earlier record of the test to the same peer" },
 	{ KEYS_TEST, { KEY_BTAB }, { 0 }, UI_ACT_UP,
 	  "form: the previous field (Up too; Down and Tab: the next)" },
 	{ KEYS_TEST, { KEY_LEFT }, { 0 }, UI_ACT_CHOICE_PREV,
@@ -91,15 +100,6 @@ const struct keymap_entry keymap_table[] = {
 	  "form: erase the text field's last character" },
 	{ KEYS_TEST, { CTRL_KEY('u') }, { 0 }, UI_ACT_ERASE_ALL,
 	  "form: empty the text field" },
-	{ KEYS_TEST, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
-	  "run: Esc, then Esc again within 3 s, cancels it (both ends free it); "
-	  "after it: the form; form: back" },
-	{ KEYS_TEST, { '\t' }, { 0 }, UI_ACT_PANE,
-	  "run: result / counters / latency (histogram, p50 / p99 / p99.9 live); "
-	  "form: next field" },
-	{ KEYS_TEST, { 'r' }, { 0 }, UI_ACT_AGAIN, "run the same test again" },
-	{ KEYS_TEST, { 'c' }, { 0 }, UI_ACT_COMPARE,
-	  "compare with an earlier record of the test to the same peer" },
 	/* triage screen */
 	{ KEYS_TRIAGE, { KEY_ENTER }, { '\r', '\n' }, UI_ACT_TRI_EVIDENCE,
 	  "show / hide the selected step's raw evidence" },

@@ -394,4 +394,3 @@ const struct screen screen_ports = {
 	.on_key = ports_on_key,
 	.on_resize = ports_on_resize,
 };
-

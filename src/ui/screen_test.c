@@ -141,4 +141,3 @@ void screen_test_shutdown(void)
 	tscreen.diff = NULL;
 	tscreen.init = false;
 }
-

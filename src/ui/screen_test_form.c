@@ -459,4 +459,3 @@ int tscreen_form_key(int key, enum ui_action a)
 		return 0;	/* the console's keys (q, f, F5 ...) */
 	}
 }
-

@@ -241,4 +241,3 @@ int tscreen_pick_key(enum ui_action a)
 	}
 	return SCREEN_HANDLED | SCREEN_REDRAW;
 }
-

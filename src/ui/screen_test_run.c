@@ -427,4 +427,3 @@ int tscreen_run_key(int key, enum ui_action a)
 		return 0;
 	}
 }
-
