@@ -19,7 +19,7 @@ SUDO=
 # and gdb, which prints a crashed test process's backtrace into its log.
 PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
- libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev nettle-dev libjson-c-dev
+ libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev nettle-dev libjson-c-dev libmnl-dev
  ibsim-utils opensm infiniband-diags perftest ibverbs-utils
  prometheus prometheus-node-exporter
  tmux iperf3 python3 curl procps util-linux iproute2 numactl time
