@@ -87,3 +87,26 @@ tests_unit_test_perftest_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 # The hosts file of accept --hosts / serve --hosts.
 tests_unit_test_hostlist_SOURCES = tests/unit/test_hostlist.c
 tests_unit_test_hostlist_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
+# The module decoders on saved pages; the ethtool read against the kernel.
+UNIT_TESTS += tests/unit/test_optics
+tests_unit_test_optics_SOURCES = tests/unit/test_optics.c
+tests_unit_test_optics_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_optics_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DOPTICS_FIXTURES='"$(abs_top_srcdir)/tests/fixtures/optics"'
+EXTRA_DIST += tests/fixtures/optics/mkdumps.py \
+	tests/fixtures/optics/qsfp28/50-lower.hex \
+	tests/fixtures/optics/qsfp28/50-page-00.hex \
+	tests/fixtures/optics/qsfp28/50-page-03.hex \
+	tests/fixtures/optics/qsfpdd/50-lower.hex \
+	tests/fixtures/optics/qsfpdd/50-page-00.hex \
+	tests/fixtures/optics/qsfpdd/50-page-01.hex \
+	tests/fixtures/optics/qsfpdd/50-page-02.hex \
+	tests/fixtures/optics/qsfpdd/50-page-11.hex \
+	tests/fixtures/optics/sfp/50-lower.hex \
+	tests/fixtures/optics/sfp/50-page-00.hex \
+	tests/fixtures/optics/sfp/51-lower.hex \
+	tests/fixtures/optics/sfp/51-page-00.hex \
+	tests/fixtures/optics/sfpext/50-lower.hex \
+	tests/fixtures/optics/sfpext/50-page-00.hex \
+	tests/fixtures/optics/sfpext/51-lower.hex \
+	tests/fixtures/optics/sfpext/51-page-00.hex

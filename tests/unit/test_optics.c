@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+/* The module decoders on saved pages (tests/fixtures/optics, written by
+ * mkdumps.py from the field definitions): every expected value below is
+ * worked out here from the raw field and the specification's unit, not
+ * taken from the decoder. Also the dump reader's refusals, the pages each
+ * layout asks for, and the kernel's answer for a netdev without a module. */
+#include "config.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/optics/optics.h"
+#include "core/optics/source.h"
+
+#define EPS 1e-6
+
+/* cmocka's assert_float_equal compares floats; these are doubles. */
+static void near_at(double got, double want, double eps, const char *what, int line)
+{
+	if (!(fabs(got - want) <= eps))
+		fail_msg("line %d: %s = %.9g, want %.9g (within %g)", line, what, got, want, eps);
+}
+#define assert_near(got, want, eps) near_at((got), (want), (eps), #got, __LINE__)
+
+/* The units: optical power 0.1 µW, bias 2 µA, temperature 1/256 °C,
+ * supply 100 µV (SFF-8636 6.2.4, CMIS 8.2.5, SFF-8472 9.2). */
+static double dbm(double raw) { return 10.0 * log10(raw * 0.1e-3); }
+static double ma(double raw) { return raw * 2e-3; }
+
+static void load(const char *name, struct optics_module *m)
+{
+	char err[256] = "";
+	int rc = optics_read_module(name, OPTICS_FIXTURES, m, err, sizeof(err));
+
+	if (rc != 0)
+		fail_msg("%s: %s", name, err);
+}
+
+static void test_qsfp28(void **state)
+{
+	struct optics_module m;
+	char text[96];
+
+	(void)state;
+	load("qsfp28", &m);
+	assert_int_equal(m.layout, OPTICS_SFF8636);
+	assert_string_equal(m.type, "QSFP28");
+	assert_string_equal(m.vendor, "ACME OPTICS");
+	assert_string_equal(m.part, "QSFP28-SR4-100G");
+	assert_string_equal(m.serial, "QX1234567890");
+	assert_near(m.temp.value, 0x2380 / 256.0, EPS);	/* 35.5 °C */
+	assert_near(m.temp.low_alarm, -5.0, EPS);	/* 0xfb00 signed */
+	assert_near(m.vcc.value, 33000 * 100e-6, EPS);
+	assert_near(m.vcc.high_alarm, 36300 * 100e-6, EPS);
+	assert_int_equal(m.nlanes, 4);
+	assert_near(m.lane[0].rx.value, dbm(562), EPS);
+	assert_near(m.lane[0].rx.value, -12.5, 0.01);
+	assert_near(m.lane[0].rx.low_alarm, dbm(398), EPS);
+	assert_near(m.lane[0].rx.low_alarm, -14.0, 0.01);
+	assert_near(m.lane[0].rx.high_alarm, dbm(21878), EPS);
+	assert_near(m.lane[0].rx.low_warn, dbm(794), EPS);
+	assert_near(m.lane[1].rx.value, dbm(7943), EPS);
+	assert_near(m.lane[2].tx.value, 0.0, EPS);	/* 10000 = 1 mW */
+	assert_near(m.lane[2].tx.low_alarm, dbm(1585), EPS);
+	assert_near(m.lane[3].bias.value, ma(3750), EPS);
+	assert_near(m.lane[3].bias.high_alarm, ma(7500), EPS);
+	/* byte 9, high nibble = lane 1: only its low-warning bit */
+	assert_int_equal(m.lane[0].rx.flags, OPTICS_LOW_WARN);
+	assert_int_equal(m.lane[1].rx.flags, 0);
+
+	optics_judge(&m, 2.0, 1);
+	assert_true(m.lane[0].judged & OPTICS_NEAR_LOW_RX);
+	assert_true(m.lane[0].judged & OPTICS_WARN);
+	assert_false(m.lane[0].judged & (OPTICS_ALARM | OPTICS_DARK));
+	assert_int_equal(m.lane[1].judged, 0);
+	assert_true(m.lane[0].margin_low);
+	assert_near(m.lane[0].margin_db, dbm(562) - dbm(398), EPS);
+	optics_margin_text(&m.lane[0], text, sizeof(text));
+	assert_string_equal(text, "1.5 dB above the low receive-power alarm");
+	/* lane 2 at -1.0 dBm: its high alarm (3.4 dBm) is nearer than -14 */
+	assert_false(m.lane[1].margin_low);
+	assert_near(m.lane[1].margin_db, dbm(21878) - dbm(7943), EPS);
+	optics_margin_text(&m.lane[1], text, sizeof(text));
+	assert_string_equal(text, "4.4 dB below the high receive-power alarm");
+	/* the near distance is the caller's (a config key): at 1 dB, 1.5 is not near */
+	optics_judge(&m, 1.0, 1);
+	assert_false(m.lane[0].judged & OPTICS_NEAR_LOW_RX);
+}
+
+static void test_cmis(void **state)
+{
+	struct optics_module m;
+
+	(void)state;
+	load("qsfpdd", &m);
+	assert_int_equal(m.layout, OPTICS_CMIS);
+	assert_string_equal(m.type, "QSFP-DD");
+	assert_string_equal(m.vendor, "CMIS VENDOR");
+	assert_string_equal(m.part, "QDD-400G-DR4");
+	assert_string_equal(m.serial, "CM0001");
+	assert_near(m.temp.value, 12352 / 256.0, EPS);	/* 48.25 °C */
+	assert_near(m.temp.high_warn, 45.0, EPS);
+	assert_near(m.temp.low_alarm, -10.0, EPS);
+	assert_int_equal(m.temp.flags, OPTICS_HIGH_WARN);	/* byte 9 bit 2 */
+	assert_int_equal(m.vcc.flags, 0);
+	assert_near(m.vcc.value, 32500 * 100e-6, EPS);
+	assert_near(m.vcc.low_warn, 31000 * 100e-6, EPS);
+	assert_int_equal(m.nlanes, 8);
+	for (int i = 0; i < 7; i++) {
+		assert_near(m.lane[i].rx.value, dbm(4000 + 250 * i), EPS);
+		assert_near(m.lane[i].tx.value, dbm(5000 + 100 * i), EPS);
+		/* page 01h byte 160 bits 3-4 = 1: bias in 4 µA steps */
+		assert_near(m.lane[i].bias.value, ma(3000 + 10 * i) * 2, EPS);
+		assert_false(m.lane[i].rx_los);
+	}
+	assert_near(m.lane[0].bias.high_alarm, ma(5000) * 2, EPS);
+	assert_near(m.lane[0].rx.low_alarm, dbm(500), EPS);
+	assert_near(m.lane[0].tx.high_warn, dbm(8000), EPS);
+	assert_int_equal(m.lane[2].bias.flags, OPTICS_HIGH_ALARM);	/* 143 bit 2 */
+	assert_int_equal(m.lane[7].rx.flags, OPTICS_LOW_ALARM);		/* 150 bit 7 */
+	assert_true(m.lane[7].rx_los);
+	assert_true(isinf(m.lane[7].rx.value) && m.lane[7].rx.value < 0);
+
+	optics_judge(&m, 2.0, 1);
+	assert_true(m.judged & OPTICS_WARN);	/* the module's temperature */
+	assert_true(m.lane[2].judged & OPTICS_ALARM);
+	assert_true(m.lane[7].judged & OPTICS_DARK);
+	assert_false(m.lane[7].margin_valid);	/* never a margin from no light */
+	assert_false(m.lane[0].judged & OPTICS_DARK);
+	/* lane 1 at -4.0 dBm, low alarm -13.0: 9 dB away, not near */
+	assert_false(m.lane[0].judged & OPTICS_NEAR_LOW_RX);
+	/* a dark lane on a link that is down is expected */
+	optics_judge(&m, 2.0, 0);
+	assert_false(m.lane[7].judged & OPTICS_DARK);
+}
+
+static void test_sfp(void **state)
+{
+	struct optics_module m;
+
+	(void)state;
+	load("sfp", &m);
+	assert_int_equal(m.layout, OPTICS_SFF8472);
+	assert_string_equal(m.type, "SFP");
+	assert_string_equal(m.vendor, "SFP VENDOR");
+	assert_string_equal(m.part, "SFP-10G-LR");
+	assert_string_equal(m.serial, "SF12345");
+	assert_true(m.ddm);
+	assert_false(m.ext_cal);
+	assert_int_equal(m.nlanes, 1);
+	assert_near(m.temp.value, -640 / 256.0, EPS);	/* signed: -2.5 °C */
+	assert_near(m.temp.high_alarm, 85.0, EPS);
+	assert_int_equal(m.temp.flags, OPTICS_LOW_WARN);	/* A2h 116 bit 6 */
+	assert_near(m.vcc.value, 3.3, EPS);
+	assert_near(m.lane[0].bias.value, ma(3200), EPS);
+	assert_near(m.lane[0].bias.low_warn, ma(1500), EPS);
+	assert_near(m.lane[0].tx.value, dbm(5012), EPS);
+	assert_near(m.lane[0].rx.value, -10.0, EPS);	/* 1000 = 0.1 mW */
+	assert_near(m.lane[0].rx.low_alarm, dbm(316), EPS);
+	assert_near(m.lane[0].rx.high_alarm, dbm(12589), EPS);
+	optics_judge(&m, 2.0, 1);
+	assert_true(m.judged & OPTICS_WARN);
+	assert_false(m.judged & (OPTICS_ALARM | OPTICS_NEAR_LOW_RX | OPTICS_DARK));
+}
+
+/* External calibration (SFF-8472 9.3): the raw reading through the
+ * module's own constants, as mkdumps.py wrote them. */
+static void test_sfp_external(void **state)
+{
+	struct optics_module m;
+
+	(void)state;
+	load("sfpext", &m);
+	assert_true(m.ext_cal);
+	assert_near(m.temp.value, (0x1a00 * 1.0 - 256) / 256.0, EPS);	/* 25 °C */
+	assert_near(m.temp.high_alarm, 85.0, EPS);
+	assert_near(m.lane[0].rx.value, dbm(0.5 * 1980 + 10), EPS);
+	assert_near(m.lane[0].rx.low_alarm, dbm(0.5 * 200 + 10), EPS);
+	assert_near(m.lane[0].bias.value, ma(1600 * 2.0), EPS);
+	assert_near(m.lane[0].tx.value, dbm(3000 * 1.5 + 100), EPS);
+	assert_near(m.lane[0].tx_mw, (3000 * 1.5 + 100) * 1e-4, EPS);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_dump_refusals(void **state)
+{
+	char dir[] = "/tmp/test_optics.XXXXXX", path[256], err[256], text[1024];
+	struct optics_pages pg;
+	struct optics_module m;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(optics_load_dump(dir, &pg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no saved module pages"));
+	snprintf(path, sizeof(path), "%s/50-lower.hex", dir);
+	write_file(path, "00: 11 zz\n");
+	assert_int_equal(optics_load_dump(dir, &pg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":1: not a hex byte pair"));
+	write_file(path, "# short\n11 00 00\n");
+	assert_int_equal(optics_load_dump(dir, &pg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "3 bytes, a half page is 128"));
+	/* a full page with an identifier no decoder knows */
+	text[0] = '\0';
+	for (int i = 0; i < 128; i++)
+		strcat(text, i == 0 ? "7f" : " 00");
+	write_file(path, text);
+	assert_int_equal(optics_load_dump(dir, &pg, err, sizeof(err)), 0);
+	assert_int_equal(optics_decode(&pg, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "identifier 0x7f"));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_pages_wanted(void **state)
+{
+	struct optics_pages pg;
+	int want[8][2];
+
+	(void)state;
+	memset(&pg, 0, sizeof(pg));
+	pg.lower[0][0] = 0x11;
+	assert_int_equal(optics_pages_wanted(&pg, want, 8), 2);
+	assert_int_equal(want[1][1], 3);
+	pg.lower[0][2] = 0x04;	/* flat memory: page 00h only */
+	assert_int_equal(optics_pages_wanted(&pg, want, 8), 1);
+	pg.lower[0][0] = 0x18;
+	pg.lower[0][2] = 0;
+	assert_int_equal(optics_pages_wanted(&pg, want, 8), 4);
+	assert_int_equal(want[3][1], 0x11);
+	pg.lower[0][0] = 0x03;
+	pg.lower[0][92] = 0x40;
+	assert_int_equal(optics_pages_wanted(&pg, want, 8), 3);
+	assert_int_equal(want[1][0], 1);	/* A2h */
+}
+
+/* The real kernel: loopback has no module, and a missing netdev is named. */
+static void test_kernel_refuses(void **state)
+{
+	struct optics_module m;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(optics_read_module("lo", NULL, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "lo: the driver does not expose the module; vendor tools "
+				 "read it through vendor registers");
+	assert_int_equal(optics_read_module("ibcnosuch0", NULL, &m, err, sizeof(err)), -1);
+	assert_string_equal(err, "ibcnosuch0: no such network interface");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qsfp28),
+		cmocka_unit_test(test_cmis),
+		cmocka_unit_test(test_sfp),
+		cmocka_unit_test(test_sfp_external),
+		cmocka_unit_test(test_dump_refusals),
+		cmocka_unit_test(test_pages_wanted),
+		cmocka_unit_test(test_kernel_refuses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
