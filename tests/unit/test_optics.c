@@ -3,7 +3,8 @@
  * mkdumps.py from the field definitions): every expected value below is
  * worked out here from the raw field and the specification's unit, not
  * taken from the decoder. Also the dump reader's refusals, the pages each
- * layout asks for, and the kernel's answer for a netdev without a module. */
+ * layout asks for, the kernel's answer for a netdev without a module, and
+ * the module as JSON, Prometheus gauges (promtool checks them) and text. */
 #include "config.h"
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/json.h"
+#include "core/base/jsonscan.h"
+#include "core/export/expo.h"
 #include "core/optics/optics.h"
+#include "core/optics/report.h"
 #include "core/optics/source.h"
 
 #define EPS 1e-6
@@ -262,6 +267,163 @@ static void test_kernel_refuses(void **state)
 	assert_string_equal(err, "ibcnosuch0: no such network interface");
 }
 
+/* Two ports: the QSFP28 fixture, and loopback through the kernel (no
+ * module): what snapshot --json, the exporter and the detail pane get. */
+static void two_ports(struct optics_port p[2])
+{
+	optics_set_dump_root(OPTICS_FIXTURES);
+	optics_port_read(&p[0], "qsfp28", 2.0, 1);
+	optics_set_dump_root(NULL);
+	optics_port_read(&p[1], "lo", 2.0, 1);
+	assert_true(p[0].readable);
+	assert_false(p[1].readable);
+}
+
+/* Every scalar of a JSON text by its dotted path (the project's reader). */
+struct scalars {
+	int n;
+	char path[600][96];
+	char val[600][200];
+};
+
+static void keep(void *arg, const char *path, const char *val, bool is_str)
+{
+	struct scalars *sc = arg;
+
+	(void)is_str;
+	if (sc->n < 600) {
+		snprintf(sc->path[sc->n], sizeof(sc->path[0]), "%s", path);
+		snprintf(sc->val[sc->n], sizeof(sc->val[0]), "%s", val);
+		sc->n++;
+	}
+}
+
+static const char *get(const struct scalars *sc, const char *path)
+{
+	for (int i = 0; i < sc->n; i++)
+		if (strcmp(sc->path[i], path) == 0)
+			return sc->val[i];
+	return NULL;
+}
+
+static int count_prefix(const struct scalars *sc, const char *prefix)
+{
+	int k = 0;
+
+	for (int i = 0; i < sc->n; i++)
+		k += strncmp(sc->path[i], prefix, strlen(prefix)) == 0;
+	return k;
+}
+
+static void test_json(void **state)
+{
+	static struct scalars sc;
+	struct optics_port p[2];
+	char *text = NULL, why[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct json j;
+
+	(void)state;
+	assert_non_null(f);
+	two_ports(p);
+	json_init(&j, f);
+	json_arr_begin(&j, NULL);
+	for (int i = 0; i < 2; i++) {
+		json_obj_begin(&j, NULL);
+		optics_json(&j, "module", &p[i]);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	assert_int_equal(fclose(f), 0);
+	sc.n = 0;
+	if (json_scan(text, len, keep, &sc, why, sizeof(why)) != 0)
+		fail_msg("not JSON (%s): %s", why, text);
+	assert_string_equal(get(&sc, "[0].module.readable"), "true");
+	assert_string_equal(get(&sc, "[0].module.type"), "QSFP28");
+	assert_int_equal(count_prefix(&sc, "[0].module.lanes[3].lane"), 1);
+	assert_null(get(&sc, "[0].module.lanes[4].lane"));
+	assert_near(strtod(get(&sc, "[0].module.lanes[0].rx_power_dbm.value"), NULL), dbm(562), 1e-6);
+	assert_near(strtod(get(&sc, "[0].module.lanes[0].rx_power_dbm.low_alarm"), NULL), dbm(398), 1e-6);
+	assert_string_equal(get(&sc, "[0].module.lanes[0].rx_margin"),
+			    "1.5 dB above the low receive-power alarm");
+	assert_string_equal(get(&sc, "[0].module.lanes[0].flags[0]"), "near_low_rx_alarm");
+	/* the unreadable port: a reason, and no number at all */
+	assert_string_equal(get(&sc, "[1].module.readable"), "false");
+	assert_non_null(strstr(get(&sc, "[1].module.why"), "does not expose the module"));
+	assert_int_equal(count_prefix(&sc, "[1].module."), 2);
+	free(text);
+}
+
+/* The value of the sample line that starts with prefix; fails when none. */
+static double sample(const char *text, const char *prefix)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, prefix, strlen(prefix)) == 0)
+			return strtod(l + strlen(prefix), NULL);
+	fail_msg("no sample line %s", prefix);
+	return NAN;
+}
+
+static void test_expo(void **state)
+{
+	struct optics_port p[2];
+	const char *labels[2] = { "device=\"mlx5_0\",port=\"1\"", "device=\"mlx5_1\",port=\"1\"" };
+	char path[] = "/tmp/test_optics_expo.XXXXXX", cmd[256], out[4096];
+	struct expo_buf b;
+	FILE *pp;
+	size_t got;
+	int fd;
+
+	(void)state;
+	two_ports(p);
+	expo_init(&b);
+	optics_expo(&b, p, labels, 2);
+	assert_false(b.oom);
+	assert_near(sample(b.p, "ibconsole_module_rx_power_dbm{device=\"mlx5_0\",port=\"1\",lane=\"1\"} "),
+		    dbm(562), 1e-9);
+	assert_near(sample(b.p, "ibconsole_module_rx_margin_db{device=\"mlx5_0\",port=\"1\",lane=\"1\"} "),
+		    dbm(562) - dbm(398), 1e-9);
+	assert_near(sample(b.p, "ibconsole_module_lane_flag{device=\"mlx5_0\",port=\"1\",lane=\"1\",flag=\"near_low_rx_alarm\"} "),
+		    1, 0);
+	assert_near(sample(b.p, "ibconsole_module_lane_flag{device=\"mlx5_0\",port=\"1\",lane=\"2\",flag=\"near_low_rx_alarm\"} "),
+		    0, 0);
+	assert_near(sample(b.p, "ibconsole_module_readable{device=\"mlx5_1\",port=\"1\"} "), 0, 0);
+	assert_null(strstr(b.p, "ibconsole_module_rx_power_dbm{device=\"mlx5_1\""));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b.p, b.len), (ssize_t)b.len);
+	assert_int_equal(close(fd), 0);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 2>&1", path);
+	pp = popen(cmd, "r");
+	assert_non_null(pp);
+	got = fread(out, 1, sizeof(out) - 1, pp);
+	out[got] = '\0';
+	if (pclose(pp) != 0)
+		fail_msg("promtool check metrics: %s", out);
+	unlink(path);
+	expo_free(&b);
+}
+
+static void test_lines(void **state)
+{
+	struct optics_port p[2];
+	char line[12][OPTICS_LINE];
+	int n;
+
+	(void)state;
+	two_ports(p);
+	n = optics_lines(&p[0], line, 12);
+	assert_int_equal(n, 6);
+	assert_string_equal(line[0], "module: QSFP28 ACME OPTICS QSFP28-SR4-100G, serial QX1234567890");
+	assert_string_equal(line[2], "  lane 1: rx -12.50 dBm, tx 0.00 dBm, 1.5 dB above the low "
+				     "receive-power alarm — near the low receive-power alarm, warning flag set");
+	n = optics_lines(&p[1], line, 12);
+	assert_int_equal(n, 1);
+	assert_null(strstr(line[0], "dBm"));
+	assert_non_null(strstr(line[0], "vendor tools read it through vendor registers"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +434,9 @@ int main(void)
 		cmocka_unit_test(test_dump_refusals),
 		cmocka_unit_test(test_pages_wanted),
 		cmocka_unit_test(test_kernel_refuses),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_expo),
+		cmocka_unit_test(test_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -316,3 +316,23 @@ int optics_read_module(const char *ifname, const char *dump_root,
 	free(pg);
 	return rc;
 }
+
+static const char *dump_root;
+
+void optics_set_dump_root(const char *dir)
+{
+	dump_root = dir && *dir ? dir : NULL;
+}
+
+void optics_port_read(struct optics_port *p, const char *ifname, double near_db, int link_up)
+{
+	memset(p, 0, sizeof(*p));
+	if (!ifname || !*ifname) {
+		snprintf(p->why, sizeof(p->why), "the port has no network interface to read a module through");
+		return;
+	}
+	if (optics_read_module(ifname, dump_root, &p->m, p->why, sizeof(p->why)) < 0)
+		return;
+	p->readable = true;
+	optics_judge(&p->m, near_db, link_up);
+}

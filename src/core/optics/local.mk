@@ -6,6 +6,7 @@ libibc_core_a_SOURCES += \
 	src/core/optics/decode.c src/core/optics/sff8636.c \
 	src/core/optics/sff8472.c src/core/optics/cmis.c \
 	src/core/optics/source.h src/core/optics/dump.c \
+	src/core/optics/report.c src/core/optics/report.h \
 	src/core/optics/ethtool.c
 # libmnl: the generic-netlink plumbing of the page read (family lookup,
 # attributes, acks), which the kernel's ethtool netlink needs.

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "core/optics/optics.h"
+#include "core/optics/report.h"
 
 /* Which pages a decoder needs, from the lower page already read:
  * fills want[i] = { address index (0: 0x50, 1: 0x51), page }; returns how
@@ -28,5 +29,12 @@ int optics_read_ethtool(const char *ifname, struct optics_pages *pg, char *err,
  * is set, else through ethtool. Returns 0, or -1 with why in err. */
 int optics_read_module(const char *ifname, const char *dump_root,
 		       struct optics_module *m, char *err, size_t errlen);
+
+/* Saved dumps instead of the kernel for every later read (NULL or "":
+ * the kernel); the folder holds one sub-folder per netdev. */
+void optics_set_dump_root(const char *dir);
+
+/* Reads, decodes and judges ifname's module into p; p->why when not. */
+void optics_port_read(struct optics_port *p, const char *ifname, double near_db, int link_up);
 
 #endif
