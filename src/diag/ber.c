@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/* The effective bit error rate, computed the way ibdiagnet's BER test
+ * does (bit errors over the bits transferred in the interval). */
+#include "config.h"
+#include "diag/ber.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void ber_compute(struct ber *b, uint64_t errors, int lanes, double lane_gbps, double seconds)
+{
+	*b = (struct ber){ .errors = errors, .seconds = seconds };
+	if (lanes <= 0 || !(lane_gbps > 0) || !(seconds > 0))
+		return;
+	b->bits = lanes * lane_gbps * 1e9 * seconds;
+	b->valid = true;
+	if (errors > 0) {
+		b->rate = (double)errors / b->bits;
+	} else {
+		/* Zero errors in N bits: the true rate is below 3/N with 95 %
+		 * confidence (-ln 0.05 = 3.0, the "rule of three" of BER
+		 * testing). */
+		b->rate = -log(0.05) / b->bits;
+		b->bound = true;
+	}
+}
+
+void ber_judge(struct ber *b, double watch, double act)
+{
+	b->level = BER_OK;
+	if (!b->valid || b->bound)
+		return;
+	if (b->rate > act)
+		b->level = BER_ACT;
+	else if (b->rate > watch)
+		b->level = BER_WATCH;
+}
+
+void ber_window_text(double s, char *buf, size_t n)
+{
+	if (s < 120)
+		snprintf(buf, n, "%.0f s", s);
+	else if (s < 2 * 3600)
+		snprintf(buf, n, "%.3g min", s / 60);
+	else
+		snprintf(buf, n, "%.3g h", s / 3600);
+}
+
+void ber_text(const struct ber *b, char *buf, size_t n)
+{
+	char w[32];
+
+	if (!b->valid) {
+		snprintf(buf, n, "n/a");
+		return;
+	}
+	ber_window_text(b->seconds, w, sizeof(w));
+	snprintf(buf, n, "%s%.2g over %s", b->bound ? "< " : "", b->rate, w);
+}
