@@ -48,6 +48,17 @@ static void load(const char *name, struct optics_module *m)
 		fail_msg("%s: %s", name, err);
 }
 
+/* What the module says it is, from the identity fields. */
+static void identity(const struct optics_module *m, enum optics_layout layout,
+		     const char *type, const char *vendor, const char *part, const char *serial)
+{
+	assert_int_equal(m->layout, layout);
+	assert_string_equal(m->type, type);
+	assert_string_equal(m->vendor, vendor);
+	assert_string_equal(m->part, part);
+	assert_string_equal(m->serial, serial);
+}
+
 static void test_qsfp28(void **state)
 {
 	struct optics_module m;
@@ -55,11 +66,7 @@ static void test_qsfp28(void **state)
 
 	(void)state;
 	load("qsfp28", &m);
-	assert_int_equal(m.layout, OPTICS_SFF8636);
-	assert_string_equal(m.type, "QSFP28");
-	assert_string_equal(m.vendor, "ACME OPTICS");
-	assert_string_equal(m.part, "QSFP28-SR4-100G");
-	assert_string_equal(m.serial, "QX1234567890");
+	identity(&m, OPTICS_SFF8636, "QSFP28", "ACME OPTICS", "QSFP28-SR4-100G", "QX1234567890");
 	assert_near(m.temp.value, 0x2380 / 256.0, EPS);	/* 35.5 °C */
 	assert_near(m.temp.low_alarm, -5.0, EPS);	/* 0xfb00 signed */
 	assert_near(m.vcc.value, 33000 * 100e-6, EPS);
@@ -105,11 +112,7 @@ static void test_cmis(void **state)
 
 	(void)state;
 	load("qsfpdd", &m);
-	assert_int_equal(m.layout, OPTICS_CMIS);
-	assert_string_equal(m.type, "QSFP-DD");
-	assert_string_equal(m.vendor, "CMIS VENDOR");
-	assert_string_equal(m.part, "QDD-400G-DR4");
-	assert_string_equal(m.serial, "CM0001");
+	identity(&m, OPTICS_CMIS, "QSFP-DD", "CMIS VENDOR", "QDD-400G-DR4", "CM0001");
 	assert_near(m.temp.value, 12352 / 256.0, EPS);	/* 48.25 °C */
 	assert_near(m.temp.high_warn, 45.0, EPS);
 	assert_near(m.temp.low_alarm, -10.0, EPS);
@@ -152,11 +155,7 @@ static void test_sfp(void **state)
 
 	(void)state;
 	load("sfp", &m);
-	assert_int_equal(m.layout, OPTICS_SFF8472);
-	assert_string_equal(m.type, "SFP");
-	assert_string_equal(m.vendor, "SFP VENDOR");
-	assert_string_equal(m.part, "SFP-10G-LR");
-	assert_string_equal(m.serial, "SF12345");
+	identity(&m, OPTICS_SFF8472, "SFP", "SFP VENDOR", "SFP-10G-LR", "SF12345");
 	assert_true(m.ddm);
 	assert_false(m.ext_cal);
 	assert_int_equal(m.nlanes, 1);
