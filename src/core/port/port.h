@@ -57,6 +57,7 @@ struct port_peer {
 	int type;			/* NodeInfo NodeType: 1 CA, 2 switch, 3 router */
 	int port;			/* its port number on this cable */
 	unsigned lid;			/* the LID its PMA answers on (switch: port 0's) */
+	unsigned vendid, devid;		/* NodeInfo VendorID / DeviceID, 0 unknown */
 };
 
 /* "CA", "Switch", "Router", "?" */
