@@ -394,7 +394,7 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	/* the neighbour's end of the cable runs at the local port's speed */
 	for (int i = 0; i < w->nlocal; i++)
 		if (w->peer_at[i] >= 0)
-			portcong_set_lane(&w->pc[w->peer_at[i]], w->pc[i].lane_gbps);
+			portcong_set_lane(&w->pc[w->peer_at[i]], w->pc[i].link_lane_gbps);
 done:
 	snapshot_release(s);
 	free(s);

@@ -16,7 +16,9 @@ SUDO=
 # (ibsim + opensm for the fabric, qemu + busybox for the Soft-RoCE VM),
 # the oracle tools (infiniband-diags, perftest, ibverbs-utils, iperf3), tmux,
 # the Prometheus server and node_exporter the exporter's tests scrape with,
-# and gdb, which prints a crashed test process's backtrace into its log.
+# gdb, which prints a crashed test process's backtrace into its log, and
+# nftables, whose nft plants the firewall rule the triage's environment
+# check must find (in a network namespace of the test's own).
 PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
  libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev nettle-dev libjson-c-dev libmnl-dev
@@ -24,7 +26,7 @@ PKGS="build-essential autoconf automake pkg-config
  prometheus prometheus-node-exporter
  tmux iperf3 python3 curl procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
- valgrind clang-14 libclang-rt-14-dev gdb"
+ valgrind clang-14 libclang-rt-14-dev gdb nftables"
 
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086

@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 
 #include "ctrclass.h"
+#include "core/counters/delta.h"
+#include "core/counters/monitor.h"
+#include "core/counters/reader.h"
 
 const char *baseline_path(const char *port, char *buf, size_t len)
 {
@@ -208,4 +211,43 @@ void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 		if (age > BASELINE_MAX_AGE_S)
 			rebase(b, c, x->value, now);
 	}
+}
+
+/* The console's slots: one baseline per local port on screen. */
+static struct {
+	char label[64];
+	struct baseline_port pb;
+} console_bl[CTRW_MAX_PORTS];
+
+void baseline_console_eval(int i, const struct ctr_target *t, const struct delta_port *d,
+			   const struct thresholds *th, struct verdict *v, char *err, size_t errlen)
+{
+	struct counter_set *cs;
+
+	err[0] = '\0';
+	if (i < 0 || i >= CTRW_MAX_PORTS || t->remote || !t->dev[0] || !d->have)
+		return;
+	if (strcmp(console_bl[i].label, t->label)) {
+		snprintf(console_bl[i].label, sizeof(console_bl[i].label), "%s", t->label);
+		baseline_port_open(&console_bl[i].pb, t->dev, t->port, err, errlen);
+	}
+	cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return;
+	/* the newest readings, as a counter set */
+	for (int k = 0; k < d->n && k < CTR_MAX; k++) {
+		struct ctr_value *x = &cs->c[cs->n++];
+
+		snprintf(x->name, sizeof(x->name), "%s", d->c[k].name);
+		x->cls = d->c[k].cls;
+		x->unit = d->c[k].unit;
+		x->bits = d->c[k].bits;
+		x->saturates = d->c[k].saturates;
+		x->valid = true;
+		x->value = d->c[k].value;
+	}
+	baseline_eval(&console_bl[i].pb.b, cs, (double)time(NULL), th, v);
+	free(cs);
+	if (!err[0])
+		baseline_port_keep(&console_bl[i].pb, err, errlen);
 }

@@ -60,4 +60,14 @@ bool baseline_port_keep(struct baseline_port *pb, char *err, size_t errlen);
 void baseline_eval(struct baseline *b, const struct counter_set *cs, double now,
 		   const struct thresholds *th, struct verdict *v);
 
+struct delta_port;
+struct ctr_target;
+/* The console's slow growth, as watch and the exporter judge it: local
+ * port slot i (target t, its newest readings in d) against its baseline,
+ * opened from the state directory when the slot's port changes and saved
+ * when it moved. Remote ports have none. err gets a line once when the
+ * baseline cannot be read or written ("" otherwise). */
+void baseline_console_eval(int i, const struct ctr_target *t, const struct delta_port *d,
+			   const struct thresholds *th, struct verdict *v, char *err, size_t errlen);
+
 #endif

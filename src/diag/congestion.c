@@ -13,7 +13,12 @@ double congestion_tick_ns(int tick, double lane_gbps)
 {
 	if (tick < 0 || tick > 255 || !(lane_gbps > 0))
 		return 0;
-	/* a symbol time: 8 bits on one lane at its data rate */
+	/* (Tick + 1) byte times (IBTA PortSamplesControl.Tick: 0x00 = one
+	 * symbol time, a byte on one lane, 4 ns at SDR); lane_gbps is the
+	 * rate the device times them at — a lane's for Switch-X / Switch-IB,
+	 * the port's for Quantum (NVIDIA ibdiagnet User Manual, "Congestion
+	 * Assessment on InfiniBand Links"; portcong_tick_gbps), 0 where no
+	 * source documents the device */
 	return (tick + 1) * (8.0 / lane_gbps);
 }
 

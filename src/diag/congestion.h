@@ -10,10 +10,16 @@
 #include <stdint.h>
 
 
-/* One PortXmitWait tick in ns: (Tick + 1) symbol times, a symbol time
- * being one byte on one lane (IBA: Tick 0x00 = 1 symbol time, 4 ns at
- * SDR; 0xFF = 256). lane_gbps is the lane's data rate after encoding
- * (SDR 2, QDR 8, EDR 25 …). 0 when either is unknown. */
+/* One PortXmitWait tick in ns: (Tick + 1) byte times at lane_gbps (IBA,
+ * PortSamplesControl.Tick: 0x00 = 1 symbol time, a byte on one lane, 4 ns
+ * at SDR; 0xFF = 256). lane_gbps is the rate those bytes are timed at, as
+ * the device's vendor documents its counting (portcong_tick_gbps in
+ * src/core/counters/portcong.c, after NVIDIA's ibdiagnet User Manual,
+ * "Congestion Assessment on InfiniBand Links"): a lane's data rate after
+ * encoding (SDR 2, QDR 8, EDR 25 …) for Switch-X / Switch-IB, which count
+ * 32 bytes per lane, the whole port's for Quantum, which counts 8 bytes
+ * per port. 0 when either is unknown — for a device no source documents,
+ * the share is "n/a (tick unknown for this device)". */
 double congestion_tick_ns(int tick, double lane_gbps);
 
 /* The share (0..1) of interval_s the port spent waiting with data to

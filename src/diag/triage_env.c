@@ -20,6 +20,63 @@ static const char *human_bytes(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+/* A driver version for the evidence: "mlx5_core 24.10-1.1.4",
+ * "mlx5_core in-tree (kernel 6.1.0-18)", "mlx5_core (version: peer did
+ * not say)". */
+static const char *drv_text(const struct proto_facts *f, char *buf, size_t len)
+{
+	if (!f->driver[0])
+		snprintf(buf, len, "?");
+	else if (!f->driver_version[0])
+		snprintf(buf, len, "%s (version: peer did not say)", f->driver);
+	else if (!strcmp(f->driver_version, "in-tree"))
+		snprintf(buf, len, "%s in-tree (kernel %s)", f->driver, f->kernel[0] ? f->kernel : "?");
+	else
+		snprintf(buf, len, "%s %s", f->driver, f->driver_version);
+	return buf;
+}
+
+/* Same driver version: the same module version, or both in-tree in the
+ * same kernel release. Unknown on either side is not a difference. */
+static bool drv_differs(const struct proto_facts *l, const struct proto_facts *p)
+{
+	if (!l->driver_version[0] || !p->driver_version[0])
+		return false;
+	if (strcmp(l->driver_version, p->driver_version))
+		return true;
+	return !strcmp(l->driver_version, "in-tree") && l->kernel[0] && p->kernel[0] &&
+	       strcmp(l->kernel, p->kernel);
+}
+
+static void env_parity(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct proto_facts *l = &ev->local_facts, *p = &ev->peer_facts;
+	char d1[192], d2[192];
+
+	if (!ev->peer_facts_valid) {
+		tri_line(r, "driver %s %s, firmware %s (the peer's: %s)", ev->env.driver[0] ? ev->env.driver : "?",
+			 ev->env.driver_version[0] ? ev->env.driver_version : "(version unknown)",
+			 ev->local.fw_ver[0] ? ev->local.fw_ver : "?",
+			 ev->peer[0] ? ev->peer_why : "no --peer given");
+		return;
+	}
+	drv_text(l, d1, sizeof(d1));
+	drv_text(p, d2, sizeof(d2));
+	tri_line(r, "driver %s / %s, firmware %s / %s, HCA %s / %s (here / peer)", d1, d2,
+		 l->fw_ver[0] ? l->fw_ver : "?", p->fw_ver[0] ? p->fw_ver : "?",
+		 l->ca_type[0] ? l->ca_type : "?", p->ca_type[0] ? p->ca_type : "?");
+	if (strcmp(l->ca_type, p->ca_type))
+		tri_judge(r, TRI_WARN, "run the same HCA model on both ends",
+			  "the ends differ: HCA %s / %s", l->ca_type, p->ca_type);
+	if (strcmp(l->driver, p->driver) || drv_differs(l, p))
+		tri_judge(r, TRI_WARN, "run the same driver version on both ends (ethtool -i <netdev>; modinfo <driver>)",
+			  "the ends differ: driver %s / %s", d1, d2);
+	if (strcmp(l->fw_ver, p->fw_ver))
+		tri_judge(r, TRI_WARN, "run the same firmware on both ends (mlxfwmanager, or the vendor's firmware tool)",
+			  "the ends differ: firmware %s / %s", l->fw_ver[0] ? l->fw_ver : "?",
+			  p->fw_ver[0] ? p->fw_ver : "?");
+}
+
 void tri_step_env(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const char *hint = tri_steps[TRI_ENV].hint;
@@ -75,23 +132,23 @@ void tri_step_env(const struct tri_evidence *ev, struct tri_result *r)
 		      "memlock %s and no CAP_IPC_LOCK: the tests lock %s, memory registration would fail",
 		      human_bytes(m->limit_bytes, b1, sizeof(b1)), human_bytes(m->need_bytes, b2, sizeof(b2)));
 
-	/* the extras: reported, and warned about, never a failure */
-	if (ev->peer_facts_valid) {
-		const struct proto_facts *l = &ev->local_facts, *p = &ev->peer_facts;
-
-		tri_line(r, "driver %s / %s, firmware %s / %s, HCA %s / %s (here / peer)",
-		     l->driver[0] ? l->driver : "?", p->driver[0] ? p->driver : "?",
-		     l->fw_ver[0] ? l->fw_ver : "?", p->fw_ver[0] ? p->fw_ver : "?",
-		     l->ca_type[0] ? l->ca_type : "?", p->ca_type[0] ? p->ca_type : "?");
-		if (strcmp(l->driver, p->driver) || strcmp(l->fw_ver, p->fw_ver) || strcmp(l->ca_type, p->ca_type))
-			tri_judge(r, TRI_WARN, "run the same HCA model, driver and firmware on both ends",
-			      "the ends differ: driver %s / %s, firmware %s / %s", l->driver, p->driver,
-			      l->fw_ver, p->fw_ver);
-	} else {
-		tri_line(r, "driver %s, firmware %s (the peer's: %s)", ev->env.driver[0] ? ev->env.driver : "?",
-		     ev->local.fw_ver[0] ? ev->local.fw_ver : "?",
-		     ev->peer[0] ? ev->peer_why : "no --peer given");
-	}
+	/* the extras: reported, and warned about, never a failure. The
+	 * reference procedure's environment checklist: both ends on the same
+	 * HCA model, driver and firmware version; interfering services quiet
+	 * (NetworkManager re-configuring the RDMA netdev; a firewall dropping
+	 * RoCE v2, UDP 4791 per the IBTA's RoCEv2 annex A17) */
+	env_parity(ev, r);
+	if (ev->env.nm == 1)
+		tri_judge(r, TRI_WARN, "mark the RDMA netdev unmanaged (nmcli device set <netdev> managed no) so NetworkManager does not re-configure it under a test",
+			  "NetworkManager manages %s: %s", ev->local.netdev, ev->env.nm_line);
+	else if (ev->env.nm_line[0])
+		tri_line(r, "%s", ev->env.nm_line);
+	if (ev->env.firewall == 1 && tri_is_roce(ev))
+		tri_judge(r, TRI_WARN, "accept UDP 4791 (RoCE v2) on the RDMA netdev, e.g. nft add rule inet filter input udp dport 4791 accept",
+			  "the firewall drops RoCE v2: %s", ev->env.fw_line);
+	else if (ev->env.fw_line[0])
+		tri_line(r, "%s%s", ev->env.fw_line,
+			  ev->env.firewall == 1 ? " (InfiniBand: not RoCE's traffic)" : "");
 	if (!ev->env.governor[0])
 		tri_line(r, "CPU governor unknown: %s", ev->env.governor_why);
 	else if (ev->env.gov_other || strcmp(ev->env.governor, "performance"))

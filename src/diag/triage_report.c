@@ -152,6 +152,9 @@ void triage_write_markdown(FILE *f, const struct tri_evidence *ev, const struct 
 		fprintf(f, "| host | %s | %s |\n", e[0]->host, e[1]->host);
 		fprintf(f, "| device | %s | %s |\n", e[0]->device, e[1]->device);
 		fprintf(f, "| driver | %s | %s |\n", e[0]->driver, e[1]->driver);
+		fprintf(f, "| driver version | %s | %s |\n",
+			e[0]->driver_version[0] ? e[0]->driver_version : "?",
+			e[1]->driver_version[0] ? e[1]->driver_version : "peer did not say");
 		fprintf(f, "| firmware | %s | %s |\n", e[0]->fw_ver, e[1]->fw_ver);
 		fprintf(f, "| kernel | %s | %s |\n", e[0]->kernel, e[1]->kernel);
 		fprintf(f, "| PCIe | %s | %s |\n", e[0]->pcie, e[1]->pcie);
@@ -166,9 +169,10 @@ void triage_write_markdown(FILE *f, const struct tri_evidence *ev, const struct 
 	} else {
 		const struct port_info *p = &ev->local;
 
-		fprintf(f, "Peer: %s.\n\nHere: %s, %s %s, firmware %s, driver %s.\n",
+		fprintf(f, "Peer: %s.\n\nHere: %s, %s %s, firmware %s, driver %s %s.\n",
 			ev->peer[0] ? ev->peer_why : "no --peer given", ev->host, p->dev, p->ca_type,
-			p->fw_ver, ev->env.driver[0] ? ev->env.driver : "?");
+			p->fw_ver, ev->env.driver[0] ? ev->env.driver : "?",
+			ev->env.driver_version[0] ? ev->env.driver_version : "(version unknown)");
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/counters/counters_json.h"
+#include "diag/baseline.h"
 
 static struct thresholds ctrview_th;
 static bool ctrview_th_loaded;
@@ -60,10 +61,12 @@ static int ctrview_sweep_cmp(const void *a, const void *b)
 void ctrview_judge(const struct ctr_model *m)
 {
 	const struct thresholds *th = ctrview_thresholds();
+	char bl_err[700];
 	int i;
 
 	for (i = 0; i < m->n && i < CTRW_MAX_PORTS; i++) {
 		rules_eval_delta(&m->dp[i], th, m->now, &ctrview_port_v[i]);
+		baseline_console_eval(i, &m->port[i].t, &m->dp[i], th, &ctrview_port_v[i], bl_err, sizeof(bl_err));
 		memset(&ctrview_peer_v[i], 0, sizeof(ctrview_peer_v[i]));
 		if (m->peer[i].sampled)
 			rules_eval_delta(&m->peer_dp[i], th, m->now, &ctrview_peer_v[i]);

@@ -14,6 +14,8 @@
 
 #include "diag/congestion.h"
 #include "core/counters/samples.h"
+#include "core/counters/portcong.h"
+#include <string.h>
 
 /* A PerfMgt GetResp(PortSamplesControl) MAD: the 24-byte common header,
  * 40 reserved bytes, then the attribute data (IBA vol. 1, 16.1.3.2).
@@ -90,6 +92,49 @@ static void test_wait_share(void **state)
 	assert_true(congestion_wait_share(100, 7, 8.0, 0, &clamped) < 0);
 }
 
+/* What a tick is timed at, per device, after NVIDIA's ibdiagnet manual:
+ * Switch-IB counts 32 bytes per lane (Tick 31: the IBTA's lane symbol
+ * times), Quantum 8 bytes per port (Tick 7: a quarter of that on 4X); a
+ * host adapter or an undocumented switch is n/a. */
+static void test_tick_per_device(void **state)
+{
+	char why[120];
+	bool clamped;
+	double g, share;
+
+	(void)state;
+	/* Switch-IB (0xcb20), 4X EDR: a lane's 25 Gb/s; 32 bytes = 10.24 ns */
+	g = portcong_tick_gbps(2, 0x02c9, 0xcb20, 4, 25.0, why, sizeof(why));
+	assert_true(fabs(g - 25.0) < 1e-9);
+	assert_string_equal(why, "");
+	assert_true(fabs(congestion_tick_ns(31, g) - 10.24) < 1e-9);
+	/* Quantum (0xd2f0), 4X HDR (lanes of 50 Gb/s): 8 bytes at 200 Gb/s =
+	 * 0.32 ns, not the 1.28 ns the lane reading gives */
+	g = portcong_tick_gbps(2, 0x02c9, 0xd2f0, 4, 50.0, why, sizeof(why));
+	assert_true(fabs(g - 200.0) < 1e-9);
+	assert_true(fabs(congestion_tick_ns(7, g) - 0.32) < 1e-9);
+	/* a second of 4X HDR waiting is 3.125e9 Quantum ticks: all of it */
+	share = congestion_wait_share(3125000000ull, 7, g, 1.0, &clamped);
+	assert_true(fabs(share - 1.0) < 1e-9);
+	assert_false(clamped);
+	g = portcong_tick_gbps(2, 0x02c9, 0xd2f2, 4, 100.0, why, sizeof(why));	/* Quantum-2 NDR */
+	assert_true(fabs(g - 400.0) < 1e-9);
+	g = portcong_tick_gbps(2, 0x119f, 0x1bf0, 2, 50.0, why, sizeof(why));	/* Bull Quantum, 2X */
+	assert_true(fabs(g - 100.0) < 1e-9);
+	/* host adapters and undocumented devices: n/a */
+	assert_true(portcong_tick_gbps(1, 0x02c9, 0x101b, 4, 50.0, why, sizeof(why)) == 0);
+	assert_string_equal(why, "n/a (tick unknown for this device)");
+	assert_true(portcong_tick_gbps(2, 0x02c9, 0xb924, 4, 8.0, why, sizeof(why)) == 0);
+	assert_string_equal(why, "n/a (tick unknown for this device)");
+	assert_true(portcong_tick_gbps(2, 0x1234, 0xcb20, 4, 25.0, why, sizeof(why)) == 0);
+	assert_true(portcong_tick_gbps(0, 0, 0, 4, 25.0, why, sizeof(why)) == 0);
+	/* a known device whose link speed or width is not known */
+	assert_true(portcong_tick_gbps(2, 0x02c9, 0xd2f0, 0, 50.0, why, sizeof(why)) == 0);
+	assert_string_equal(why, "n/a (the port's link speed is not known here)");
+	assert_true(portcong_tick_gbps(2, 0x02c9, 0xcb20, 4, 0, why, sizeof(why)) == 0);
+	assert_string_equal(why, "n/a (the port's link speed is not known here)");
+}
+
 static void test_roce_table(void **state)
 {
 	static const char *const cong[] = {
@@ -127,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_tick_from_mad),
 		cmocka_unit_test(test_tick_ns),
 		cmocka_unit_test(test_wait_share),
+		cmocka_unit_test(test_tick_per_device),
 		cmocka_unit_test(test_roce_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

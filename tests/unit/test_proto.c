@@ -121,6 +121,43 @@ static void test_roundtrip_all(void **state)
 	}
 }
 
+/* The driver's version rides in the driver string, "name (version)": a
+ * new peer reads both back; an old peer's bare name leaves the version ""
+ * (the peer did not say); an old peer reading the new form sees one
+ * printable name within its 31-character field. */
+static void test_driver_version(void **state)
+{
+	struct proto_msg m, o;
+	uint8_t buf[PROTO_HDR + PROTO_MAX_PAYLOAD];
+	int n;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = MSG_HELLO;
+	m.u.hello.ver_min = m.u.hello.ver_max = 1;
+	m.u.hello.facts.numa_node = -1;
+	snprintf(m.u.hello.facts.driver, PROTO_NAME, "mlx5_core");
+	snprintf(m.u.hello.facts.driver_version, PROTO_NAME, "24.10-1.1.4");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_string_equal(o.u.hello.facts.driver, "mlx5_core");
+	assert_string_equal(o.u.hello.facts.driver_version, "24.10-1.1.4");
+	/* on the wire: one string, as an older peer reads it */
+	n = proto_encode(&m, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_non_null(memmem(buf, (size_t)n, "mlx5_core (24.10-1.1.4)", 23));
+	/* an older peer's bare name */
+	m.u.hello.facts.driver_version[0] = '\0';
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_string_equal(o.u.hello.facts.driver, "mlx5_core");
+	assert_string_equal(o.u.hello.facts.driver_version, "");
+	/* too long for the field together: the version is left off */
+	snprintf(m.u.hello.facts.driver, PROTO_NAME, "soft RDMA on enp0s31f6xyzab");
+	snprintf(m.u.hello.facts.driver_version, PROTO_NAME, "in-tree");
+	assert_int_equal(roundtrip(&m, &o), 0);
+	assert_string_equal(o.u.hello.facts.driver, "soft RDMA on enp0s31f6xyzab");
+	assert_string_equal(o.u.hello.facts.driver_version, "");
+}
+
 static void test_header_rejects(void **state)
 {
 	uint8_t h[PROTO_HDR] = { 'I', 'B', 'C', 'T', PROTO_VERSION, MSG_BYE, 0, 0, 0, 0, 0, 0 };
@@ -516,6 +553,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_all),
+		cmocka_unit_test(test_driver_version),
 		cmocka_unit_test(test_header_rejects),
 		cmocka_unit_test(test_params_limits),
 		cmocka_unit_test(test_decode_rejects),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/fabric/fabric.h"
+#include "core/triage/envtools.h"
 #include "diag/fingerprint.h"
 #include "diag/triage.h"
 
@@ -298,8 +299,124 @@ static void env_extras_warn(void **s)
 	snprintf(ev->peer_facts.fw_ver, sizeof(ev->peer_facts.fw_ver), "20.35.1012");
 	STEP(TRI_ENV);
 	assert_int_equal(r.state, TRI_WARN);
-	assert_string_equal(r.reason, "the ends differ: driver mlx5_core / mlx5_core, firmware 20.39.1002 / 20.35.1012");
+	assert_string_equal(r.reason, "the ends differ: firmware 20.39.1002 / 20.35.1012");
 	assert_true(triage_env_ok(ev));
+}
+
+/* The reference procedure's parity: driver version and firmware against
+ * the peer's, NetworkManager on the RDMA netdev, a firewall dropping UDP
+ * 4791 — each a warning with its evidence, never a failure. */
+static void env_parity_warns(void **s)
+{
+	(void)s;
+	healthy_ib();
+	with_peer();
+	snprintf(ev->local_facts.driver_version, PROTO_NAME, "24.10-1.1.4");
+	snprintf(ev->peer_facts.driver_version, PROTO_NAME, "23.10-2.1.3");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "the ends differ: driver mlx5_core 24.10-1.1.4 / mlx5_core 23.10-2.1.3");
+	HAS(r.hint, "same driver version");
+	assert_true(triage_env_ok(ev));
+	/* both in-tree: the kernels' releases are the versions */
+	snprintf(ev->local_facts.driver_version, PROTO_NAME, "in-tree");
+	snprintf(ev->peer_facts.driver_version, PROTO_NAME, "in-tree");
+	snprintf(ev->local_facts.kernel, PROTO_STR, "6.1.0-18-amd64");
+	snprintf(ev->peer_facts.kernel, PROTO_STR, "6.1.0-18-amd64");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_PASS);
+	snprintf(ev->peer_facts.kernel, PROTO_STR, "6.12.9-amd64");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "the ends differ: driver mlx5_core in-tree (kernel 6.1.0-18-amd64) / "
+			    "mlx5_core in-tree (kernel 6.12.9-amd64)");
+	/* an older peer does not say: no warning, the evidence says so */
+	ev->peer_facts.driver_version[0] = '\0';
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_PASS);
+	HAS(r.lines[r.nlines - 3], "mlx5_core (version: peer did not say)");
+
+	healthy_ib();
+	ev->env.nm = 1;
+	snprintf(ev->env.nm_line, sizeof(ev->env.nm_line), "nmcli: ib0 is connected");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "NetworkManager manages ib0: nmcli: ib0 is connected");
+	HAS(r.hint, "managed no");
+	ev->env.nm = 0;
+	snprintf(ev->env.nm_line, sizeof(ev->env.nm_line), "NetworkManager not running (nmcli)");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_PASS);
+
+	/* the firewall: RoCE's traffic only */
+	healthy_ib();
+	ev->env.firewall = 1;
+	snprintf(ev->env.fw_line, sizeof(ev->env.fw_line), "nft: table inet t, chain in (input hook): a rule drops UDP dport 4791");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_PASS);
+	snprintf(ev->local.link_layer, sizeof(ev->local.link_layer), "Ethernet");
+	snprintf(ev->local.netdev, sizeof(ev->local.netdev), "ens1f0np0");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_WARN);
+	assert_string_equal(r.reason, "the firewall drops RoCE v2: nft: table inet t, chain in (input hook): a rule drops UDP dport 4791");
+	ev->env.firewall = -1;
+	snprintf(ev->env.fw_line, sizeof(ev->env.fw_line), "could not read the firewall (needs root): nft failed: Operation not permitted");
+	STEP(TRI_ENV);
+	assert_int_equal(r.state, TRI_PASS);
+	HAS(r.lines[r.nlines - 3], "could not read the firewall (needs root)");
+}
+
+/* nft's JSON ruleset as `nft -j list ruleset` prints it (nftables 1.0.6). */
+#define NFT_HEAD "{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\", \"json_schema_version\": 1}}, " \
+	"{\"table\": {\"family\": \"inet\", \"name\": \"t\", \"handle\": 1}}, " \
+	"{\"chain\": {\"family\": \"inet\", \"table\": \"t\", \"name\": \"in\", \"handle\": 1, " \
+	"\"type\": \"filter\", \"hook\": \"%s\", \"prio\": 0, \"policy\": \"%s\"}}"
+#define NFT_RULE ", {\"rule\": {\"family\": \"inet\", \"table\": \"t\", \"chain\": \"in\", \"handle\": 2, " \
+	"\"expr\": [{\"match\": {\"op\": \"%s\", \"left\": {\"payload\": {\"protocol\": \"%s\", " \
+	"\"field\": \"dport\"}}, \"right\": %s}}, {\"%s\": null}]}}"
+
+static int nft(const char *hook, const char *policy, const char *op, const char *proto,
+	       const char *right, const char *verdict, char *evd)
+{
+	char js[2048], why[160];
+	int n = snprintf(js, sizeof(js), NFT_HEAD, hook, policy);
+
+	if (right)
+		n += snprintf(js + n, sizeof(js) - (size_t)n, NFT_RULE, op, proto, right, verdict);
+	snprintf(js + n, sizeof(js) - (size_t)n, "]}");
+	return env_judge_nft(js, strlen(js), evd, TRI_TEXT, why, sizeof(why));
+}
+
+static void env_nft_judged(void **s)
+{
+	char e[TRI_TEXT], why[160];
+
+	(void)s;
+	assert_int_equal(nft("input", "accept", "==", "udp", "4791", "drop", e), 1);
+	assert_string_equal(e, "nft: table inet t, chain in (input hook): a rule drops UDP dport 4791");
+	assert_int_equal(nft("input", "accept", "==", "udp", "{\"set\": [53, 4791]}", "reject", e), 1);
+	assert_int_equal(nft("input", "accept", "==", "udp", "{\"range\": [4000, 5000]}", "drop", e), 1);
+	/* not RoCE's port, not UDP, negated, only outgoing, accepted */
+	assert_int_equal(nft("input", "accept", "==", "udp", "4790", "drop", e), 0);
+	assert_string_equal(e, "nft: 1 chains, 1 rules, none drops UDP dport 4791");
+	assert_int_equal(nft("input", "accept", "==", "udp", "{\"range\": [4792, 5000]}", "drop", e), 0);
+	assert_int_equal(nft("input", "accept", "==", "tcp", "4791", "drop", e), 0);
+	assert_int_equal(nft("input", "accept", "!=", "udp", "4791", "drop", e), 0);
+	assert_int_equal(nft("output", "accept", "==", "udp", "4791", "drop", e), 0);
+	assert_int_equal(nft("input", "accept", "==", "udp", "4791", "accept", e), 0);
+	/* a default-drop input policy: dropped unless a rule accepts it */
+	assert_int_equal(nft("input", "drop", NULL, NULL, NULL, NULL, e), 1);
+	assert_string_equal(e, "nft: table inet t, chain in (input hook): policy drop and no rule accepts UDP dport 4791");
+	assert_int_equal(nft("input", "drop", "==", "udp", "4791", "accept", e), 0);
+	assert_int_equal(nft("forward", "drop", NULL, NULL, NULL, NULL, e), 0);
+	assert_int_equal(env_judge_nft("{}", 2, e, sizeof(e), why, sizeof(why)), -1);
+	assert_int_equal(env_judge_nft("{\"nftables\": [", 14, e, sizeof(e), why, sizeof(why)), -1);
+
+	assert_int_equal(env_judge_nmcli("lo:unmanaged\nens1f0np0:connected\n", "ens1f0np0", e, sizeof(e)), 1);
+	assert_string_equal(e, "nmcli: ens1f0np0 is connected");
+	assert_int_equal(env_judge_nmcli("ens1f0np0:unmanaged\n", "ens1f0np0", e, sizeof(e)), 0);
+	assert_int_equal(env_judge_nmcli("ens1f0np01:connected\n", "ens1f0np0", e, sizeof(e)), 0);
+	assert_string_equal(e, "nmcli: ens1f0np0 not in NetworkManager's device list");
 }
 
 /* ---- step 1 ---- */
@@ -846,6 +963,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(env_port_down_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(env_roce_without_netdev_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(env_extras_warn, setup, teardown),
+		cmocka_unit_test_setup_teardown(env_parity_warns, setup, teardown),
+		cmocka_unit_test_setup_teardown(env_nft_judged, setup, teardown),
 		cmocka_unit_test_setup_teardown(rate_healthy_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(rate_1x_link_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(rate_slow_speed_fails, setup, teardown),

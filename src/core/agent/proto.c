@@ -150,11 +150,34 @@ static void facts_io(struct cur *c, struct proto_facts *f, bool enc)
 		{ f->gid, sizeof(f->gid), "gid" },
 	};
 
+	char drv[PROTO_NAME];
+	size_t dl;
+
+	/* the driver's version rides in the driver string, "name (version)",
+	 * so that older peers read a longer name and send a bare one (then
+	 * the version is "", the peer did not say); left off when both do
+	 * not fit */
+	if (enc && f->driver_version[0] &&
+	    strlen(f->driver) + strlen(f->driver_version) + 3 < sizeof(drv)) {
+		snprintf(drv, sizeof(drv), "%.*s (%.*s)", (int)strlen(f->driver), f->driver,
+			 (int)strlen(f->driver_version), f->driver_version);
+		strs[3].s = drv;
+	}
 	for (size_t i = 0; i < sizeof(strs) / sizeof(*strs); i++) {
 		if (enc)
 			put_str(c, strs[i].s, strs[i].cap);
 		else
 			get_str(c, strs[i].s, strs[i].cap, strs[i].name);
+	}
+	dl = strlen(f->driver);
+	if (!enc && dl > 3 && f->driver[dl - 1] == ')') {
+		char *open = strrchr(f->driver, '(');
+
+		if (open && open > f->driver && open[-1] == ' ' && open + 1 < f->driver + dl - 1) {
+			snprintf(f->driver_version, sizeof(f->driver_version), "%.*s",
+				 (int)(f->driver + dl - 2 - open), open + 1);
+			open[-1] = '\0';
+		}
 	}
 	if (enc) {
 		put_u(c, u32s(f->numa_node), 4);

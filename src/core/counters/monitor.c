@@ -209,7 +209,7 @@ static void local_main(struct worker *wk, void *arg)
 			for (int i = 0; i < m->n; i++) {
 				memset(&m->port[i], 0, sizeof(m->port[i]));
 				m->port[i].t = w->targets[i];
-				m->port[i].cong.lane_gbps = w->lanes[i];
+				m->port[i].cong.link_lane_gbps = w->lanes[i];
 				delta_init(&m->dp[i], w->targets[i].label, w->interval_s);
 				m->peer[i] = w->peers[i];
 				delta_init(&m->peer_dp[i], w->peers[i].t.label, w->interval_s);
@@ -234,7 +234,7 @@ static void local_main(struct worker *wk, void *arg)
 		umadlock_span_begin();
 		/* a new port's tick: a MAD, so outside the lock */
 		for (int i = 0; changed && i < m->n; i++)
-			portcong_open(&m->port[i].cong, &m->port[i].t, m->port[i].cong.lane_gbps,
+			portcong_open(&m->port[i].cong, &m->port[i].t, m->port[i].cong.link_lane_gbps,
 				      w->smp);
 		if (clear)
 			clear_port_counters(w, m, clear_dev, clear_port);

@@ -10,13 +10,77 @@
 #include "core/base/sysfs.h"
 #include "core/counters/samples.h"
 
+/*
+ * What a PortXmitWait tick is, per device. The IBTA (vol. 1, Performance
+ * Management, PortSamplesControl.Tick) times a tick as (Tick + 1) symbol
+ * times, a symbol time being one byte on one lane (Tick 0x00 = 4 ns at
+ * SDR), and leaves the multiplier to the implementer. NVIDIA's ibdiagnet
+ * User Manual ("Congestion Assessment on InfiniBand Links", v2.13) says the
+ * increment differs by device generation:
+ *   Switch-X, Switch-IB, Switch-IB 2: every 32 bytes per lane, Tick 31 —
+ *     the IBTA's lane symbol times;
+ *   Quantum, Quantum-2, Quantum-3: every 8 bytes per port regardless of
+ *     the width, Tick 7 — so a tick is (Tick + 1) bytes at the port's rate,
+ *     a quarter of the IBTA reading on a 4X link.
+ * No source at hand documents it for host channel adapters or other
+ * switches: their share of time is "n/a", not a figure that may be 4x off.
+ * The DeviceIDs are NodeInfo's, as infiniband-diags' ibdiag_common.c lists
+ * these families (with Bull's OEM IDs) and the PCI ID database names them
+ * (15b3:c738 SwitchX-2, cb20 Switch-IB, cf08 Switch-IB 2, d2f0 Quantum,
+ * d2f2 Quantum-2, d2f4 Quantum-3).
+ */
+enum tick_unit { TICK_UNKNOWN, TICK_LANE_BYTES, TICK_PORT_BYTES };
+
+static enum tick_unit tick_unit(int node_type, unsigned vendid, unsigned devid)
+{
+	static const struct { unsigned vendid, lo, hi; enum tick_unit u; } known[] = {
+		{ 0x02c9, 0xc738, 0xc73b, TICK_LANE_BYTES },	/* SwitchX, SwitchX-2 */
+		{ 0x02c9, 0xcb20, 0xcb20, TICK_LANE_BYTES },	/* Switch-IB */
+		{ 0x02c9, 0xcf08, 0xcf08, TICK_LANE_BYTES },	/* Switch-IB 2 */
+		{ 0x02c9, 0xd2f0, 0xd2f0, TICK_PORT_BYTES },	/* Quantum */
+		{ 0x02c9, 0xd2f2, 0xd2f2, TICK_PORT_BYTES },	/* Quantum-2 */
+		{ 0x02c9, 0xd2f4, 0xd2f4, TICK_PORT_BYTES },	/* Quantum-3 */
+		{ 0x119f, 0x1b02, 0x1b02, TICK_LANE_BYTES },	/* Bull SwitchX */
+		{ 0x119f, 0x1b50, 0x1b50, TICK_LANE_BYTES },	/* Bull SwitchX */
+		{ 0x119f, 0x1ba0, 0x1ba0, TICK_LANE_BYTES },	/* Bull Switch-IB / IB 2 */
+		{ 0x119f, 0x1bd0, 0x1bd5, TICK_LANE_BYTES },	/* Bull Switch-IB / IB 2 */
+		{ 0x119f, 0x1bf0, 0x1bf0, TICK_PORT_BYTES },	/* Bull Quantum */
+	};
+
+	if (node_type != 2)
+		return TICK_UNKNOWN;
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		if (vendid == known[i].vendid && devid >= known[i].lo && devid <= known[i].hi)
+			return known[i].u;
+	return TICK_UNKNOWN;
+}
+
+double portcong_tick_gbps(int node_type, unsigned vendid, unsigned devid, int lanes,
+			  double lane_gbps, char *why, size_t whylen)
+{
+	enum tick_unit u = tick_unit(node_type, vendid, devid);
+
+	why[0] = '\0';
+	if (u == TICK_UNKNOWN) {
+		snprintf(why, whylen, "n/a (tick unknown for this device)");
+		return 0;
+	}
+	if (!(lane_gbps > 0) || (u == TICK_PORT_BYTES && lanes <= 0)) {
+		snprintf(why, whylen, "n/a (the port's link speed is not known here)");
+		return 0;
+	}
+	return u == TICK_PORT_BYTES ? lanes * lane_gbps : lane_gbps;
+}
+
 static void portcong_why(struct portcong *pc)
 {
 	pc->why[0] = '\0';
+	pc->lane_gbps = 0;
 	if (pc->tick < 0)
 		snprintf(pc->why, sizeof(pc->why), "n/a (the port does not report its tick)");
-	else if (!(pc->lane_gbps > 0))
-		snprintf(pc->why, sizeof(pc->why), "n/a (the port's link speed is not known here)");
+	else
+		pc->lane_gbps = portcong_tick_gbps(pc->node_type, pc->vendid, pc->devid, pc->lanes,
+						   pc->link_lane_gbps, pc->why, sizeof(pc->why));
 }
 
 void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps,
@@ -28,7 +92,11 @@ void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_
 	memset(pc, 0, sizeof(*pc));
 	pc->tick = -1;
 	pc->roce_prio = -1;
-	pc->lane_gbps = lane_gbps;
+	pc->link_lane_gbps = lane_gbps;
+	pc->lanes = t->lanes;
+	pc->node_type = t->node_type;
+	pc->vendid = t->vendid;
+	pc->devid = t->devid;
 	if (!t->remote && t->netdev[0]) {
 		pc->pfc_on = true;
 		pc->roce_prio = pfc_roce_priority(t->dev, t->port, pc->prio_how, sizeof(pc->prio_how));
@@ -42,9 +110,9 @@ void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_
 
 void portcong_set_lane(struct portcong *pc, double lane_gbps)
 {
-	if (pc->lane_gbps > 0 || !(lane_gbps > 0))
+	if (pc->link_lane_gbps > 0 || !(lane_gbps > 0))
 		return;
-	pc->lane_gbps = lane_gbps;
+	pc->link_lane_gbps = lane_gbps;
 	if (pc->why[0])
 		portcong_why(pc);
 }

@@ -12,7 +12,14 @@
 
 struct portcong {
 	int tick;		/* PortSamplesControl Tick, -1 not reported */
-	double lane_gbps;	/* lane data rate, 0 unknown */
+	/* the data rate one tick's (Tick + 1) bytes are timed at: a lane's
+	 * (the IBTA symbol time) or the whole port's, as the device's
+	 * vendor documents it (portcong_tick_gbps); 0 unknown */
+	double lane_gbps;
+	double link_lane_gbps;	/* the link's lane data rate, 0 unknown */
+	int lanes;		/* the link's lanes, 0 unknown */
+	int node_type;		/* of the node behind the PMA (ctr_target) */
+	unsigned vendid, devid;
 	char why[120];		/* why no wait share can be given */
 
 	bool pfc_on;		/* a local RoCE port with a netdev */
@@ -20,6 +27,13 @@ struct portcong {
 	char prio_how[96];
 	struct pfc_sample prev, cur;
 };
+
+/* What one PortXmitWait tick is timed at for a node (NodeInfo NodeType,
+ * VendorID, DeviceID) whose link has lanes lanes at lane_gbps each: the
+ * rate in Gb/s that congestion_tick_ns() takes, or 0 with why ("n/a (tick
+ * unknown for this device)") where no source says what the device counts. */
+double portcong_tick_gbps(int node_type, unsigned vendid, unsigned devid, int lanes,
+			  double lane_gbps, char *why, size_t whylen);
 
 /* For target t whose lanes run at lane_gbps (0 unknown): asks the tick
  * through rd's PMA client when t is read there, notes the RoCE priority. */

@@ -65,6 +65,8 @@ int reader_targets_local(const struct snapshot *s, struct ctr_target *t, int max
 			x->lid = p->lid;
 		snprintf(x->no_mad, sizeof(x->no_mad), "%s", p->mad_why);
 		snprintf(x->netdev, sizeof(x->netdev), "%s", p->netdev);
+		x->node_type = 1;	/* a local port: the host's channel adapter */
+		x->lanes = port_width_lanes(p->width_active);
 	}
 	return n;
 }
@@ -90,6 +92,10 @@ int reader_target_peer(const struct port_info *p, struct ctr_target *t)
 	t->lid = p->peer.lid;
 	t->pma_port = p->peer.port;
 	t->remote = true;
+	t->node_type = p->peer.type;
+	t->vendid = p->peer.vendid;
+	t->devid = p->peer.devid;
+	t->lanes = port_width_lanes(p->width_active);	/* the same cable */
 	return 0;
 }
 

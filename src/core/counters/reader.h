@@ -18,6 +18,12 @@ struct ctr_target {
 	unsigned lid;		/* PMA target LID, 0: sysfs */
 	int pma_port;		/* PMA PortSelect */
 	bool remote;
+	/* the node behind the PMA, for what its PortXmitWait tick means:
+	 * NodeInfo NodeType (1 CA, 2 switch; 0 unknown), VendorID and
+	 * DeviceID (0 unknown), the link's lanes (0 unknown) */
+	int node_type;
+	unsigned vendid, devid;
+	int lanes;
 	char netdev[32];	/* RoCE: for pause / PFC statistics */
 	/* an IB port whose MADs this user may not send: read from sysfs
 	 * counters/ instead, and this says why and what would help */

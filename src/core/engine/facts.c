@@ -56,10 +56,8 @@ void facts_collect(struct proto_facts *f, const struct eng *e)
 		snprintf(f->fw_ver, sizeof(f->fw_ver), "%.31s", e->dattr.fw_ver);
 	/* the kernel driver: the PCI function's, or the parent netdev's for
 	 * software devices (rxe, siw) that have no PCI function */
-	if (!sysfs_link_name(buf, sizeof(buf), "/sys/class/infiniband/%s/device/driver", in->device))
-		snprintf(f->driver, sizeof(f->driver), "%.31s", buf);
-	else if (!sysfs_read(buf, sizeof(buf), "/sys/class/infiniband/%s/parent", in->device))
-		snprintf(f->driver, sizeof(f->driver), "soft RDMA on %.15s", buf);
+	port_driver_version(in->device, f->driver, sizeof(f->driver), f->driver_version,
+			    sizeof(f->driver_version));
 	if (cpu >= 0) {
 		if (!sysfs_read_long(&v, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu))
 			f->cpu_mhz = (uint32_t)(v / 1000);
@@ -79,5 +77,5 @@ void facts_collect(struct proto_facts *f, const struct eng *e)
 			fclose(c);
 	}
 	ascii(f->host); ascii(f->kernel); ascii(f->fw_ver); ascii(f->ca_type);
-	ascii(f->pcie); ascii(f->driver); ascii(f->cpu_governor);
+	ascii(f->pcie); ascii(f->driver); ascii(f->driver_version); ascii(f->cpu_governor);
 }

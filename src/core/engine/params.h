@@ -34,6 +34,12 @@ struct proto_facts {
 	char device[PROTO_NAME];
 	char fw_ver[PROTO_NAME];
 	char driver[PROTO_NAME];
+	/* the driver module's version (/sys/module/<m>/version, what
+	 * 'ethtool -i' reports for out-of-tree drivers); "in-tree" when the
+	 * module has none (its version is the kernel's release); "" unknown
+	 * or a peer that did not say. On the wire it rides in driver as
+	 * "name (version)", so older peers read and send a plain name. */
+	char driver_version[PROTO_NAME];
 	char ca_type[PROTO_NAME];
 	char link_layer[PROTO_NAME];
 	char kernel[PROTO_STR];

@@ -329,7 +329,20 @@ void port_pick_data_rate(struct port_info *p)
 {
 	double kernel = p->data_rate_gbps, netdev = p->netdev_speed_mbps / 1000.0;
 
-	if (strcmp(p->link_layer, "Ethernet") || !(netdev > kernel))
+	if (strcmp(p->link_layer, "Ethernet"))
+		return;
+	if (netdev <= 0 && kernel > 0) {
+		/* No speed from the netdev (a virtual NIC, a link being
+		 * negotiated): the kernel's ib_get_eth_speed() then assumes
+		 * 1 Gb/s Ethernet and reports SDR, so the rate string is a
+		 * stand-in, not what the wire carries. Say so; the figure
+		 * stays as the kernel gives it (--line-rate overrides it). */
+		snprintf(p->data_rate_source, sizeof(p->data_rate_source),
+			 "speed unknown (netdev %.16s reports none): kernel default %.4g Gb/s",
+			 p->netdev[0] ? p->netdev : "?", kernel);
+		return;
+	}
+	if (!(netdev > kernel))
 		return;
 	/* Older kernels cap a RoCE port's rate at "100 Gb/sec (4X EDR)";
 	 * the netdev's speed is the Ethernet data rate itself. */

@@ -57,6 +57,7 @@ struct port_peer {
 	int type;			/* NodeInfo NodeType: 1 CA, 2 switch, 3 router */
 	int port;			/* its port number on this cable */
 	unsigned lid;			/* the LID its PMA answers on (switch: port 0's) */
+	unsigned vendid, devid;		/* NodeInfo VendorID / DeviceID, 0 unknown */
 };
 
 /* "CA", "Switch", "Router", "?" */
@@ -149,6 +150,14 @@ int port_mtu_bytes(int code);			/* 1..5 → 256..4096 */
 /* Decodes active speed from the three masks; sets lane_gbps, speed_name,
  * rate_gbps and max_rate_gbps / below_capability. */
 void port_decode_rate(struct port_info *p);
+/* The kernel driver of an RDMA device and its version, under the sysfs
+ * root: the PCI function's driver (name) and its module's
+ * /sys/module/<m>/version (what 'ethtool -i' reports as version for an
+ * out-of-tree driver); a module without one is in-tree, so version is
+ * "in-tree" (its version is the kernel's release). Software devices
+ * (rxe, siw) have no PCI function: "soft RDMA on <netdev>", in-tree.
+ * 0, or -1 when the driver cannot be named (both "" then). */
+int port_driver_version(const char *ibdev, char *name, size_t nlen, char *ver, size_t vlen);
 /* Widths a port could train to: the supported 1X / 2X / 4X, and 8X / 12X
  * only when also enabled (simulators claim every width as supported, real
  * HCAs are 4X devices). supported 0 means unknown: enabled stands in. */

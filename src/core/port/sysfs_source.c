@@ -349,3 +349,28 @@ const struct source source_sysfs = {
 	.enumerate = sysfs_enumerate,
 	.refine = sysfs_refine,
 };
+
+int port_driver_version(const char *ibdev, char *name, size_t nlen, char *ver, size_t vlen)
+{
+	char buf[64], mod[64];
+
+	name[0] = ver[0] = '\0';
+	if (!sysfs_link_name(buf, sizeof(buf), "/sys/class/infiniband/%s/device/driver", ibdev)) {
+		snprintf(name, nlen, "%.31s", buf);
+		/* the driver's module (mlx5_core for mlx5_core); built-in
+		 * drivers have no module link */
+		if (sysfs_link_name(mod, sizeof(mod), "/sys/class/infiniband/%s/device/driver/module", ibdev))
+			snprintf(mod, sizeof(mod), "%s", buf);
+		if (!sysfs_read(buf, sizeof(buf), "/sys/module/%s/version", mod))
+			snprintf(ver, vlen, "%.31s", buf);
+		else
+			snprintf(ver, vlen, "in-tree");
+		return 0;
+	}
+	if (!sysfs_read(buf, sizeof(buf), "/sys/class/infiniband/%s/parent", ibdev)) {
+		snprintf(name, nlen, "soft RDMA on %.15s", buf);
+		snprintf(ver, vlen, "in-tree");
+		return 0;
+	}
+	return -1;
+}

@@ -205,6 +205,8 @@ static void smp_peer(struct port_info *p, struct ibmad_port *mp)
 	q->type = (int)mad_get_field(ni, 0, IB_NODE_TYPE_F);
 	q->guid = mad_get_field64(ni, 0, IB_NODE_GUID_F);
 	q->port = (int)mad_get_field(ni, 0, IB_NODE_LOCAL_PORT_F);
+	q->vendid = mad_get_field(ni, 0, IB_NODE_VENDORID_F);
+	q->devid = mad_get_field(ni, 0, IB_NODE_DEVID_F);
 	if (smp_query_via(nd, &dr, IB_ATTR_NODE_DESC, 0, 0, mp)) {
 		nd[IB_SMP_DATA_SIZE - 1] = '\0';
 		snprintf(q->name, sizeof(q->name), "%.64s", (const char *)nd);

@@ -13,7 +13,13 @@
 
 #include "core/base/sysfs.h"
 
-/* active_speed (verbs enum) → the PortInfo masks port_decode_rate reads */
+/* active_speed (verbs enum) → the PortInfo masks port_decode_rate reads.
+ * XDR cannot come this way: rdma-core 44's ibv_port_attr has only the
+ * 8-bit active_speed (NDR = 128 is its last value); XDR needs
+ * active_speed_ex, which rdma-core added in v49. An XDR port is decoded
+ * from the kernel's sysfs rate string ("800 Gb/sec (4X XDR)", parse_rate
+ * in sysfs_source.c), which is read first, or from SMP PortInfo's
+ * LinkSpeedExtActive2; verbs only fills what both left unknown. */
 static void verbs_speed(struct port_info *p, unsigned sp)
 {
 	p->speed_active = p->ext_active = 0;

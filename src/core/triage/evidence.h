@@ -41,6 +41,12 @@ struct tri_hostenv {
 	char governor_why[TRI_TEXT];
 	int irqbalance;			/* -1 unknown, 0 not running, 1 running */
 	char driver[PROTO_NAME];	/* local facts (also in local_facts) */
+	char driver_version[PROTO_NAME];	/* see proto_facts; "" unknown */
+	/* NetworkManager and the firewall, as their own tools print them */
+	int nm;				/* -1 unknown, 0 not managing it / not running, 1 managing */
+	char nm_line[TRI_TEXT];
+	int firewall;			/* -1 not read, 0 nothing drops UDP 4791, 1 drops it */
+	char fw_line[TRI_TEXT];
 };
 
 /* The other end of the local port's link (InfiniBand, from a one-hop

@@ -13,9 +13,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <sys/resource.h>
 
 #include "core/agent/client.h"
+#include "core/base/spawn.h"
+#include "core/triage/envtools.h"
 #include "core/base/sysfs.h"
 #include "core/counters/reader.h"
 #include "core/engine/engine.h"
@@ -126,15 +129,107 @@ static int irqbalance_running(void)
 	return found;
 }
 
-static void driver_read(char *out, size_t len, const char *dev)
-{
-	char buf[64];
+/* ---- NetworkManager and the firewall, from their own tools ---- */
 
-	if (!sysfs_link_name(buf, sizeof(buf), "/sys/class/infiniband/%s/device/driver", dev))
-		snprintf(out, len, "%.31s", buf);
-	else if (!sysfs_read(buf, sizeof(buf), "/sys/class/infiniband/%s/parent", dev))
-		snprintf(out, len, "soft RDMA on %.15s", buf);
+#define TOOL_TIMEOUT_S 5.0
+
+/* The tool's path in the usual system directories, or NULL. */
+static const char *tool_path(const char *name, char *buf, size_t len)
+{
+	static const char *const dirs[] = { "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(buf, len, "%s/%s", dirs[i], name);
+		if (!access(buf, X_OK))
+			return buf;
+	}
+	return NULL;
 }
+
+/* Runs argv to its end (bounded by TOOL_TIMEOUT_S); its exit status, or
+ * -1 with the reason in s->out. */
+static int tool_run(struct spawn *s, char *const argv[])
+{
+	int rc = -1;
+
+	if (spawn_start(s, argv, TOOL_TIMEOUT_S) < 0)
+		return -1;
+	while (!spawn_poll(s, &rc)) {
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+
+		poll(&p, 1, 100);
+	}
+	return rc;
+}
+
+static void nm_probe(struct tri_hostenv *env, const char *netdev)
+{
+	char path[64];
+	struct spawn s;
+	int rc;
+
+	env->nm = -1;
+	if (!netdev[0]) {
+		env->nm = 0;
+		snprintf(env->nm_line, sizeof(env->nm_line), "NetworkManager: no netdev to ask about");
+		return;
+	}
+	if (!tool_path("nmcli", path, sizeof(path))) {
+		/* its run directory exists while the daemon runs */
+		env->nm = 0;
+		snprintf(env->nm_line, sizeof(env->nm_line), "NetworkManager %s",
+			 access("/run/NetworkManager", F_OK) ? "not running (no nmcli, no /run/NetworkManager)" :
+			 "present (/run/NetworkManager) but no nmcli to ask");
+		if (!access("/run/NetworkManager", F_OK))
+			env->nm = -1;
+		return;
+	}
+	char *argv[] = { path, "-t", "-f", "DEVICE,STATE", "device", NULL };
+
+	rc = tool_run(&s, argv);
+	if (rc == 8 || (rc && strstr(s.out, "not running"))) {
+		env->nm = 0;
+		snprintf(env->nm_line, sizeof(env->nm_line), "NetworkManager not running (nmcli)");
+	} else if (rc) {
+		snprintf(env->nm_line, sizeof(env->nm_line), "NetworkManager: nmcli failed (%d): %.120s", rc, s.out);
+	} else {
+		env->nm = env_judge_nmcli(s.out, netdev, env->nm_line, sizeof(env->nm_line));
+	}
+}
+
+static void fw_probe(struct tri_hostenv *env)
+{
+	char path[64], why[160] = "";
+	struct spawn s;
+	int rc;
+
+	env->firewall = -1;
+	if (!tool_path("nft", path, sizeof(path))) {
+		snprintf(env->fw_line, sizeof(env->fw_line),
+			 "could not read the firewall: no nft on this host — check that UDP %d (RoCE v2) is accepted",
+			 ROCE_V2_UDP_PORT);
+		return;
+	}
+	char *argv[] = { path, "-j", "list", "ruleset", NULL };
+
+	rc = tool_run(&s, argv);
+	if (rc) {
+		snprintf(env->fw_line, sizeof(env->fw_line), "could not read the firewall (needs root): nft %s%.100s",
+			 rc < 0 ? "" : "failed: ", s.out);
+		return;
+	}
+	if (s.n + 1 >= sizeof(s.out)) {
+		snprintf(env->fw_line, sizeof(env->fw_line),
+			 "could not read the firewall: its ruleset is over %d bytes, not judged — check UDP %d by hand (nft list ruleset)",
+			 SPAWN_OUT - 1, ROCE_V2_UDP_PORT);
+		return;
+	}
+	env->firewall = env_judge_nft(s.out, s.n, env->fw_line, sizeof(env->fw_line), why, sizeof(why));
+	if (env->firewall < 0)
+		snprintf(env->fw_line, sizeof(env->fw_line), "could not read the firewall: nft's ruleset: %.160s", why);
+}
+
+const struct tri_probes tri_probes_real = { nm_probe, fw_probe };
 
 /* DCB / trust where a driver puts them in sysfs; mainline drivers keep
  * them behind dcbnl, which the tool named in dcb_why reads. */
@@ -409,7 +504,14 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	memlock_read(&ev->memlock);
 	governor_read(&ev->env);
 	ev->env.irqbalance = irqbalance_running();
-	driver_read(ev->env.driver, sizeof(ev->env.driver), ev->local.dev);
+	port_driver_version(ev->local.dev, ev->env.driver, sizeof(ev->env.driver), ev->env.driver_version,
+			    sizeof(ev->env.driver_version));
+	{
+		const struct tri_probes *pr = o->probes ? o->probes : &tri_probes_real;
+
+		pr->nm(&ev->env, ev->local.netdev);
+		pr->firewall(&ev->env);
+	}
 	testctr_sample(&ev->counters, ev->local.dev, ev->local.port);
 	dcb_read(ev);
 	link_read(ev, o);

@@ -24,7 +24,18 @@ struct tri_opts {
 	/* judges the facts of the snapshot (the diag room's
 	 * portfacts_judge); NULL: none */
 	void (*judge)(struct snapshot *s);
+	/* the host-tool probes; NULL: the real ones (tri_probes_real) */
+	const struct tri_probes *probes;
 };
+
+/* NetworkManager's and the firewall's view, each asked of its own tool
+ * (nmcli; nft, else iptables-save) with a time-out: fill env->nm /
+ * nm_line and env->firewall / fw_line. */
+struct tri_probes {
+	void (*nm)(struct tri_hostenv *env, const char *netdev);
+	void (*firewall)(struct tri_hostenv *env);
+};
+extern const struct tri_probes tri_probes_real;
 
 /* Traffic runs: bandwidth at 1 QP, at 8 QPs, and 8 QPs both ways. */
 enum { TRI_RUN_BW1 = 1, TRI_RUN_BW8 = 2, TRI_RUN_LOAD = 4, TRI_RUN_ALL = 7 };

@@ -4,4 +4,5 @@
 libibc_core_a_SOURCES += \
 	src/core/triage/evidence.h \
 	src/core/triage/gather.c src/core/triage/gather.h \
-	src/core/triage/job.c src/core/triage/job.h
+	src/core/triage/job.c src/core/triage/job.h \
+	src/core/triage/envtools.c src/core/triage/envtools.h
