@@ -34,8 +34,8 @@ static void near_at(double got, double want, double eps, const char *what, int l
 }
 #define assert_near(got, want, eps) near_at((got), (want), (eps), #got, __LINE__)
 
-/* The units: optical power 0.1 µW, bias 2 µA, temperature 1/256 °C,
- * supply 100 µV (SFF-8636 6.2.4, CMIS 8.2.5, SFF-8472 9.2). */
+/* The units of all three specifications' monitors: optical power 0.1 µW,
+ * bias 2 µA, temperature 1/256 °C, supply 100 µV. */
 static double dbm(double raw) { return 10.0 * log10(raw * 0.1e-3); }
 static double ma(double raw) { return raw * 2e-3; }
 
@@ -174,7 +174,7 @@ static void test_sfp(void **state)
 	assert_false(m.judged & (OPTICS_ALARM | OPTICS_NEAR_LOW_RX | OPTICS_DARK));
 }
 
-/* External calibration (SFF-8472 9.3): the raw reading through the
+/* External calibration (SFF-8472): the raw reading through the
  * module's own constants, as mkdumps.py wrote them. */
 static void test_sfp_external(void **state)
 {

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* CMIS (QSFP-DD, OSFP, QSFP with CMIS): lower page module monitors and
  * flags, page 00h identity, page 01h advertising, page 02h thresholds,
- * page 11h (bank 0) lane flags and monitors. Byte offsets are CMIS 5.2,
- * Tables 8-9 to 8-11 (lower page), 8-24 (page 00h), 8-43 (page 01h),
- * 8-62/8-63 (page 02h), 8-81 to 8-85 (page 11h). */
+ * page 11h (bank 0) lane flags and monitors. Byte offsets are CMIS 5.2's
+ * memory map (the same as ethtool's cmis.h uses). */
 #include "config.h"
 #include "core/optics/optics.h"
 

@@ -13,9 +13,8 @@ bool optics_has(const struct optics_pages *pg, int a, int page);
 unsigned optics_u16(const uint8_t *p);
 int optics_s16(const uint8_t *p);
 
-/* Units shared by SFF-8472 (section 9.2), SFF-8636 (section 6.2.4) and
- * CMIS (section 8.2.5 / 8.9.4): temperature signed 1/256 °C, supply 100 µV,
- * optical power 0.1 µW, bias 2 µA. */
+/* Units shared by SFF-8472, SFF-8636 and CMIS monitors: temperature
+ * signed 1/256 °C, supply 100 µV, optical power 0.1 µW, bias 2 µA. */
 double optics_temp_c(int raw);
 double optics_temp_u16(unsigned raw);	/* the same from an unsigned field */
 double optics_vcc_v(unsigned raw);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* SFF-8472 (SFP, SFP+, SFP28): identity at address A0h, monitors, flags and
  * thresholds at A2h, internal or external calibration. Byte offsets are
- * SFF-8472 rev 12.4, Table 4-1 (A0h) and Tables 9-5 to 9-16 (A2h). */
+ * SFF-8472 rev 12.4's memory map: A0h section 4, A2h section 9 (the same
+ * as ethtool's sfpid.c and sfpdiag.c use). */
 #include "config.h"
 #include "core/optics/optics.h"
 
@@ -49,7 +50,7 @@ static double be_float(const uint8_t *p)
 	return f;
 }
 
-/* A linear calibration (section 9.3, "External Calibration"): the raw
+/* A linear calibration (SFF-8472, "External Calibration"): the raw
  * reading times the slope (unsigned fixed point, 8.8) plus the offset,
  * the result in the internally calibrated field's unit. */
 struct cal {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* SFF-8636 (QSFP+, QSFP28): lower page 00h monitors and flags, upper page
  * 00h identity, upper page 03h the module's thresholds. Byte offsets are
- * SFF-8636 rev 2.10a, section 6 (Tables 6-2 to 6-9, 6-15, 6-25). */
+ * SFF-8636 rev 2.10a's memory map (the same as ethtool's qsfp.h uses). */
 #include "config.h"
 #include "core/optics/optics.h"
 
