@@ -64,12 +64,15 @@ int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 	struct snapshot *s = calloc(1, sizeof(*s));
 	char err[320];
 	enum snap_status st;
+	struct snap_opts so;
 
 	if (!s) {
 		fail("out of memory");
 		return 5;
 	}
-	st = snapshot_collect(s, o, err, sizeof(err));
+	so = *o;
+	so.modules = c->json;	/* the module object of snapshot --json */
+	st = snapshot_collect(s, &so, err, sizeof(err));
 	if (st != SNAP_OK) {
 		fail(err);
 		snapshot_release(s);

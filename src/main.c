@@ -5,11 +5,13 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "demo/demo.h"
 #include "core/base/sigexit.h"
 #include "core/base/sysfs.h"
+#include "core/optics/source.h"
 #include "core/port/snapshot.h"
 
 static int run(int argc, char **argv)
@@ -39,6 +41,8 @@ static int run(int argc, char **argv)
 
 	/* once, before any worker thread reads sysfs */
 	sysfs_set_root(c.sysfs_root ? c.sysfs_root : "/");
+	/* saved module pages instead of the kernel, as --sysfs-root for sysfs */
+	optics_set_dump_root(getenv("IBCONSOLE_MODULE_ROOT"));
 	o.device = c.device;
 	o.port = c.port;
 	o.no_smp = c.no_smp;

@@ -82,6 +82,11 @@ struct optics_module {
 int optics_decode(const struct optics_pages *pg, struct optics_module *m,
 		  char *err, size_t errlen);
 
+/* No source gives a distance for "close to the low alarm": the reference
+ * procedure's example is a lane at -12.5 dBm on a module whose low alarm is
+ * -14 dBm. 2 dB is ours (config key optic_rx_near_db). */
+#define OPTICS_NEAR_DB_DEFAULT 2.0
+
 /* Margins and flags: near_db is how close (dB) to the low receive-power
  * alarm a lane counts as near; link_up 1 / 0 / -1 unknown (dark lanes
  * are only flagged on a link that is up). */

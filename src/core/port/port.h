@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/optics/report.h"
+
 #define PORT_STR 64
 #define PORT_ERR 192
 #define PORT_MAX_GIDS 32
@@ -136,6 +138,10 @@ struct port_info {
 	 * open for this user): why, and the permission that would help;
 	 * "" when they can or it was not tried */
 	char mad_why[PORT_ERR + 64];
+
+	/* the pluggable module's readings (snap_opts.modules), or why not */
+	bool module_asked;
+	struct optics_port module;
 };
 
 /* --- pure decoders (unit-tested) --- */

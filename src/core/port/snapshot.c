@@ -16,6 +16,7 @@
 #include "core/port/sources.h"
 #include "core/base/sysfs.h"
 #include "core/base/umadlock.h"
+#include "core/optics/source.h"
 
 /* Refiners in order of authority: later ones only fill what is missing. */
 static const struct source *const refiners[] = {
@@ -162,6 +163,25 @@ enum snap_status snapshot_collect(struct snapshot *s, const struct snap_opts *o,
 	return st;
 }
 
+/* The module behind the port's netdev; an InfiniBand port without one
+ * has no way to it through the kernel. */
+static void read_module(struct port_info *p, const struct snap_opts *o)
+{
+	p->module_asked = true;
+	if (!p->netdev[0]) {
+		memset(&p->module, 0, sizeof(p->module));
+		snprintf(p->module.why, sizeof(p->module.why), "%s",
+			 strcmp(p->link_layer, "InfiniBand") == 0
+				 ? "no network interface on this InfiniBand port: the kernel's ethtool "
+				   "interface cannot reach its module (vendor tools such as mlxlink can)"
+				 : "no network interface found for this port");
+		return;
+	}
+	optics_port_read(&p->module, p->netdev,
+			 o->module_near_db > 0 ? o->module_near_db : OPTICS_NEAR_DB_DEFAULT,
+			 p->phys_state == 5 ? 1 : p->phys_state ? 0 : -1);
+}
+
 static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 				char *err, size_t errlen)
 {
@@ -245,6 +265,8 @@ static enum snap_status collect(struct snapshot *s, const struct snap_opts *o,
 		if (p->link_v.valid)
 			port_decode_rate(p);
 		port_pick_data_rate(p);
+		if (o->modules)
+			read_module(p, o);
 	}
 	return SNAP_OK;
 }

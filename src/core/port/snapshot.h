@@ -13,6 +13,11 @@ struct snap_opts {
 	int port;		/* 0: all */
 	bool no_smp;		/* skip SMP queries (fixture trees) */
 	bool no_verbs;
+	/* read each port's module through its netdev (kernel ethtool); a
+	 * lane within module_near_db of its low receive alarm is flagged
+	 * (0: OPTICS_NEAR_DB_DEFAULT) */
+	bool modules;
+	double module_near_db;
 };
 
 /* Ports have no fixed limit: ports grows as they are found. Start from a

@@ -11,6 +11,7 @@
 
 #include "core/base/json.h"
 #include "core/base/sysfs.h"
+#include "core/optics/report.h"
 
 static const char *guid(uint64_t g, char *buf, size_t len)
 {
@@ -209,6 +210,8 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_str(j, "peer_error", p->peer.v.why);
 	}
 	json_str(j, "sources", p->sources);
+	if (p->module_asked)
+		optics_json(j, "module", &p->module);
 	if (extra)
 		extra(j, idx, arg);
 	json_obj_end(j);
