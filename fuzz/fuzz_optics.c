@@ -61,7 +61,7 @@ static void outputs(struct optics_port *p)
 	optics_json(&j, NULL, p);
 	fclose(devnull);
 	expo_init(&b);
-	optics_expo(&b, p, labels, 1);
+	optics_expo(&b, (const struct optics_port *const *)&p, labels, 1);
 	expo_free(&b);
 	n = optics_lines(p, line, 12);
 	if (n < 1 || n > 12)

@@ -14,3 +14,6 @@ EXTRA_DIST += fuzz/fuzz-proto.test fuzz/fuzz_proto.c fuzz/corpus \
 	fuzz/fuzz-namemap.test fuzz/fuzz_namemap.c fuzz/corpus-namemap \
 	fuzz/fuzz-perftest.test fuzz/fuzz_perftest.c fuzz/corpus-perftest \
 	fuzz/fuzz-acceptres.test fuzz/fuzz_acceptres.c fuzz/corpus-acceptres
+# The module page decoders and the saved-page reader.
+FUZZ_TESTS += fuzz/fuzz-optics.test
+EXTRA_DIST += fuzz/fuzz-optics.test fuzz/fuzz_optics.c fuzz/corpus-optics

@@ -62,6 +62,7 @@ struct exp_state {
 	pthread_cond_t wake;
 	const struct cli *cli;
 	const struct snap_opts *so;
+	struct snap_opts so_modules;	/* so, reading the modules too */
 	struct thresholds th;
 	struct export_store *store;
 	/* local */
@@ -647,7 +648,9 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 	pthread_mutex_init(&x->lock, NULL);
 	pthread_cond_init(&x->wake, NULL);
 	x->cli = c;
-	x->so = o;
+	x->so_modules = *o;
+	x->so_modules.modules = true;
+	x->so = &x->so_modules;
 	x->fabric = c->fabric;
 	rc = load_thresholds(c, &x->th, err, errlen);
 	if (rc)

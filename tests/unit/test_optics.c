@@ -367,6 +367,7 @@ static double sample(const char *text, const char *prefix)
 static void test_expo(void **state)
 {
 	struct optics_port p[2];
+	const struct optics_port *ports[2] = { &p[0], &p[1] };
 	const char *labels[2] = { "device=\"mlx5_0\",port=\"1\"", "device=\"mlx5_1\",port=\"1\"" };
 	char path[] = "/tmp/test_optics_expo.XXXXXX", cmd[256], out[4096];
 	struct expo_buf b;
@@ -377,7 +378,7 @@ static void test_expo(void **state)
 	(void)state;
 	two_ports(p);
 	expo_init(&b);
-	optics_expo(&b, p, labels, 2);
+	optics_expo(&b, ports, labels, 2);
 	assert_false(b.oom);
 	assert_near(sample(b.p, "ibconsole_module_rx_power_dbm{device=\"mlx5_0\",port=\"1\",lane=\"1\"} "),
 		    dbm(562), 1e-9);

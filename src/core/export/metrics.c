@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/fabric/fabric.h"
+#include "core/optics/report.h"
 #include "core/port/snapshot.h"
 
 const char *const export_rule_names[EXPORT_NRULES] = {
@@ -324,6 +325,25 @@ static void write_links(struct expo_buf *b, const char *prefix,
 	}
 }
 
+/* The modules of the ports whose snapshot read them. */
+static void write_modules(struct expo_buf *b, const struct snapshot *s,
+			  const struct export_target *t)
+{
+	const struct optics_port **p = calloc(s->nports > 0 ? (size_t)s->nports : 1, sizeof(*p));
+	const char **labels = calloc(s->nports > 0 ? (size_t)s->nports : 1, sizeof(*labels));
+	int n = 0;
+
+	for (int i = 0; p && labels && i < s->nports; i++)
+		if (s->ports[i].module_asked) {
+			p[n] = &s->ports[i].module;
+			labels[n++] = t[i].labels;
+		}
+	if (n > 0)
+		optics_expo(b, p, labels, n);
+	free(p);
+	free(labels);
+}
+
 void export_write_local(struct expo_buf *b, const struct snapshot *s,
 			const struct export_target *t)
 {
@@ -399,6 +419,7 @@ void export_write_local(struct expo_buf *b, const struct snapshot *s,
 	for (int i = 0; i < s->nports; i++)
 		if (s->ports[i].numa.v.valid)
 			expo_sample(b, name, t[i].labels, NULL, NULL, s->ports[i].numa.node);
+	write_modules(b, s, t);
 }
 
 void export_write_fabric(struct expo_buf *b, const struct fabric *f,

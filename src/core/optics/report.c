@@ -123,7 +123,7 @@ void optics_json(struct json *j, const char *key, const struct optics_port *p)
 	json_obj_end(j);
 }
 
-static void lane_family(struct expo_buf *b, const struct optics_port *p,
+static void lane_family(struct expo_buf *b, const struct optics_port *const *p,
 			const char *const *labels, int n, int what)
 {
 	static const char *const names[] = {
@@ -140,9 +140,9 @@ static void lane_family(struct expo_buf *b, const struct optics_port *p,
 
 	expo_family(b, names[what], "gauge", help[what]);
 	for (int i = 0; i < n; i++) {
-		const struct optics_module *m = &p[i].m;
+		const struct optics_module *m = &p[i]->m;
 
-		if (!p[i].readable)
+		if (!p[i]->readable)
 			continue;
 		for (int k = 0; k < m->nlanes; k++) {
 			const struct optics_lane *l = &m->lane[k];
@@ -159,7 +159,7 @@ static void lane_family(struct expo_buf *b, const struct optics_port *p,
 	}
 }
 
-void optics_expo(struct expo_buf *b, const struct optics_port *p,
+void optics_expo(struct expo_buf *b, const struct optics_port *const *p,
 		 const char *const *labels, int n)
 {
 	char lane[8];
@@ -167,21 +167,21 @@ void optics_expo(struct expo_buf *b, const struct optics_port *p,
 	expo_family(b, "ibconsole_module_readable", "gauge",
 		    "1 when the port's pluggable module could be read through the kernel's ethtool interface");
 	for (int i = 0; i < n; i++)
-		expo_sample(b, "ibconsole_module_readable", labels[i], NULL, NULL, p[i].readable);
+		expo_sample(b, "ibconsole_module_readable", labels[i], NULL, NULL, p[i]->readable);
 	expo_family(b, "ibconsole_module_temperature_celsius", "gauge",
 		    "Module temperature as the module reads it");
 	for (int i = 0; i < n; i++)
-		if (p[i].readable && p[i].m.temp.valid)
+		if (p[i]->readable && p[i]->m.temp.valid)
 			expo_sample(b, "ibconsole_module_temperature_celsius", labels[i], NULL,
-				    NULL, p[i].m.temp.value);
+				    NULL, p[i]->m.temp.value);
 	for (int what = 0; what < 4; what++)
 		lane_family(b, p, labels, n, what);
 	expo_family(b, "ibconsole_module_lane_flag", "gauge",
 		    "1 when the lane has the flag: near_low_rx_alarm, dark, alarm, warning");
 	for (int i = 0; i < n; i++) {
-		if (!p[i].readable)
+		if (!p[i]->readable)
 			continue;
-		for (int k = 0; k < p[i].m.nlanes; k++) {
+		for (int k = 0; k < p[i]->m.nlanes; k++) {
 			struct expo_buf x;
 			bool first = false;
 
@@ -192,7 +192,7 @@ void optics_expo(struct expo_buf *b, const struct optics_port *p,
 			for (size_t f = 0; f < NJUDGED; f++)
 				expo_sample(b, "ibconsole_module_lane_flag", x.p ? x.p : "", "flag",
 					    judged_names[f].json,
-					    (p[i].m.lane[k].judged & judged_names[f].bit) != 0);
+					    (p[i]->m.lane[k].judged & judged_names[f].bit) != 0);
 			expo_free(&x);
 		}
 	}

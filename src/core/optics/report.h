@@ -24,8 +24,8 @@ void optics_json(struct json *j, const char *key, const struct optics_port *p);
 
 /* Families ibconsole_module_*: readable, temperature, per lane rx / tx
  * power (dBm), rx margin to the nearest alarm (dB), bias (A), and the
- * flags; labels[i] is port i's label text (device="…",port="…"). */
-void optics_expo(struct expo_buf *b, const struct optics_port *p,
+ * flags; labels[i] is port p[i]'s label text (device="…",port="…"). */
+void optics_expo(struct expo_buf *b, const struct optics_port *const *p,
 		 const char *const *labels, int n);
 
 /* The detail pane's lines, at most max; returns how many. */
