@@ -354,6 +354,7 @@ static void ui_why(const char *err, char *buf, size_t len)
 static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui_opts *u)
 {
 	char err[800];
+	struct snap_opts so;
 
 	memset(a, 0, sizeof(*a));
 	a->snap = calloc(1, sizeof(*a->snap));
@@ -377,7 +378,10 @@ static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui
 		free(a->snap);
 		return 2;
 	}
-	a->sm = sampler_start(o, a->interval_s, err, sizeof(err));
+	/* the sampler reads each port's module too: the detail pane shows it */
+	so = *o;
+	so.modules = true;
+	a->sm = sampler_start(&so, a->interval_s, err, sizeof(err));
 	if (!a->sm) {
 		screen_accept_shutdown();
 		snapshot_release(a->snap);

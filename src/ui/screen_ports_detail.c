@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/optics/report.h"
 #include "core/testrun/peer.h"
 #include "ctrview.h"
 #include "layout.h"
@@ -368,6 +369,43 @@ static void ports_items_host(const struct port_info *p)
 		it->wide = true;
 }
 
+/* The pluggable module beside its own alarms (read by the sampler). */
+static void ports_items_module(const struct port_info *p)
+{
+	const struct optics_module *m = &p->module.m;
+	struct ports_item *it;
+	char text[300], a[16];
+
+	if (!p->module_asked)
+		return;
+	if (!p->module.readable) {
+		it = ports_add("Module", UI_DIM, "n/a (%s)", p->module.why);
+		if (it)
+			it->wide = true;
+		return;
+	}
+	it = ports_add("Module", UI_NORMAL, "%s %s %s, serial %s", m->type, m->vendor, m->part,
+		       m->serial);
+	if (it)
+		it->wide = true;
+	if (m->temp.valid && m->vcc.valid)
+		ports_add("Module temp", m->temp.flags || m->vcc.flags ? UI_WARN : UI_NORMAL,
+			  "%.1f °C, supply %.2f V", m->temp.value, m->vcc.value);
+	for (int i = 0; i < m->nlanes; i++) {
+		unsigned j = m->lane[i].judged;
+
+		optics_lane_text(&m->lane[i], text, sizeof(text));
+		snprintf(a, sizeof(a), "Lane %d", i + 1);
+		it = ports_add(a, j & (OPTICS_ALARM | OPTICS_DARK) ? UI_BAD :
+				  j & (OPTICS_NEAR_LOW_RX | OPTICS_WARN) ? UI_WARN : UI_NORMAL,
+			       "%s", text);
+		if (it)
+			it->wide = true;
+	}
+	if (m->note[0])
+		ports_add("Module note", UI_DIM, "%s", m->note);
+}
+
 static void ports_items_gids(const struct port_info *p)
 {
 	struct ports_item *it;
@@ -448,6 +486,7 @@ static int ports_detail_build(const struct port_info *p,
 	detail_nitems = 0;
 	ports_items_link(p);
 	ports_items_peer(p);
+	ports_items_module(p);
 	ports_items_host(p);
 	ports_items_ids(p);
 	if (s->warning[0]) {

@@ -219,10 +219,22 @@ static void fmt_val(char *buf, size_t n, bool have, double v, const char *unit)
 		snprintf(buf, n, "%.2f %s", v, unit);
 }
 
+void optics_lane_text(const struct optics_lane *l, char *buf, size_t n)
+{
+	char a[32], b[32], text[96], words[128];
+
+	fmt_val(a, sizeof(a), l->rx.valid, l->rx.value, "dBm");
+	fmt_val(b, sizeof(b), l->tx.valid, l->tx.value, "dBm");
+	optics_margin_text(l, text, sizeof(text));
+	optics_flag_words(l->judged, words, sizeof(words));
+	snprintf(buf, n, "rx %s, tx %s%s%s%s%s", a, b, text[0] ? ", " : "", text,
+		 words[0] ? " — " : "", words);
+}
+
 int optics_lines(const struct optics_port *p, char (*line)[OPTICS_LINE], int max)
 {
 	const struct optics_module *m = &p->m;
-	char a[32], b[32], text[96], words[128];
+	char a[32], b[32], lane[300];
 	int n = 0;
 
 	if (max <= 0)
@@ -239,14 +251,8 @@ int optics_lines(const struct optics_port *p, char (*line)[OPTICS_LINE], int max
 		snprintf(line[n++], OPTICS_LINE, "  temperature %s, supply %s", a, b);
 	}
 	for (int i = 0; i < m->nlanes && n < max; i++) {
-		const struct optics_lane *l = &m->lane[i];
-
-		fmt_val(a, sizeof(a), l->rx.valid, l->rx.value, "dBm");
-		fmt_val(b, sizeof(b), l->tx.valid, l->tx.value, "dBm");
-		optics_margin_text(l, text, sizeof(text));
-		optics_flag_words(l->judged, words, sizeof(words));
-		snprintf(line[n++], OPTICS_LINE, "  lane %d: rx %s, tx %s%s%s%s%s", i + 1, a, b,
-			 text[0] ? ", " : "", text, words[0] ? " — " : "", words);
+		optics_lane_text(&m->lane[i], lane, sizeof(lane));
+		snprintf(line[n++], OPTICS_LINE, "  lane %d: %s", i + 1, lane);
 	}
 	if (m->note[0] && n < max)
 		snprintf(line[n++], OPTICS_LINE, "  (%s)", m->note);

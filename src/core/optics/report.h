@@ -32,6 +32,10 @@ void optics_expo(struct expo_buf *b, const struct optics_port *const *p,
 #define OPTICS_LINE 320
 int optics_lines(const struct optics_port *p, char (*line)[OPTICS_LINE], int max);
 
+/* One lane in words: "rx -12.50 dBm, tx 0.00 dBm, 1.5 dB above the low
+ * receive-power alarm — near the low receive-power alarm, warning flag set". */
+void optics_lane_text(const struct optics_lane *l, char *buf, size_t n);
+
 /* "near the low receive-power alarm, dark, alarm, warning" or "". */
 void optics_flag_words(unsigned judged, char *buf, size_t n);
 
