@@ -655,6 +655,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 	rc = load_thresholds(c, &x->th, err, errlen);
 	if (rc)
 		goto out;
+	x->so_modules.module_near_db = x->th.optic_near_db;
 	l->s = calloc(1, sizeof(*l->s));
 	l->rd = reader_open();
 	l->dp = calloc(CTRS_MAX_TARGETS, sizeof(*l->dp));

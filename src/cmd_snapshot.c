@@ -13,6 +13,8 @@
 #include "core/port/snapshot.h"
 #include "diag/portfacts.h"
 #include "diag/pcielimit.h"
+#include "diag/thresholds.h"
+#include "cmdutil.h"
 
 static void fail(const char *msg)
 {
@@ -72,6 +74,18 @@ int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 	}
 	so = *o;
 	so.modules = c->json;	/* the module object of snapshot --json */
+	if (so.modules) {
+		struct thresholds th;
+		int rc = cmd_load_thresholds(c, &th, err, sizeof(err));
+
+		if (rc) {
+			fail(err);
+			snapshot_release(s);
+			free(s);
+			return rc;
+		}
+		so.module_near_db = th.optic_near_db;
+	}
 	st = snapshot_collect(s, &so, err, sizeof(err));
 	if (st != SNAP_OK) {
 		fail(err);

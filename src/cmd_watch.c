@@ -30,6 +30,7 @@
 #include "core/counters/portcong.h"
 #include "diag/congestion.h"
 #include "diag/pfc.h"
+#include "diag/ber.h"
 
 /* 93700 → "93.7 k", for a person reading a terminal (JSON keeps raw). */
 static void fmt_rate(char *b, size_t n, double v, const char *unit)
@@ -331,6 +332,8 @@ struct watch {
 	struct port_peer peer[CTRS_MAX_TARGETS];
 	int peer_at[CTRS_MAX_TARGETS];
 	bool is_peer[CTRS_MAX_TARGETS];
+	/* the link's lane signalling rate (Gb/s, 0 unknown) for its BER */
+	double lane_sig[CTRS_MAX_TARGETS];
 	int nlocal, n;
 	struct thresholds th;
 	struct delta_port *dp;
@@ -364,7 +367,9 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	for (int i = 0; i < w->nlocal; i++) {
 		w->peer[i] = s->ports[i].peer;
 		w->peer_at[i] = -1;
+		w->lane_sig[i] = s->ports[i].lane_gbps;
 		if (w->n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &w->t[w->n])) {
+			w->lane_sig[w->n] = s->ports[i].lane_gbps;	/* the same cable */
 			w->peer_at[i] = w->n;
 			w->is_peer[w->n++] = true;
 		}
@@ -419,6 +424,47 @@ static int watch_read(const struct snap_opts *o, struct watch *w,
 	return nev + asyncev_take(w->verbs, ev + nev, WATCH_MAX_EVENTS - nev);
 }
 
+/* The effective bit error rate since the first sample: SymbolErrorCounter
+ * over lanes x lane signalling rate x seconds, or why there is none. */
+static void ber_json(struct json *j, const struct watch *w, int i, double now)
+{
+	const struct delta_port *d = &w->dp[i];
+	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
+	double secs = d->t_last - d->t_first;
+	const char *why = NULL;
+	char text[64];
+	struct ber b;
+
+	(void)now;
+	if (!c || !c->have)
+		why = "SymbolErrorCounter not read";
+	else if (w->t[i].lanes <= 0 || w->lane_sig[i] <= 0)
+		why = "the link's width or lane rate is not known";
+	else if (!(secs > 0))
+		why = "one sample so far";
+	json_obj_begin(j, "ber");
+	if (why) {
+		json_null(j, "rate");
+		json_str(j, "why", why);
+		json_obj_end(j);
+		return;
+	}
+	ber_compute(&b, c->total, w->t[i].lanes, w->lane_sig[i], secs);
+	ber_judge(&b, w->th.ber_watch, w->th.ber_act);
+	ber_text(&b, text, sizeof(text));
+	json_num(j, "rate", b.rate);
+	json_bool(j, "bound", b.bound);
+	json_u64(j, "symbol_errors", c->total);
+	json_bool(j, "symbol_errors_at_least", c->total_lb);
+	json_num(j, "window_s", secs);
+	json_int(j, "lanes", w->t[i].lanes);
+	json_num(j, "lane_gbps", w->lane_sig[i]);
+	json_num(j, "bits", b.bits);
+	json_str(j, "level", b.level == BER_ACT ? "act" : b.level == BER_WATCH ? "watch" : "ok");
+	json_str(j, "text", text);
+	json_obj_end(j);
+}
+
 static void watch_port_json(struct json *j, const struct watch *w, int i,
 			    const struct verdict *v, double now, double iv)
 {
@@ -442,6 +488,7 @@ static void watch_port_json(struct json *j, const struct watch *w, int i,
 	counters_json_details(j, cs);
 	cong_json(j, &w->dp[i], &w->pc[i], iv);
 	pfc_json(j, &w->pc[i], t);
+	ber_json(j, w, i, now);
 	if (i < w->nlocal)
 		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
 			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now);

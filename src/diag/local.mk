@@ -20,3 +20,5 @@ libibc_diag_a_SOURCES += \
 	src/diag/triage_report.c src/diag/triage_report.h \
 	src/diag/congestion.c src/diag/congestion.h \
 	src/diag/pfc.c src/diag/pfc.h
+# the effective bit error rate of a port (SymbolErrorCounter over the bits carried)
+libibc_diag_a_SOURCES += src/diag/ber.c src/diag/ber.h

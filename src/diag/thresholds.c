@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "core/base/parse.h"
+#include "core/optics/optics.h"
+#include "diag/ber.h"
 
 void thresholds_defaults(struct thresholds *th)
 {
@@ -24,6 +26,33 @@ void thresholds_defaults(struct thresholds *th)
 	th->life_act = THRESH_LIFETIME_ACT;
 	th->slow_per_hour = THRESH_SLOW_PER_HOUR;
 	th->slow_min_s = THRESH_SLOW_MIN_S;
+	th->ber_watch = BER_WATCH_DEFAULT;
+	th->ber_act = BER_ACT_DEFAULT;
+	th->optic_near_db = OPTICS_NEAR_DB_DEFAULT;
+}
+
+/* The link-quality keys: a bit error rate level (1e-18 … 1) or a dB
+ * distance (0 … 20). 1 taken, 0 not ours, -1 a bad value (err). */
+static int link_quality_key(struct thresholds *th, const char *k, const char *v,
+			    const char *path, int ln, char *err, size_t errlen)
+{
+	bool db = !strcmp(k, "optic_rx_near_db");
+	double x;
+
+	if (!db && strcmp(k, "ber_watch") && strcmp(k, "ber_act"))
+		return 0;
+	if (parse_num(v, db ? 0 : 1e-18, db ? 20 : 1, &x)) {
+		snprintf(err, errlen, "%s:%d: %s '%s' is not %s — fix the line", path, ln, k, v,
+			 db ? "0 … 20 dB" : "a rate from 1e-18 to 1");
+		return -1;
+	}
+	if (db)
+		th->optic_near_db = x;
+	else if (k[4] == 'w')
+		th->ber_watch = x;
+	else
+		th->ber_act = x;
+	return 1;
 }
 
 bool thresholds_config_is_default(const char *explicit_path)
@@ -182,6 +211,13 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 				th->life_act = w >= 1e15 ? UINT64_MAX : (uint64_t)w, la = ln;
 			continue;
 		}
+		switch (link_quality_key(th, k, v, path, ln, err, errlen)) {
+		case 1:
+			continue;
+		case -1:
+			fclose(f);
+			return -1;
+		}
 		if (!strcmp(k, "error_watch") || !strcmp(k, "error_act")) {
 			if (parse_count(v, &n)) {
 				snprintf(err, errlen, "%s:%d: %s '%s' is not a count — fix the line",
@@ -240,6 +276,11 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 		snprintf(t->origin, sizeof(t->origin), "config %.30s:%d", path, ln);
 	}
 	fclose(f);
+	if (th->ber_watch > th->ber_act) {
+		snprintf(err, errlen, "%s: ber_watch %g is above ber_act %g — lower it or raise ber_act",
+			 path, th->ber_watch, th->ber_act);
+		return -1;
+	}
 	if (check_pair(path, "every counter", &th->watch, th->act, gw, ga, err, errlen) ||
 	    check_pair(path, "the counts since the last clear (error_lifetime_watch, error_lifetime_act)",
 		       &th->life_watch, th->life_act, lw, la, err, errlen))

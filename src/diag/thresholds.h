@@ -39,6 +39,11 @@ struct thresholds {
 	uint64_t life_watch, life_act;	/* values since the last clear */
 	double slow_per_hour;		/* slow growth: watch at this rate */
 	double slow_min_s;		/* … over at least this long */
+	/* bit error rate levels (ber_watch, ber_act; see diag/ber.h) and how
+	 * close to its low receive alarm an optic's lane is flagged
+	 * (optic_rx_near_db) */
+	double ber_watch, ber_act;
+	double optic_near_db;
 	int n;
 	struct threshold t[THRESH_MAX];
 	char file[256];		/* config file read, "" none */

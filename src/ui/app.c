@@ -381,6 +381,7 @@ static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui
 	/* the sampler reads each port's module too: the detail pane shows it */
 	so = *o;
 	so.modules = true;
+	so.module_near_db = ctrview_thresholds()->optic_near_db;
 	a->sm = sampler_start(&so, a->interval_s, err, sizeof(err));
 	if (!a->sm) {
 		screen_accept_shutdown();

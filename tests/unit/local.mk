@@ -110,7 +110,7 @@ EXTRA_DIST += tests/fixtures/optics/mkdumps.py \
 	tests/fixtures/optics/sfpext/50-page-00.hex \
 	tests/fixtures/optics/sfpext/51-lower.hex \
 	tests/fixtures/optics/sfpext/51-page-00.hex
-# The effective bit error rate (pure): compiled with its own source.
+# The effective bit error rate (pure).
 UNIT_TESTS += tests/unit/test_ber
-tests_unit_test_ber_SOURCES = tests/unit/test_ber.c src/diag/ber.c src/diag/ber.h
-tests_unit_test_ber_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_ber_SOURCES = tests/unit/test_ber.c
+tests_unit_test_ber_LDADD = libibc_diag.a $(CMOCKA_LIBS) -lm
