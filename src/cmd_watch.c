@@ -299,9 +299,49 @@ static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
 
 /* The neighbour of a local port in watch --json: who it is and, when its
  * PMA was sampled, its counters by the same delta rules and its verdict. */
+/* The effective bit error rate since the first sample: SymbolErrorCounter
+ * over lanes x lane signalling rate x seconds, or why there is none. */
+static void ber_json(struct json *j, const struct delta_port *d, int lanes, double lane_gbps,
+		     const struct thresholds *th)
+{
+	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
+	double secs = d->t_last - d->t_first;
+	const char *why = NULL;
+	char text[64];
+	struct ber b;
+
+	if (!c || !c->have)
+		why = "SymbolErrorCounter not read";
+	else if (lanes <= 0 || lane_gbps <= 0)
+		why = "the link's width or lane rate is not known";
+	else if (!(secs > 0))
+		why = "one sample so far";
+	json_obj_begin(j, "ber");
+	if (why) {
+		json_null(j, "rate");
+		json_str(j, "why", why);
+		json_obj_end(j);
+		return;
+	}
+	ber_compute(&b, c->total, lanes, lane_gbps, secs);
+	ber_judge(&b, th->ber_watch, th->ber_act);
+	ber_text(&b, text, sizeof(text));
+	json_num(j, "rate", b.rate);
+	json_bool(j, "bound", b.bound);
+	json_u64(j, "symbol_errors", c->total);
+	json_bool(j, "symbol_errors_at_least", c->total_lb);
+	json_num(j, "window_s", secs);
+	json_int(j, "lanes", lanes);
+	json_num(j, "lane_gbps", lane_gbps);
+	json_num(j, "bits", b.bits);
+	json_str(j, "level", b.level == BER_ACT ? "act" : b.level == BER_WATCH ? "watch" : "ok");
+	json_str(j, "text", text);
+	json_obj_end(j);
+}
+
 static void peer_json(struct json *j, const struct port_peer *q,
 		      const struct delta_port *d, const struct counter_set *cs,
-		      const struct thresholds *th, double now)
+		      const struct thresholds *th, double now, int lanes, double lane_gbps)
 {
 	struct verdict v;
 
@@ -320,6 +360,7 @@ static void peer_json(struct json *j, const struct port_peer *q,
 		rules_eval_delta(d, th, now, &v);
 		cmd_json_verdict(j, &v);
 		counters_json_delta(j, d, cs, now);
+		ber_json(j, d, lanes, lane_gbps, th);
 	}
 	json_obj_end(j);
 }
@@ -424,47 +465,6 @@ static int watch_read(const struct snap_opts *o, struct watch *w,
 	return nev + asyncev_take(w->verbs, ev + nev, WATCH_MAX_EVENTS - nev);
 }
 
-/* The effective bit error rate since the first sample: SymbolErrorCounter
- * over lanes x lane signalling rate x seconds, or why there is none. */
-static void ber_json(struct json *j, const struct watch *w, int i, double now)
-{
-	const struct delta_port *d = &w->dp[i];
-	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
-	double secs = d->t_last - d->t_first;
-	const char *why = NULL;
-	char text[64];
-	struct ber b;
-
-	(void)now;
-	if (!c || !c->have)
-		why = "SymbolErrorCounter not read";
-	else if (w->t[i].lanes <= 0 || w->lane_sig[i] <= 0)
-		why = "the link's width or lane rate is not known";
-	else if (!(secs > 0))
-		why = "one sample so far";
-	json_obj_begin(j, "ber");
-	if (why) {
-		json_null(j, "rate");
-		json_str(j, "why", why);
-		json_obj_end(j);
-		return;
-	}
-	ber_compute(&b, c->total, w->t[i].lanes, w->lane_sig[i], secs);
-	ber_judge(&b, w->th.ber_watch, w->th.ber_act);
-	ber_text(&b, text, sizeof(text));
-	json_num(j, "rate", b.rate);
-	json_bool(j, "bound", b.bound);
-	json_u64(j, "symbol_errors", c->total);
-	json_bool(j, "symbol_errors_at_least", c->total_lb);
-	json_num(j, "window_s", secs);
-	json_int(j, "lanes", w->t[i].lanes);
-	json_num(j, "lane_gbps", w->lane_sig[i]);
-	json_num(j, "bits", b.bits);
-	json_str(j, "level", b.level == BER_ACT ? "act" : b.level == BER_WATCH ? "watch" : "ok");
-	json_str(j, "text", text);
-	json_obj_end(j);
-}
-
 static void watch_port_json(struct json *j, const struct watch *w, int i,
 			    const struct verdict *v, double now, double iv)
 {
@@ -488,10 +488,11 @@ static void watch_port_json(struct json *j, const struct watch *w, int i,
 	counters_json_details(j, cs);
 	cong_json(j, &w->dp[i], &w->pc[i], iv);
 	pfc_json(j, &w->pc[i], t);
-	ber_json(j, w, i, now);
+	ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th);
 	if (i < w->nlocal)
 		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
-			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now);
+			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now,
+			  t->lanes, w->lane_sig[i]);
 	json_obj_end(j);
 }
 
