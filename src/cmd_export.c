@@ -28,6 +28,7 @@
 #include "diag/portfacts.h"
 #include "diag/baseline.h"
 #include "diag/ctrclass.h"
+#include "diag/ber.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 
@@ -198,6 +199,25 @@ static void slow_growth(struct exp_state *x, struct local *l, int i)
 		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
+/* The port's effective bit error rate since the first collection. */
+static void local_ber(struct export_target *et, const struct delta_port *d, int lanes,
+		      double lane_gbps)
+{
+	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
+	struct ber b;
+
+	et->ber_valid = false;
+	if (!c || !c->have)
+		return;
+	ber_compute(&b, c->total, lanes, lane_gbps, d->t_last - d->t_first);
+	if (!b.valid)
+		return;
+	et->ber_valid = true;
+	et->ber = b.rate;
+	et->ber_bound = b.bound;
+	et->ber_window_s = b.seconds;
+}
+
 /* One collection of every local port, rendered and published. Returns
  * 0, or the snapshot's status (3: no device) with x->local_err. */
 static int collect_local(struct exp_state *x, struct local *l, bool windowed)
@@ -230,6 +250,7 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 		delta_update(d, &l->cs[i], l->cs[i].valid ? l->cs[i].t_mono : counters_now());
 		export_labels_local(&l->et[i], l->t[i].dev, l->t[i].port);
 		l->et[i].cs = &l->cs[i];
+		local_ber(&l->et[i], d, l->t[i].lanes, i < l->s->nports ? l->s->ports[i].lane_gbps : 0);
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			l->et[i].verdict[r] = -1;
 		if (!l->cs[i].valid)

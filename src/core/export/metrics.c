@@ -68,6 +68,7 @@ void export_labels_local(struct export_target *t, const char *dev, int port)
 	bool first = true;
 	char num[16];
 
+	t->ber_valid = false;	/* until the caller computes one */
 	expo_init(&b);
 	snprintf(num, sizeof(num), "%d", port);
 	expo_label(&b, &first, "device", dev);
@@ -85,6 +86,7 @@ void export_labels_fabric(struct export_target *t, const struct fabric *f,
 	bool first = true;
 	char guid[24], num[16];
 
+	t->ber_valid = false;	/* until the caller computes one */
 	expo_init(&b);
 	snprintf(guid, sizeof(guid), "0x%016llx", (unsigned long long)n->guid);
 	snprintf(num, sizeof(num), "%d", p->portnum);
@@ -124,10 +126,43 @@ static void label_guid(struct expo_buf *x, bool *first, const char *key, uint64_
 	expo_label(x, first, key, g);
 }
 
+/* The bit error rate families of the ports that have one. */
+static void write_ber(struct expo_buf *b, const char *prefix, const struct export_target *t, int n)
+{
+	static const struct {
+		const char *suffix, *help;
+	} fam[] = {
+		{ "_bit_error_rate", "Effective bit error rate since the exporter started: SymbolErrorCounter "
+		  "over lanes x lane signalling rate x seconds (post-FEC on links with FEC); with no error, "
+		  "the 95 % upper bound." },
+		{ "_bit_error_rate_bound", "1 when _bit_error_rate is an upper bound (no symbol error seen)." },
+		{ "_bit_error_rate_window_seconds", "The window _bit_error_rate covers." },
+	};
+	char name[96];
+
+	for (size_t k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
+		bool header = false;
+
+		snprintf(name, sizeof(name), "%s%s", prefix, fam[k].suffix);
+		for (int i = 0; i < n; i++) {
+			if (!t[i].ber_valid)
+				continue;
+			if (!header) {
+				expo_family(b, name, "gauge", fam[k].help);
+				header = true;
+			}
+			expo_sample(b, name, t[i].labels, NULL, NULL,
+				    k == 0 ? t[i].ber : k == 1 ? (double)t[i].ber_bound : t[i].ber_window_s);
+		}
+	}
+}
+
 void export_write_counters(struct expo_buf *b, const char *prefix,
 			   const struct export_target *t, int n)
 {
 	char name[96], help[256];
+
+	write_ber(b, prefix, t, n);
 
 	/* PMA data, packets and PortXmitWait: a family each */
 	for (int k = 0; k < NPMA_FAMILIES; k++) {

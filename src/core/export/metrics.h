@@ -32,6 +32,10 @@ struct export_target {
 	 * ("congestion / discards", …), "" / NULL none */
 	char vcounter[EXPORT_NRULES][CTR_NAME];
 	const char *vclass[EXPORT_NRULES];
+	/* effective bit error rate since the exporter started (SymbolErrorCounter
+	 * over the bits carried); ber_bound: no error, ber is the 95 % bound */
+	bool ber_valid, ber_bound;
+	double ber, ber_window_s;
 };
 
 /* Identity labels of a local port and of a fabric port. */
