@@ -18,47 +18,23 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cmdutil.h"
 #include "core/accept/accept.h"
 #include "core/agent/agent.h"
 #include "core/accept/allpairs.h"
 #include "core/agent/client.h"
 #include "core/testrun/testjob.h"
 #include "core/base/json.h"
-#include "core/base/parse.h"
 #include "core/port/snapshot.h"
 #include "diag/portfacts.h"
 #include "diag/accept.h"
 #include "diag/thresholds.h"
-
-static void fail(const char *msg)
-{
-	fprintf(stderr, "ibconsole: %s\n", msg);
-}
 
 /* One row of the table: a local card's test and its judgement. */
 struct row {
 	struct accept_card c;
 	struct acc_card card;
 };
-
-static int read_secret(const char *path, char *buf, size_t len)
-{
-	char msg[512], why[96];
-	FILE *f = parse_fopen(path, why, sizeof(why));
-	int r = f ? parse_line(f, buf, len) : 0;
-
-	if (f)
-		fclose(f);
-	if (r > 0)
-		buf[strcspn(buf, "\r\n")] = '\0';
-	if (r <= 0 || !buf[0]) {
-		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" : r < 0 ? "its first line is too long" : "empty");
-		fail(msg);
-		return -1;
-	}
-	return 0;
-}
 
 static const char *op_name(int op)
 {
@@ -239,7 +215,7 @@ static int run_round(struct hrun *r, const struct allpairs_opts *ao, const char 
 	free(m);
 	for (int i = 0; i < n; i++)
 		if (ps[i]->m.refused && ps[i]->m.status == ENG_NODEV) {
-			fail(ps[i]->m.err);
+			cmd_fail(ps[i]->m.err);
 			return -1;
 		}
 	round_line(r, what, ps, n);
@@ -438,7 +414,7 @@ static int write_file(const struct hrun *r, const char *name, void (*fn)(const s
 	}
 	snprintf(msg, sizeof(msg), "cannot write %s: %s — check the disk or give --results DIR", path,
 		 strerror(errno));
-	fail(msg);
+	cmd_fail(msg);
 	return -1;
 }
 
@@ -458,7 +434,7 @@ static int results_dir(struct hrun *r)
 	if (mkdir(r->dir, 0777) && errno != EEXIST) {
 		snprintf(msg, sizeof(msg), "cannot create the results directory %s: %s — give --results DIR in a writable place",
 			 r->dir, strerror(errno));
-		fail(msg);
+		cmd_fail(msg);
 		return -1;
 	}
 	return 0;
@@ -483,7 +459,7 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 	int rc = 2;
 
 	if (!r) {
-		fail("cannot run the acceptance: out of memory — close other programs and retry");
+		cmd_fail("cannot run the acceptance: out of memory — close other programs and retry");
 		return 5;
 	}
 	testjob_params(&lc, &lat);
@@ -491,17 +467,17 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 	/* the agent stops an order at 60 s from its start, then answers */
 	ao.run_ms = (int)PROTO_ORDER_MAX_DURATION_MS + 5000;
 	if (!secret) {
-		fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
+		cmd_fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
 		goto out;
 	}
 	if (hostlist_load(&hl, c->hosts, c->t.tcp_port ? c->t.tcp_port : AGENT_DEFAULT_PORT, err, sizeof(err))) {
-		fail(err);
+		cmd_fail(err);
 		goto out;
 	}
 	if (hl.n < 2) {
 		snprintf(msg, sizeof(msg), "the hosts file %s lists %d host%s — give at least two (one host[:port] a line)",
 			 c->hosts, hl.n, hl.n == 1 ? "" : "s");
-		fail(msg);
+		cmd_fail(msg);
 		goto out;
 	}
 	{
@@ -513,7 +489,7 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 			t.u.order.p = k ? lat : *bw;
 			if (proto_check_order(&t, err, sizeof(err))) {
 				snprintf(msg, sizeof(msg), "bad test parameters for an order: %s — see ibconsole accept --help", err);
-				fail(msg);
+				cmd_fail(msg);
 				goto out;
 			}
 		}
@@ -532,7 +508,7 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 	judge = calloc((size_t)r->np, sizeof(*judge));
 	rc = 5;
 	if (!sched || !r->p || !r->paths || !judge) {
-		fail("cannot run the acceptance: out of memory — close other programs and retry");
+		cmd_fail("cannot run the acceptance: out of memory — close other programs and retry");
 		goto out;
 	}
 	r->rounds = acc_schedule(hl.n, sched, (hl.n + 1) * hl.n, &r->per_round);
@@ -591,7 +567,7 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 		hosts_text(r);
 	rc = r->nbad ? 1 : 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fail("cannot write the output: stdout failed — check the disk or the pipe");
+		cmd_fail("cannot write the output: stdout failed — check the disk or the pipe");
 		rc = 5;
 	}
 out:
@@ -621,31 +597,31 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	int n = 0, nfail = 0, rc = 5, npeer = 0, max;
 
 	if (!s || !cr) {
-		fail("cannot start the acceptance: out of memory — close other programs and retry");
+		cmd_fail("cannot start the acceptance: out of memory — close other programs and retry");
 		goto out;
 	}
 	rc = 2;
 	if (!c->ref == !c->hosts) {
-		fail(c->ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
+		cmd_fail(c->ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
 			      "accept needs the reference host — give --ref HOST (its agent: ibconsole serve), or --hosts FILE for all pairs");
 		goto out;
 	}
 	if (c->results && !c->hosts) {
-		fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
+		cmd_fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
 		goto out;
 	}
 	if (c->hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
-		fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
+		cmd_fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
 		goto out;
 	}
 	if (c->t.iters && c->t.duration_s > 0) {
-		fail("accept runs by --iters or by --duration, not both — drop one");
+		cmd_fail("accept runs by --iters or by --duration, not both — drop one");
 		goto out;
 	}
 	accept_params(c->t.op, c->t.size, c->t.iters, c->t.duration_s, &p);
 	if (proto_check_params(&p, err, sizeof(err))) {
 		snprintf(msg, sizeof(msg), "bad test parameters: %s — see ibconsole accept --help", err);
-		fail(msg);
+		cmd_fail(msg);
 		goto out;
 	}
 	{
@@ -654,19 +630,19 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 
 		thresholds_defaults(&th);
 		if (thresholds_load(&th, cpath, err, sizeof(err)) < 0) {
-			fail(err);
+			cmd_fail(err);
 			goto out;
 		}
 		if (c->config && !th.file[0]) {
 			snprintf(msg, sizeof(msg), "config file %s not found — check the path given to --config", c->config);
-			fail(msg);
+			cmd_fail(msg);
 			goto out;
 		}
 		l.accept = th.tv.accept;
 		l.fleet_bw = th.tv.accept_fleet_bw;
 		l.fleet_lat = th.tv.accept_fleet_lat;
 	}
-	if (c->t.secret_file && read_secret(c->t.secret_file, secret, sizeof(secret)))
+	if (c->t.secret_file && cmd_read_secret(c->t.secret_file, secret, sizeof(secret)))
 		goto out;
 	if (c->hosts) {
 		rc = accept_hosts(c, &p, &l, c->t.secret_file ? secret : NULL);
@@ -676,7 +652,7 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	o.secret = c->t.secret_file ? secret : NULL;
 	rc = snapshot_collect(s, &sopt, err, sizeof(err));
 	if (rc) {
-		fail(err);
+		cmd_fail(err);
 		goto out;
 	}
 	portfacts_judge(s);	/* the PCIe limit, as snapshot and triage judge it */
@@ -684,13 +660,13 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	rows = calloc((size_t)max, sizeof(*rows));
 	cards = calloc((size_t)max, sizeof(*cards));
 	if (!rows || !cards) {
-		fail("cannot start the acceptance: out of memory — close other programs and retry");
+		cmd_fail("cannot start the acceptance: out of memory — close other programs and retry");
 		rc = 5;
 		goto out;
 	}
 	n = accept_plan(s, c->devices, c->ndevices, c->port, cards, max);
 	if (!n) {
-		fail("no RDMA port to accept: none found — check that the driver is loaded (ibv_devices)");
+		cmd_fail("no RDMA port to accept: none found — check that the driver is loaded (ibv_devices)");
 		rc = 3;
 		goto out;
 	}
@@ -718,10 +694,10 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	rc = npeer == n ? 4 : nfail ? 1 : 0;
 	if (rc == 4) {
 		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->ref, rows[0].c.err);
-		fail(msg);
+		cmd_fail(msg);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
-		fail("cannot write the output: stdout failed — check the disk or the pipe");
+		cmd_fail("cannot write the output: stdout failed — check the disk or the pipe");
 		rc = 5;
 	}
 out:
