@@ -9,6 +9,7 @@
  * bad pairs, then the bad host or the bad path named. */
 #include "config.h"
 #include "cmd_accept.h"
+#include "cmd_test.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -771,3 +772,36 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		return accept_hosts(c, &p, &l, sec);
 	return accept_ref(c, so, &p, &l, sec);
 }
+
+/* ---- the command line: the options of accept and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_ref = {
+	"ref", NULL, 0, "HOST",
+	"accept: test every local device against the agent on HOST (the reference)",
+	.type = OT_STR, .off = CLI_AT(ref) };
+/* also listed by serve */
+const struct cli_option cli_opt_hosts = {
+	"hosts", NULL, 0, "FILE",
+	"accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them",
+	.type = OT_STR, .off = CLI_AT(hosts) };
+static const struct cli_option opt_results = {
+	"results", NULL, 0, "DIR",
+	"accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)",
+	.type = OT_STR, .off = CLI_AT(results) };
+
+/* declared elsewhere: --json (cli.c), --no-smp (cli.c), --op
+ * (cmd_test.c), --size (cmd_test.c), --iters (cmd_test.c), --duration
+ * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c), --secret-
+ * file (cmd_test.c), --timeout (cmd_test.c), --line-rate (cmd_test.c) */
+static const struct cli_option *const accept_opts[] = {
+	&cli_opt_json, &cli_opt_no_smp, &cli_opt_op, &cli_opt_size, &cli_opt_iters,
+	&cli_opt_duration, &cli_opt_gid_index, &cli_opt_port, &cli_opt_secret_file,
+	&cli_opt_timeout, &cli_opt_line_rate, &opt_ref, &cli_opt_hosts, &opt_results, NULL
+};
+
+const struct cli_command cmd_accept_entry = {
+	"accept", CMD_ACCEPT,
+	"--ref HOST [-d DEV]... | --hosts FILE --secret-file F [--results DIR] [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
+	"acceptance: every local device against a reference host, or every host against every host, with the cause of each failure",
+	accept_opts, NULL, cmd_accept
+};

@@ -3,6 +3,8 @@
  * UI (src/ui), which owns the terminal until the user quits. */
 #include "config.h"
 #include "cmd_console.h"
+#include "cmd_test.h"
+#include "cmd_triage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,3 +33,31 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */
 	return ui_run(o, &u);
 }
+
+/* ---- the command line: the options of console and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_rediscover = {
+	"rediscover", NULL, 0, "S",
+	"console: rediscover the fabric every S seconds (5-86400, default only on key r)",
+	.type = OT_NUM, .off = CLI_AT(rediscover_s), .lo = 5, .hi = 86400, .bad = "bad rediscovery interval", .give = "give seconds between 5 and 86400" };
+static const struct cli_option opt_accept_results = {
+	"accept-results", NULL, 0, "DIR",
+	"console: open on the pair heat map of an accept --hosts results directory (its accept.json)",
+	.type = OT_STR, .off = CLI_AT(accept_results) };
+
+/* declared elsewhere: --interval (cli.c), --no-smp (cli.c), --hops
+ * (cmd_fabric.c), --mad-timeout (cmd_fabric.c), --node-name-map
+ * (cmd_fabric.c), --iters (cmd_test.c), --duration (cmd_test.c), --peer
+ * (cmd_triage.c) */
+static const struct cli_option *const console_opts[] = {
+	&cli_opt_interval, &cli_opt_no_smp, &cli_opt_hops, &cli_opt_mad_timeout,
+	&cli_opt_node_name_map, &opt_rediscover, &cli_opt_iters, &cli_opt_duration,
+	&cli_opt_peer, &opt_accept_results, NULL
+};
+
+const struct cli_command cmd_console_entry = {
+	"console", CMD_CONSOLE,
+	"[--interval S] [--rediscover S] [--peer HOST] [--accept-results DIR]",
+	"interactive console (the default)",
+	console_opts, NULL, cmd_console
+};

@@ -4,6 +4,7 @@
  * steps against the peer's agent, judges every step and writes the walk. */
 #include "config.h"
 #include "cmd_triage.h"
+#include "cmd_test.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -103,3 +104,30 @@ int cmd_triage(const struct cli *c, const struct snap_opts *so)
 	free(t);
 	return st;
 }
+
+/* ---- the command line: the options of triage and its entry (see cli.h) ---- */
+
+/* also listed by console */
+const struct cli_option cli_opt_peer = {
+	"peer", NULL, 0, "HOST",
+	"triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps",
+	.type = OT_STR, .off = CLI_AT(t.peer) };
+static const struct cli_option opt_report = {
+	"report", NULL, 0, "FILE",
+	"triage: write the walk as Markdown to FILE and as JSON to FILE.json",
+	.type = OT_STR, .off = CLI_AT(report) };
+
+/* declared elsewhere: --json (cli.c), --no-smp (cli.c), --duration
+ * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c), --secret-
+ * file (cmd_test.c), --timeout (cmd_test.c) */
+static const struct cli_option *const triage_opts[] = {
+	&cli_opt_json, &cli_opt_no_smp, &cli_opt_duration, &cli_opt_gid_index, &cli_opt_port,
+	&cli_opt_secret_file, &cli_opt_timeout, &cli_opt_peer, &opt_report, NULL
+};
+
+const struct cli_command cmd_triage_entry = {
+	"triage", CMD_TRIAGE,
+	"[--peer HOST] [--json] [--report FILE] [-x N]",
+	"the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
+	triage_opts, NULL, cmd_triage
+};

@@ -578,3 +578,27 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o)
 
 	return cmd_report(watch_run(c, o, err, sizeof(err)), err);
 }
+
+/* ---- the command line: the options of watch and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_count = {
+	"count", NULL, 0, "N",
+	"watch: stop after N intervals (default: until interrupted)",
+	.type = OT_LONG, .off = CLI_AT(count), .lo = 0, .hi = 100000000, .bad = "bad count", .give = "give a number of intervals (0 = until interrupted)" };
+static const struct cli_option opt_lid = {
+	"lid", NULL, 0, "LID[:P],...",
+	"watch: also remote ports by LID (PMA port P, default 1)",
+	.type = OT_STR, .off = CLI_AT(lids) };
+
+/* declared elsewhere: --json (cli.c), --interval (cli.c), --no-smp
+ * (cli.c) */
+static const struct cli_option *const watch_opts[] = {
+	&cli_opt_json, &cli_opt_interval, &cli_opt_no_smp, &opt_count, &opt_lid, NULL
+};
+
+const struct cli_command cmd_watch_entry = {
+	"watch", CMD_WATCH,
+	"[--interval S] [--count N] [--lid LID[:P],...] [--json]",
+	"per-interval counter deltas and rates",
+	watch_opts, NULL, cmd_watch
+};
