@@ -41,6 +41,27 @@ struct cli_test {
 	bool accept;		/* --accept: judge by the acceptance line */
 };
 
+/* ---- watch ---- */
+struct cli_watch {
+	long count;		/* --count N, 0: until interrupted */
+	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
+};
+
+/* ---- accept (and serve's --hosts) ---- */
+struct cli_accept {
+	const char *ref;	/* --ref HOST: the reference's agent */
+	const char *hosts;	/* accept --hosts FILE: all pairs; serve: order targets */
+	const char *results;	/* accept --results DIR */
+};
+
+/* ---- console ---- */
+struct cli_console {
+	double rediscover_s;	/* --rediscover S, 0: only on key r */
+	const char *accept_results;	/* --accept-results DIR */
+};
+
+/* Everything the command line says; each command reads its part (the
+ * per-command structs above, and fields here several share). */
 struct cli {
 	enum cli_cmd cmd;
 	const char *device;
@@ -58,11 +79,9 @@ struct cli {
 	bool problems;
 	const char *save, *diff, *node_name_map;
 	int hops, mad_timeout_ms;
-	double rediscover_s;
 	/* counters (watch / errors) */
 	bool interval_set;	/* --interval given explicitly */
-	long count;		/* --count N, 0: until interrupted */
-	const char *lids;	/* --lid LID[:PORT],… remote ports to watch */
+	struct cli_watch w;
 	const char *config;	/* --config FILE (thresholds) */
 	const char *since;	/* events --since T */
 	int inflight;		/* --inflight N: sweep MADs in flight */
@@ -76,11 +95,8 @@ struct cli {
 	bool fabric;		/* --fabric */
 	double sweep_interval;	/* --sweep-interval S, 0: the default */
 	bool once;		/* --once (serve: one session; export: one collection) */
-	/* accept */
-	const char *ref;	/* --ref HOST: the reference's agent */
-	const char *hosts;	/* accept --hosts FILE: all pairs; serve: order targets */
-	const char *results;	/* accept --results DIR */
-	const char *accept_results;	/* console --accept-results DIR */
+	struct cli_accept a;	/* accept; serve: --hosts */
+	struct cli_console con;
 #define CLI_MAX_DEVICES 16
 	const char *devices[CLI_MAX_DEVICES];	/* every -d given, in order */
 	int ndevices;

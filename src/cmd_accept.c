@@ -46,7 +46,7 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 			const struct row *rows, int n, int nfail)
 {
 	printf("acceptance against %s: %s bandwidth at %llu B, pass at %.0f %% of each port's data rate\n",
-	       c->ref, op_name(p->op), (unsigned long long)p->size, 100 * l->accept);
+	       c->a.ref, op_name(p->op), (unsigned long long)p->size, 100 * l->accept);
 	printf("%-16s %10s %10s %10s  %-9s %s\n", "device", "Gb/s", "% of rate", "line Gb/s", "PASS/FAIL", "cause");
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -89,7 +89,7 @@ static void write_json(const struct cli *c, const struct proto_params *p, const 
 	json_str(&j, "schema", "ibconsole/accept/1");
 	json_str(&j, "time", stamp);
 	json_str(&j, "mode", "ref");
-	json_str(&j, "ref", c->ref);
+	json_str(&j, "ref", c->a.ref);
 	json_str(&j, "op", op_name(p->op));
 	json_u64(&j, "size_bytes", p->size);
 	json_num(&j, "accept_pct", 100 * l->accept);
@@ -423,8 +423,8 @@ static int results_dir(struct hrun *r)
 {
 	char msg[800];
 
-	if (r->c->results)
-		snprintf(r->dir, sizeof(r->dir), "%s", r->c->results);
+	if (r->c->a.results)
+		snprintf(r->dir, sizeof(r->dir), "%s", r->c->a.results);
 	else {
 		time_t now = time(NULL);
 		struct tm tm;
@@ -454,13 +454,13 @@ static int hosts_check(const struct cli *c, struct hostlist *hl, const struct pr
 		cmd_fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
 		return 2;
 	}
-	if (hostlist_load(hl, c->hosts, c->t.tcp_port ? c->t.tcp_port : AGENT_DEFAULT_PORT, err, sizeof(err))) {
+	if (hostlist_load(hl, c->a.hosts, c->t.tcp_port ? c->t.tcp_port : AGENT_DEFAULT_PORT, err, sizeof(err))) {
 		cmd_fail(err);
 		return 2;
 	}
 	if (hl->n < 2) {
 		snprintf(msg, sizeof(msg), "the hosts file %s lists %d host%s — give at least two (one host[:port] a line)",
-			 c->hosts, hl->n, hl->n == 1 ? "" : "s");
+			 c->a.hosts, hl->n, hl->n == 1 ? "" : "s");
 		cmd_fail(msg);
 		return 2;
 	}
@@ -609,16 +609,16 @@ static int accept_args(const struct cli *c, struct proto_params *p)
 {
 	char err[ENG_ERR], msg[ENG_ERR + 200];
 
-	if (!c->ref == !c->hosts) {
-		cmd_fail(c->ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
+	if (!c->a.ref == !c->a.hosts) {
+		cmd_fail(c->a.ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
 			      "accept needs the reference host — give --ref HOST (its agent: ibconsole serve), or --hosts FILE for all pairs");
 		return 2;
 	}
-	if (c->results && !c->hosts) {
+	if (c->a.results && !c->a.hosts) {
 		cmd_fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
 		return 2;
 	}
-	if (c->hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
+	if (c->a.hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
 		cmd_fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
 		return 2;
 	}
@@ -678,7 +678,7 @@ static int accept_cards(const struct cli *c, const struct accept_opts *o, const 
 			if (!strcmp(s->ports[k].dev, r->c.dev) && s->ports[k].port == r->c.port)
 				pi = &s->ports[k];
 		if (pi && pi->state == 4 && !c->json && isatty(2))
-			fprintf(stderr, "ibconsole: testing %s/%d against %s …\n", r->c.dev, r->c.port, c->ref);
+			fprintf(stderr, "ibconsole: testing %s/%d against %s …\n", r->c.dev, r->c.port, c->a.ref);
 		if (r->c.state != ACCEPT_DONE)
 			accept_run_card(o, pi, &r->c, cr, NULL, NULL, NULL);
 		*npeer += pi && pi->state == 4 && r->c.status == ENG_PEER;
@@ -698,7 +698,7 @@ static int accept_ref(const struct cli *c, const struct snap_opts *so, const str
 	struct snapshot *s = calloc(1, sizeof(*s));
 	struct row *rows = NULL;	/* one per port found, + each -d found nowhere */
 	struct accept_card *cards = NULL;
-	struct accept_opts o = { .ref = c->ref, .tcp_port = c->t.tcp_port, .gid_index = c->t.gid_index,
+	struct accept_opts o = { .ref = c->a.ref, .tcp_port = c->t.tcp_port, .gid_index = c->t.gid_index,
 				 .line_rate = c->t.line_rate, .timeout_s = c->t.timeout_s, .p = *p,
 				 .secret = secret };
 	char err[ENG_ERR], msg[ENG_ERR + 200];
@@ -742,7 +742,7 @@ static int accept_ref(const struct cli *c, const struct snap_opts *so, const str
 	/* nothing reached the reference: the peer is the trouble */
 	rc = npeer == n ? 4 : nfail ? 1 : 0;
 	if (rc == 4) {
-		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->ref, rows[0].c.err);
+		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->a.ref, rows[0].c.err);
 		cmd_fail(msg);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
@@ -768,7 +768,7 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 		return 2;
 	if (c->t.secret_file && cmd_read_secret(c->t.secret_file, secret, sizeof(secret)))
 		return 2;
-	if (c->hosts)
+	if (c->a.hosts)
 		return accept_hosts(c, &p, &l, sec);
 	return accept_ref(c, so, &p, &l, sec);
 }
@@ -778,16 +778,16 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 static const struct cli_option opt_ref = {
 	"ref", NULL, 0, "HOST",
 	"accept: test every local device against the agent on HOST (the reference)",
-	.type = OT_STR, .off = CLI_AT(ref) };
+	.type = OT_STR, .off = CLI_AT(a.ref) };
 /* also listed by serve */
 const struct cli_option cli_opt_hosts = {
 	"hosts", NULL, 0, "FILE",
 	"accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them",
-	.type = OT_STR, .off = CLI_AT(hosts) };
+	.type = OT_STR, .off = CLI_AT(a.hosts) };
 static const struct cli_option opt_results = {
 	"results", NULL, 0, "DIR",
 	"accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)",
-	.type = OT_STR, .off = CLI_AT(results) };
+	.type = OT_STR, .off = CLI_AT(a.results) };
 
 /* declared elsewhere: --json (cli.c), --no-smp (cli.c), --op
  * (cmd_test.c), --size (cmd_test.c), --iters (cmd_test.c), --duration

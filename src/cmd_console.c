@@ -17,7 +17,7 @@
 int cmd_console(const struct cli *c, const struct snap_opts *o)
 {
 	struct ui_opts u = { .interval_s = c->interval, .no_color = c->no_color,
-			     .config = c->config, .accept_results = c->accept_results,
+			     .config = c->config, .accept_results = c->con.accept_results,
 			     .accept_iters = c->t.iters, .accept_duration_s = c->t.duration_s };
 	struct fab_opts fo;
 
@@ -27,7 +27,7 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 	}
 	cmd_fabric_opts(c, &fo);
 	u.fabric = &fo;
-	u.rediscover_s = c->rediscover_s;
+	u.rediscover_s = c->con.rediscover_s;
 	u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
 	if (c->t.peer)
 		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */
@@ -39,11 +39,11 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 static const struct cli_option opt_rediscover = {
 	"rediscover", NULL, 0, "S",
 	"console: rediscover the fabric every S seconds (5-86400, default only on key r)",
-	.type = OT_NUM, .off = CLI_AT(rediscover_s), .lo = 5, .hi = 86400, .bad = "bad rediscovery interval", .give = "give seconds between 5 and 86400" };
+	.type = OT_NUM, .off = CLI_AT(con.rediscover_s), .lo = 5, .hi = 86400, .bad = "bad rediscovery interval", .give = "give seconds between 5 and 86400" };
 static const struct cli_option opt_accept_results = {
 	"accept-results", NULL, 0, "DIR",
 	"console: open on the pair heat map of an accept --hosts results directory (its accept.json)",
-	.type = OT_STR, .off = CLI_AT(accept_results) };
+	.type = OT_STR, .off = CLI_AT(con.accept_results) };
 
 /* declared elsewhere: --interval (cli.c), --no-smp (cli.c), --hops
  * (cmd_fabric.c), --mad-timeout (cmd_fabric.c), --node-name-map

@@ -49,8 +49,8 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 			return 2;
 		o.secret = secret;
 	}
-	if (c->hosts) {
-		if (hostlist_load(&order_to, c->hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
+	if (c->a.hosts) {
+		if (hostlist_load(&order_to, c->a.hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
 			cmd_fail(err);
 			return 2;
 		}
