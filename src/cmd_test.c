@@ -148,27 +148,26 @@ static int record_path(const struct cli *c, const struct proto_params *p, char *
 	return testjob_record_path(p->kind, p->op, out, len);
 }
 
+/* --compare's record: read whole (parse_slurp, at most 4 MiB) and parsed;
+ * 0, or -1 with the message printed. */
 static int load_record(const char *path, struct record_saved *s)
 {
-	char *buf = NULL, why[200], msg[600];
-	FILE *f = parse_fopen(path, why, sizeof(why));
-	long n;
+	char why[200], msg[600];
+	size_t n = 0;
+	char *buf = parse_slurp(path, 4 << 20, &n, why, sizeof(why));
 	int rc = -1;
 
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && n < (4 << 20) && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		rc = record_parse(buf, (size_t)n, s, why, sizeof(why));
-		if (rc) {
-			snprintf(msg, sizeof(msg), "cannot use the record %s: %s — give a file written by 'ibconsole test'", path, why);
-			cmd_fail(msg);
-		}
-	} else {
+	if (!buf) {
 		snprintf(msg, sizeof(msg), "cannot read the record %s: %s — give the path of a saved record",
-			 path, f ? "unreadable or too large" : why);
+			 path, why);
+		cmd_fail(msg);
+		return -1;
+	}
+	rc = record_parse(buf, n, s, why, sizeof(why));
+	if (rc) {
+		snprintf(msg, sizeof(msg), "cannot use the record %s: %s — give a file written by 'ibconsole test'", path, why);
 		cmd_fail(msg);
 	}
-	if (f)
-		fclose(f);
 	free(buf);
 	return rc;
 }
