@@ -93,10 +93,7 @@ static const struct cli_command *const commands[] = {
 
 const struct cli_command *cli_command_of(const struct cli *c)
 {
-	for (int i = 0; i < NCMDS; i++)
-		if (commands[i]->cmd == c->cmd)
-			return commands[i];
-	return commands[0];
+	return c->command ? c->command : commands[0];
 }
 
 static bool opt_in(const struct cli_option *const *list, const struct cli_option *o)
@@ -158,7 +155,7 @@ static void usage_list(FILE *f, const struct cli_option *const *list)
 
 void cli_usage(FILE *f, const struct cli *c)
 {
-	if (c && c->cmd_named) {
+	if (c && c->command) {
 		const struct cli_command *k = cli_command_of(c);
 
 		fprintf(f, "Usage: ibconsole %s %s\n\n%s.\n\nOptions:\n", k->name,
@@ -297,8 +294,7 @@ static int parse_command(struct cli *c, int argc, char **argv, char *err,
 		snprintf(err, errlen, "unknown command '%s' — see ibconsole --help", argv[optind]);
 		return 2;
 	}
-	c->cmd = k->cmd;
-	c->cmd_named = true;
+	c->command = k;
 	if (k->words && !c->help) {
 		int took = k->words(c, argc - optind - 1, argv + optind + 1, err, errlen);
 

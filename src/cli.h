@@ -9,14 +9,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum cli_cmd { CMD_CONSOLE, CMD_SNAPSHOT,
-	/* counters */ CMD_WATCH, CMD_ERRORS, CMD_EVENTS,
-	/* fabric */ CMD_FABRIC,
-	/* test engine */ CMD_TEST, CMD_SERVE,
-	/* triage */ CMD_TRIAGE,
-	/* exporter */ CMD_EXPORT,
-	/* acceptance */ CMD_ACCEPT };
-
 /* ---- test / serve options; -1 / 0 / NULL: not given ---- */
 struct cli_test {
 	int kind;		/* KIND_BW / LAT / RATE (core/proto.h), 3 tcp */
@@ -62,8 +54,10 @@ struct cli_console {
 
 /* Everything the command line says; each command reads its part (the
  * per-command structs above, and fields here several share). */
+struct cli_command;
+
 struct cli {
-	enum cli_cmd cmd;
+	const struct cli_command *command;	/* the one named; NULL: none (the console) */
 	const char *device;
 	int port;
 	const char *sysfs_root;
@@ -74,7 +68,6 @@ struct cli {
 	bool no_smp;
 	double interval;
 	bool help, version;
-	bool cmd_named;		/* a command word was given */
 	/* fabric */
 	bool problems;
 	const char *save, *diff, *node_name_map;
@@ -143,7 +136,6 @@ extern const struct cli_option cli_opt_json, cli_opt_interval, cli_opt_no_smp;
  * own output and errors and returns the exit status. */
 struct cli_command {
 	const char *name;
-	enum cli_cmd cmd;
 	const char *usage;	/* after "ibconsole NAME" */
 	const char *help;	/* one line */
 	const struct cli_option *const *opts;	/* NULL-terminated, in --help order */
@@ -153,7 +145,7 @@ struct cli_command {
 	int (*run)(const struct cli *c, const struct snap_opts *o);
 };
 
-/* The command c->cmd names (the console when none was given). */
+/* The command c names (the console when none was given). */
 const struct cli_command *cli_command_of(const struct cli *c);
 
 /* Parses argv into *c. Returns 0, or 2 (usage) with a one-line message

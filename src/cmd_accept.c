@@ -800,7 +800,7 @@ static const struct cli_option *const accept_opts[] = {
 };
 
 const struct cli_command cmd_accept_entry = {
-	"accept", CMD_ACCEPT,
+	"accept",
 	"--ref HOST [-d DEV]... | --hosts FILE --secret-file F [--results DIR] [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
 	"acceptance: every local device against a reference host, or every host against every host, with the cause of each failure",
 	accept_opts, NULL, cmd_accept

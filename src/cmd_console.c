@@ -56,7 +56,7 @@ static const struct cli_option *const console_opts[] = {
 };
 
 const struct cli_command cmd_console_entry = {
-	"console", CMD_CONSOLE,
+	"console",
 	"[--interval S] [--rediscover S] [--peer HOST] [--accept-results DIR]",
 	"interactive console (the default)",
 	console_opts, NULL, cmd_console

@@ -316,7 +316,7 @@ static const struct cli_option *const errors_opts[] = {
 };
 
 const struct cli_command cmd_errors_entry = {
-	"errors", CMD_ERRORS,
+	"errors",
 	"[--interval S] [--json]",
 	"fabric-wide error sweep; with --interval S, deltas over S",
 	errors_opts, NULL, cmd_errors

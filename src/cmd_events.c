@@ -90,7 +90,7 @@ static const struct cli_option *const events_opts[] = {
 };
 
 const struct cli_command cmd_events_entry = {
-	"events", CMD_EVENTS,
+	"events",
 	"[--since T] [--json]",
 	"port events kept across runs: link state changes, LinkDowned and LinkErrorRecovery increments",
 	events_opts, NULL, cmd_events

@@ -744,7 +744,7 @@ static const struct cli_option *const export_opts[] = {
 };
 
 const struct cli_command cmd_export_entry = {
-	"export", CMD_EXPORT,
+	"export",
 	"[--listen ADDR:PORT] [--textfile DIR] [--fabric] [--interval S] [--sweep-interval S] [--once]",
 	"Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
 	export_opts, NULL, cmd_export

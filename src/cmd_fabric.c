@@ -399,7 +399,7 @@ static const struct cli_option *const fabric_opts[] = {
 };
 
 const struct cli_command cmd_fabric_entry = {
-	"fabric", CMD_FABRIC,
+	"fabric",
 	"[--json] [--problems] [--diff SAVED] [--save FILE]",
 	"discover the fabric, judge every link",
 	fabric_opts, NULL, cmd_fabric

@@ -102,7 +102,7 @@ static const struct cli_option *const serve_opts[] = {
 };
 
 const struct cli_command cmd_serve_entry = {
-	"serve", CMD_SERVE,
+	"serve",
 	"[--bind ADDR] [-p P] [--secret-file F] [--hosts FILE] [--once]",
 	"the peer agent that 'test' talks to",
 	serve_opts, NULL, cmd_serve

@@ -104,7 +104,7 @@ static const struct cli_option *const snapshot_opts[] = {
 };
 
 const struct cli_command cmd_snapshot_entry = {
-	"snapshot", CMD_SNAPSHOT,
+	"snapshot",
 	"[--json]",
 	"print every local port once (table, or --json)",
 	snapshot_opts, NULL, cmd_snapshot

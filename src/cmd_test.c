@@ -506,7 +506,7 @@ static const struct cli_option *const test_opts[] = {
 };
 
 const struct cli_command cmd_test_entry = {
-	"test", CMD_TEST,
+	"test",
 	"bw|lat|rate|tcp [OPTIONS] PEER",
 	"run a test against an agent ('ibconsole serve' on PEER); tcp: the TCP baseline",
 	test_opts, test_words, cmd_test

@@ -126,7 +126,7 @@ static const struct cli_option *const triage_opts[] = {
 };
 
 const struct cli_command cmd_triage_entry = {
-	"triage", CMD_TRIAGE,
+	"triage",
 	"[--peer HOST] [--json] [--report FILE] [-x N]",
 	"the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
 	triage_opts, NULL, cmd_triage

@@ -597,7 +597,7 @@ static const struct cli_option *const watch_opts[] = {
 };
 
 const struct cli_command cmd_watch_entry = {
-	"watch", CMD_WATCH,
+	"watch",
 	"[--interval S] [--count N] [--lid LID[:P],...] [--json]",
 	"per-interval counter deltas and rates",
 	watch_opts, NULL, cmd_watch
