@@ -107,7 +107,7 @@ static bool opt_in(const struct cli_option *const *list, const struct cli_option
 /* Every row once: the commands' in command order, then the common ones.
  * getopt_long knows them all, so an option of another command is named
  * as such, not as unknown. Returns how many, or -1 with err when two
- * rows share a spelling (a mistake in the tables). */
+ * rows share a spelling or there are too many (mistakes in the tables). */
 #define MAX_OPTS 96
 static int all_options(const struct cli_option **all, char *err, size_t errlen)
 {
@@ -126,7 +126,12 @@ static int all_options(const struct cli_option **all, char *err, size_t errlen)
 						 o->name);
 					return -1;
 				}
-			if (i == n && n < MAX_OPTS)
+			if (i == n && n == MAX_OPTS) {
+				snprintf(err, errlen, "internal error: more than %d options in the tables — report this bug",
+					 MAX_OPTS);
+				return -1;
+			}
+			if (i == n)
 				all[n++] = o;
 		}
 	}

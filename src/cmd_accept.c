@@ -9,7 +9,6 @@
  * bad pairs, then the bad host or the bad path named. */
 #include "config.h"
 #include "cmd_accept.h"
-#include "cmd_test.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cmdutil.h"
+#include "cmd_test.h"
 #include "core/accept/accept.h"
 #include "core/agent/agent.h"
 #include "core/accept/allpairs.h"

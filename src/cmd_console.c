@@ -3,13 +3,13 @@
  * UI (src/ui), which owns the terminal until the user quits. */
 #include "config.h"
 #include "cmd_console.h"
-#include "cmd_test.h"
-#include "cmd_triage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd_fabric.h"
+#include "cmd_test.h"
+#include "cmd_triage.h"
 #include "core/testrun/peer.h"
 #include "core/port/snapshot.h"
 #include "ui/ui.h"

@@ -6,9 +6,6 @@
  * Never resets a counter. */
 #include "config.h"
 #include "cmd_export.h"
-#include "cmd_errors.h"
-#include "cmd_fabric.h"
-#include "cmd_serve.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -19,6 +16,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd_errors.h"
+#include "cmd_fabric.h"
+#include "cmd_serve.h"
 #include "core/base/sigexit.h"
 #include "core/base/umadlock.h"
 #include "core/counters/delta.h"

@@ -4,8 +4,6 @@
  * interrupted or, with --once, after one session. */
 #include "config.h"
 #include "cmd_serve.h"
-#include "cmd_accept.h"
-#include "cmd_test.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -13,6 +11,8 @@
 #include <time.h>
 
 #include "cmdutil.h"
+#include "cmd_accept.h"
+#include "cmd_test.h"
 #include "core/agent/agent.h"
 #include "core/accept/hostlist.h"
 #include "core/base/sigexit.h"

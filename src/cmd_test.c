@@ -3,7 +3,6 @@
  * test engine against a peer agent (tables, JSON, records, verdicts). */
 #include "config.h"
 #include "cmd_test.h"
-#include "cmd_fabric.h"
 #include "cmd_tcp.h"
 #include "cmdutil.h"
 
@@ -16,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cmd_fabric.h"
 #include "core/agent/agent.h"
 #include "core/accept/hostlist.h"
 #include "core/base/parse.h"

@@ -4,7 +4,6 @@
  * steps against the peer's agent, judges every step and writes the walk. */
 #include "config.h"
 #include "cmd_triage.h"
-#include "cmd_test.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "cmdutil.h"
+#include "cmd_test.h"
 #include "core/triage/gather.h"
 #include "diag/portfacts.h"
 #include "diag/triage.h"
