@@ -791,8 +791,9 @@ static const struct cli_option opt_results = {
 
 /* declared elsewhere: --json (cli.c), --no-smp (cli.c), --op
  * (cmd_test.c), --size (cmd_test.c), --iters (cmd_test.c), --duration
- * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c), --secret-
- * file (cmd_test.c), --timeout (cmd_test.c), --line-rate (cmd_test.c) */
+ * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c),
+ * --secret-file (cmd_test.c), --timeout (cmd_test.c), --line-rate
+ * (cmd_test.c) */
 static const struct cli_option *const accept_opts[] = {
 	&cli_opt_json, &cli_opt_no_smp, &cli_opt_op, &cli_opt_size, &cli_opt_iters,
 	&cli_opt_duration, &cli_opt_gid_index, &cli_opt_port, &cli_opt_secret_file,

@@ -734,9 +734,9 @@ static const struct cli_option opt_sweep_interval = {
 	"export: seconds between fabric sweeps (5-86400, default 60)",
 	.type = OT_NUM, .off = CLI_AT(sweep_interval), .lo = 5, .hi = 86400, .bad = "bad --sweep-interval", .give = "give seconds between 5 and 86400" };
 
-/* declared elsewhere: --interval (cli.c), --no-smp (cli.c), --mad-
- * timeout (cmd_fabric.c), --node-name-map (cmd_fabric.c), --inflight
- * (cmd_errors.c), --once (cmd_serve.c) */
+/* declared elsewhere: --interval (cli.c), --no-smp (cli.c),
+ * --mad-timeout (cmd_fabric.c), --node-name-map (cmd_fabric.c),
+ * --inflight (cmd_errors.c), --once (cmd_serve.c) */
 static const struct cli_option *const export_opts[] = {
 	&cli_opt_interval, &cli_opt_no_smp, &cli_opt_mad_timeout, &cli_opt_node_name_map,
 	&cli_opt_inflight, &cli_opt_once, &opt_listen, &opt_textfile, &opt_fabric,

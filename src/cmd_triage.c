@@ -118,8 +118,8 @@ static const struct cli_option opt_report = {
 	.type = OT_STR, .off = CLI_AT(report) };
 
 /* declared elsewhere: --json (cli.c), --no-smp (cli.c), --duration
- * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c), --secret-
- * file (cmd_test.c), --timeout (cmd_test.c) */
+ * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c),
+ * --secret-file (cmd_test.c), --timeout (cmd_test.c) */
 static const struct cli_option *const triage_opts[] = {
 	&cli_opt_json, &cli_opt_no_smp, &cli_opt_duration, &cli_opt_gid_index, &cli_opt_port,
 	&cli_opt_secret_file, &cli_opt_timeout, &cli_opt_peer, &opt_report, NULL
