@@ -142,8 +142,10 @@ static int demo_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		dm.note_role = UI_WARN;
 	} else if (a == UI_ACT_DEMO_OFF) {
 		demo_run("off", "all");
+		screen_triage_stale("a demo fault was switched", "fault switched");
 	} else {
 		demo_run(dm.f[dm.list.sel].on ? "off" : "on", dm.f[dm.list.sel].name);
+		screen_triage_stale("a demo fault was switched", "fault switched");
 	}
 	return SCREEN_HANDLED | SCREEN_REDRAW;
 }
