@@ -103,6 +103,10 @@ void screen_accept_shutdown(void);
  * script IBCONSOLE_DEMO_FAULTS names; active when that is set. */
 extern const struct screen screen_demo;
 bool screen_demo_active(void);
+/* The RoCE demo's measured line rate (Gb/s, 0 none), which the test and
+ * acceptance screens judge against, and the line that says so. */
+double screen_demo_line_rate(void);
+void screen_demo_line_note(double port_gbps, char *buf, int len);
 /* Starts the fabric's discovery before the screen is first shown; the
  * newest judged discovery's findings (false before one exists). */
 void screen_fabric_prefetch(void);
