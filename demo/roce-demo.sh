@@ -66,11 +66,15 @@ role_server() {
 # The emulated wire carries far less than the 2.5 Gb/s rxe reports, so a
 # clean wire judged against 2.5 fails. At boot the console's VM measures
 # what the wire carries: bandwidth to the agent at 64 KiB (the size the
-# acceptance and the default test use), write and send, 4 s each; the
-# lower of the two, less 10 % for the emulator's jitter from run to run
-# (the demo's own margin, not a rule of the reference procedure), is the
-# line rate the console's test and acceptance screens judge against
-# (IBCONSOLE_DEMO_LINE_RATE, Gb/s). Nothing measured: the port's rate.
+# acceptance and the default test use), write and send, 4 s each. Under
+# emulation the wire's rate follows the host's free CPU, so a later run
+# on a busy host carries a third less than at boot (measured: 0.0146
+# Gb/s in a 20 s test after 0.0211 at boot). The line rate the console's
+# test and acceptance screens judge against (IBCONSOLE_DEMO_LINE_RATE,
+# Gb/s) is therefore the lower of the two less a margin: 50 %
+# (IBCONSOLE_DEMO_MARGIN_PCT; the demo's own choice, no source gives
+# one). The planted faults show in the triage's steps and the counters,
+# not in this margin. Nothing measured: the port's rate.
 measure_line_rate() {
 	printf '%s\r\n' "$me: measuring what the emulated wire carries (about 10 s) ..."
 	low=
@@ -87,8 +91,11 @@ measure_line_rate() {
 		printf '%s\r\n' "$me: the wire could not be measured (see $dir/measure.err): judging against the port's rate"
 		return 0
 	fi
-	IBCONSOLE_DEMO_LINE_RATE=$(awk -v a="$low" 'BEGIN { printf "%.4g", a * 0.9 }')
-	IBCONSOLE_DEMO_LINE_MEASURED=$(awk -v a="$low" 'BEGIN { printf "90 %% of the %.3g Gb/s carried", a }')
+	margin=${IBCONSOLE_DEMO_MARGIN_PCT:-50}
+	case $margin in [0-9]|[0-9][0-9]) ;; *) margin=50 ;; esac
+	keep=$((100 - margin))
+	IBCONSOLE_DEMO_LINE_RATE=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%.4g", a * k / 100 }')
+	IBCONSOLE_DEMO_LINE_MEASURED=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%d %% of the %.3g Gb/s carried", k, a }')
 	export IBCONSOLE_DEMO_LINE_RATE IBCONSOLE_DEMO_LINE_MEASURED
 	printf '%s\r\n' "$me: demo line rate $IBCONSOLE_DEMO_LINE_RATE Gb/s ($IBCONSOLE_DEMO_LINE_MEASURED)"
 }

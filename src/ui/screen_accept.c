@@ -213,12 +213,12 @@ static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
 
 static const struct snapshot *acc_snap;	/* the console's newest, for the draw */
 
-/* The rate a card's port reports (rxe: 2.5), 0 unknown. */
+/* The data rate a card's port reports (rxe: 2 of its 2.5 Gb/s), 0 unknown. */
 static double port_rate(const struct accept_card *c)
 {
 	for (int i = 0; acc_snap && i < acc_snap->nports; i++)
 		if (!strcmp(acc_snap->ports[i].dev, c->dev) && acc_snap->ports[i].port == c->port)
-			return acc_snap->ports[i].rate_gbps;
+			return acc_snap->ports[i].data_rate_gbps;
 	return 0;
 }
 
