@@ -4,6 +4,7 @@
  * pane, and the compare with an earlier record (its list and its keys). */
 #include "config.h"
 #include "screen_test_int.h"
+#include "ctrview.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,7 +62,9 @@ void tscreen_finish(void)
 			in.size = r->ph[0].local.size;
 		}
 	}
-	tv_eval(&in, NULL, &tv);	/* the reference procedure's numbers */
+	/* the reference procedure's numbers, with the site's test_* keys
+	 * from the config file, as `ibconsole test` judges */
+	tv_eval(&in, &ctrview_thresholds()->tv, &tv);
 	tscreen.vstate = tv.state;
 	snprintf(tscreen.vline, sizeof(tscreen.vline), "verdict: %s%s%s%s — %s", tv_state_name(tv.state),
 		 tv.rule[0] ? " (rule " : "", tv.rule, tv.rule[0] ? ")" : "", tv.text);
