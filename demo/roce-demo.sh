@@ -95,7 +95,7 @@ measure_line_rate() {
 	case $margin in [0-9]|[0-9][0-9]) ;; *) margin=50 ;; esac
 	keep=$((100 - margin))
 	IBCONSOLE_DEMO_LINE_RATE=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%.4g", a * k / 100 }')
-	IBCONSOLE_DEMO_LINE_MEASURED=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%d %% of the %.3g Gb/s carried", k, a }')
+	IBCONSOLE_DEMO_LINE_MEASURED=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%d %% of %.3g", k, a }')
 	export IBCONSOLE_DEMO_LINE_RATE IBCONSOLE_DEMO_LINE_MEASURED
 	printf '%s\r\n' "$me: demo line rate $IBCONSOLE_DEMO_LINE_RATE Gb/s ($IBCONSOLE_DEMO_LINE_MEASURED)"
 }

@@ -54,7 +54,7 @@ void screen_demo_line_note(double port_gbps, char *buf, int len)
 			 m && *m ? " (" : "", m && *m ? m : "", m && *m ? ")" : "");
 
 	if (port_gbps > 0 && n > 0 && n < len)
-		snprintf(buf + n, (size_t)(len - n), "; the port reports a data rate of %.3g", port_gbps);
+		snprintf(buf + n, (size_t)(len - n), "; port data rate %.3g", port_gbps);
 }
 
 bool screen_demo_active(void)
