@@ -249,10 +249,12 @@ wait_for 'console exit 0' 10
 l0=$(lo_rx)
 "$IBC" test tcp --duration 2 --json "$ip4" > tcp.json || { cat tcp.json; fail "test tcp failed"; }
 l1=$(lo_rx)
-set -- $(/usr/bin/python3 -c '
+vals=$(/usr/bin/python3 -c '
 import json; m = json.load(open("tcp.json"))
 assert m["schema"] == "ibconsole/tcp/1" and m["error"] is None, m
 assert abs(m["gbps"] - m["bytes"] * 8 / m["seconds"] / 1e9) <= 0.001 * m["gbps"] + 1e-6, m
-print(m["sent_bytes"], m["bytes"])') || fail "test tcp --json: not a result ($(cat tcp.json))"
+print(m["sent_bytes"], m["bytes"])') || fail "test tcp --json: not a result, or Gb/s is not bytes / seconds ($(cat tcp.json))"
+# shellcheck disable=SC2086 # two numbers
+set -- $vals
 lo_check "test tcp" "$l0" "$l1" "$1" "$2"
 echo "test screen ok"
