@@ -62,6 +62,62 @@ role_server() {
 	done
 }
 
+# ---- inside VM B: the demo's line rate ----
+# The emulated wire carries far less than the 2.5 Gb/s rxe reports, so a
+# clean wire judged against 2.5 fails. At boot the console's VM measures
+# what the wire carries: bandwidth to the agent at 64 KiB (the size the
+# acceptance and the default test use), write and send, 4 s each. Under
+# emulation the wire's rate follows the host's free CPU, so a later run
+# on a busy host carries a third less than at boot (measured: 0.0146
+# Gb/s in a 20 s test after 0.0211 at boot). The line rate the console's
+# test and acceptance screens judge against (IBCONSOLE_DEMO_LINE_RATE,
+# Gb/s) is therefore the lower of the two less a margin: 50 %
+# (IBCONSOLE_DEMO_MARGIN_PCT; the demo's own choice, no source gives
+# one). The planted faults show in the triage's steps and the counters,
+# not in this margin. Nothing measured: the port's rate.
+measure_line_rate() {
+	printf '%s\r\n' "$me: measuring what the emulated wire carries (about 10 s) ..."
+	low=
+	for op in write send; do
+		g=$("$IBCONSOLE" test bw --op "$op" -s 65536 -D 4 --no-record --json -d rxe0 "$server_ip" \
+			2>> "$dir/measure.err" | sed 's/[,{}]/\n/g' |
+			sed -n 's/^ *"bw_avg_gbps" *: *\([0-9.eE+-]*\) *$/\1/p' | head -n 1)
+		case $g in ''|*[!0-9.eE+-]*) continue ;; esac
+		awk -v a="$g" 'BEGIN { exit !(a + 0 > 0) }' || continue
+		[ -z "$low" ] && low=$g && continue
+		low=$(awk -v a="$low" -v b="$g" 'BEGIN { print (b < a) ? b : a }')
+	done
+	if [ -z "$low" ]; then
+		printf '%s\r\n' "$me: the wire could not be measured (see $dir/measure.err): judging against the port's rate"
+		return 0
+	fi
+	margin=${IBCONSOLE_DEMO_MARGIN_PCT:-50}
+	case $margin in [0-9]|[0-9][0-9]) ;; *) margin=50 ;; esac
+	keep=$((100 - margin))
+	IBCONSOLE_DEMO_LINE_RATE=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%.4g", a * k / 100 }')
+	IBCONSOLE_DEMO_LINE_MEASURED=$(awk -v a="$low" -v k="$keep" 'BEGIN { printf "%d %% of %.3g", k, a }')
+	export IBCONSOLE_DEMO_LINE_RATE IBCONSOLE_DEMO_LINE_MEASURED
+	printf '%s\r\n' "$me: demo line rate $IBCONSOLE_DEMO_LINE_RATE Gb/s ($IBCONSOLE_DEMO_LINE_MEASURED)"
+}
+
+# ---- inside VM B: the demo's settings ----
+# The emulated wire comes in bursts: a clean 20 s run peaks at about three
+# times its average (0.0449 against 0.0168 Gb/s), which on a real link the
+# bandwidth stability rule (peak and average within 1 %) rightly calls
+# unstable. In the demo that says nothing about the wire, so its console
+# reads a settings file that lets peak and average differ (the config key
+# test_bw_stability_pct, the demo's choice); a file the user gave
+# (IBCONSOLE_CONFIG) is used instead.
+demo_config() {
+	[ -z "${IBCONSOLE_CONFIG:-}" ] || return 0
+	{
+		echo "# ibconsole --demo roce: the emulated wire's bursts are not a link's instability"
+		echo "test_bw_stability_pct = 100"
+	} > "$dir/demo.conf" || return 0
+	IBCONSOLE_CONFIG=$dir/demo.conf
+	export IBCONSOLE_CONFIG
+}
+
 # ---- inside VM B: the console, once the agent answers ----
 role_console() {
 	dir=$IBCONSOLE_DEMO_DIR
@@ -78,6 +134,8 @@ role_console() {
 	done
 	XDG_STATE_HOME=$dir/state
 	export XDG_STATE_HOME
+	demo_config
+	measure_line_rate
 	# exec: on Ctrl-C the VM's wrapper waits for the console itself,
 	# which restores the terminal before the VM powers off
 	exec "$IBCONSOLE" -d rxe0 --peer "$server_ip"

@@ -8,3 +8,6 @@ man/ibconsole.8: $(srcdir)/man/ibconsole.8.in src/ui/keys-man$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	src/ui/keys-man$(EXEEXT) $(srcdir)/man/ibconsole.8.in >$@.tmp && \
 	mv -f $@.tmp $@
+# docs/: the pages the README points to beside the man page (the source
+# layout and the test list in full), distributed with it.
+EXTRA_DIST += docs/architecture.md docs/tests.md

@@ -18,47 +18,24 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cmdutil.h"
+#include "cmd_test.h"
 #include "core/accept/accept.h"
 #include "core/agent/agent.h"
 #include "core/accept/allpairs.h"
 #include "core/agent/client.h"
 #include "core/testrun/testjob.h"
 #include "core/base/json.h"
-#include "core/base/parse.h"
 #include "core/port/snapshot.h"
 #include "diag/portfacts.h"
 #include "diag/accept.h"
 #include "diag/thresholds.h"
-
-static void fail(const char *msg)
-{
-	fprintf(stderr, "ibconsole: %s\n", msg);
-}
 
 /* One row of the table: a local card's test and its judgement. */
 struct row {
 	struct accept_card c;
 	struct acc_card card;
 };
-
-static int read_secret(const char *path, char *buf, size_t len)
-{
-	char msg[512], why[96];
-	FILE *f = parse_fopen(path, why, sizeof(why));
-	int r = f ? parse_line(f, buf, len) : 0;
-
-	if (f)
-		fclose(f);
-	if (r > 0)
-		buf[strcspn(buf, "\r\n")] = '\0';
-	if (r <= 0 || !buf[0]) {
-		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" : r < 0 ? "its first line is too long" : "empty");
-		fail(msg);
-		return -1;
-	}
-	return 0;
-}
 
 static const char *op_name(int op)
 {
@@ -69,7 +46,7 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 			const struct row *rows, int n, int nfail)
 {
 	printf("acceptance against %s: %s bandwidth at %llu B, pass at %.0f %% of each port's data rate\n",
-	       c->ref, op_name(p->op), (unsigned long long)p->size, 100 * l->accept);
+	       c->a.ref, op_name(p->op), (unsigned long long)p->size, 100 * l->accept);
 	printf("%-16s %10s %10s %10s  %-9s %s\n", "device", "Gb/s", "% of rate", "line Gb/s", "PASS/FAIL", "cause");
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
@@ -112,7 +89,7 @@ static void write_json(const struct cli *c, const struct proto_params *p, const 
 	json_str(&j, "schema", "ibconsole/accept/1");
 	json_str(&j, "time", stamp);
 	json_str(&j, "mode", "ref");
-	json_str(&j, "ref", c->ref);
+	json_str(&j, "ref", c->a.ref);
 	json_str(&j, "op", op_name(p->op));
 	json_u64(&j, "size_bytes", p->size);
 	json_num(&j, "accept_pct", 100 * l->accept);
@@ -239,7 +216,7 @@ static int run_round(struct hrun *r, const struct allpairs_opts *ao, const char 
 	free(m);
 	for (int i = 0; i < n; i++)
 		if (ps[i]->m.refused && ps[i]->m.status == ENG_NODEV) {
-			fail(ps[i]->m.err);
+			cmd_fail(ps[i]->m.err);
 			return -1;
 		}
 	round_line(r, what, ps, n);
@@ -438,7 +415,7 @@ static int write_file(const struct hrun *r, const char *name, void (*fn)(const s
 	}
 	snprintf(msg, sizeof(msg), "cannot write %s: %s — check the disk or give --results DIR", path,
 		 strerror(errno));
-	fail(msg);
+	cmd_fail(msg);
 	return -1;
 }
 
@@ -446,8 +423,8 @@ static int results_dir(struct hrun *r)
 {
 	char msg[800];
 
-	if (r->c->results)
-		snprintf(r->dir, sizeof(r->dir), "%s", r->c->results);
+	if (r->c->a.results)
+		snprintf(r->dir, sizeof(r->dir), "%s", r->c->a.results);
 	else {
 		time_t now = time(NULL);
 		struct tm tm;
@@ -458,10 +435,105 @@ static int results_dir(struct hrun *r)
 	if (mkdir(r->dir, 0777) && errno != EEXIST) {
 		snprintf(msg, sizeof(msg), "cannot create the results directory %s: %s — give --results DIR in a writable place",
 			 r->dir, strerror(errno));
-		fail(msg);
+		cmd_fail(msg);
 		return -1;
 	}
 	return 0;
+}
+
+/* What accept --hosts checks before any agent is asked: the secret, the
+ * hosts file (two or more), both tests' parameters as an order carries
+ * them. 0, or 2 with the message printed. */
+static int hosts_check(const struct cli *c, struct hostlist *hl, const struct proto_params *bw,
+		       const struct proto_params *lat, const char *secret)
+{
+	struct proto_msg t = { .type = MSG_ORDER };
+	char err[ENG_ERR], msg[ENG_ERR + 200];
+
+	if (!secret) {
+		cmd_fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
+		return 2;
+	}
+	if (hostlist_load(hl, c->a.hosts, c->t.tcp_port ? c->t.tcp_port : AGENT_DEFAULT_PORT, err, sizeof(err))) {
+		cmd_fail(err);
+		return 2;
+	}
+	if (hl->n < 2) {
+		snprintf(msg, sizeof(msg), "the hosts file %s lists %d host%s — give at least two (one host[:port] a line)",
+			 c->a.hosts, hl->n, hl->n == 1 ? "" : "s");
+		cmd_fail(msg);
+		return 2;
+	}
+	t.u.order.port = 1;
+	snprintf(t.u.order.target, sizeof(t.u.order.target), "x");
+	for (int k = 0; k < 2; k++) {
+		t.u.order.p = k ? *lat : *bw;
+		if (proto_check_order(&t, err, sizeof(err))) {
+			snprintf(msg, sizeof(msg), "bad test parameters for an order: %s — see ibconsole accept --help", err);
+			cmd_fail(msg);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* Every round of the schedule, then the bad pairs once more, one at a
+ * time (a pair is bad only when the re-test confirms it), then the
+ * judgement of pairs and hosts into r. 0, 3 (an agent failed) or 5. */
+static int hosts_run(struct hrun *r, const struct allpairs_opts *ao)
+{
+	int n = r->hl->n, rc = 5;
+	int (*sched)[2] = calloc((size_t)(n + 1) * (size_t)n, sizeof(*sched));
+	struct acc_pair *judge = calloc((size_t)r->np, sizeof(*judge));
+
+	if (!sched || !judge) {
+		cmd_fail("cannot run the acceptance: out of memory — close other programs and retry");
+		goto out;
+	}
+	r->rounds = acc_schedule(n, sched, (n + 1) * n, &r->per_round);
+	if (r->rounds < 0 || results_dir(r))
+		goto out;
+	for (int i = 0; i < r->np; i++) {
+		r->p[i].m.a = sched[i][0];
+		r->p[i].m.b = sched[i][1];
+	}
+	rc = 3;
+	for (int k = 0; k < r->rounds; k++) {
+		struct hpair *ps[HOSTLIST_MAX / 2 + 1];
+		char what[32];
+
+		for (int i = 0; i < r->per_round; i++)
+			ps[i] = &r->p[k * r->per_round + i];
+		snprintf(what, sizeof(what), "round %d/%d", k + 1, r->rounds);
+		if (run_round(r, ao, what, ps, r->per_round))
+			goto out;
+	}
+	for (int i = 0; i < r->np; i++)
+		judge[i] = r->p[i].j;
+	acc_pairs_judge(judge, r->np, r->l);
+	for (int i = 0; i < r->np; i++) {
+		struct hpair *h = &r->p[i];
+
+		if (!judge[i].bad)
+			continue;
+		h->retested = true;
+		h->first_ok = h->j.ok;
+		h->first_bw = h->j.bw_gbps;
+		h->first_lat = h->j.lat_us;
+		if (run_round(r, ao, "re-test", &h, 1))
+			goto out;
+	}
+	for (int i = 0; i < r->np; i++)
+		judge[i] = r->p[i].j;
+	r->nbad = acc_pairs_judge(judge, r->np, r->l);
+	r->nhostbad = acc_localise(n, judge, r->np, r->host_bad, r->paths, &r->npaths);
+	for (int i = 0; i < r->np; i++)
+		r->p[i].j = judge[i];
+	rc = 0;
+out:
+	free(judge);
+	free(sched);
+	return rc;
 }
 
 static int accept_hosts(const struct cli *c, const struct proto_params *bw, const struct acc_limits *l,
@@ -474,50 +546,22 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 	struct allpairs_opts ao = { .hosts = &hl, .secret = secret, .bw = *bw,
 				    .timeout_ms = (int)((c->t.timeout_s > 0 ? c->t.timeout_s : 10) * 1000) };
 	struct hrun *r = calloc(1, sizeof(*r));
-	int (*sched)[2] = NULL;
-	struct acc_pair *judge = NULL;
 	uint32_t mtu;
-	char err[ENG_ERR], msg[ENG_ERR + 200];
 	time_t now = time(NULL);
 	struct tm tm;
-	int rc = 2;
+	int rc;
 
 	if (!r) {
-		fail("cannot run the acceptance: out of memory — close other programs and retry");
+		cmd_fail("cannot run the acceptance: out of memory — close other programs and retry");
 		return 5;
 	}
 	testjob_params(&lc, &lat);
 	ao.lat = lat;
 	/* the agent stops an order at 60 s from its start, then answers */
 	ao.run_ms = (int)PROTO_ORDER_MAX_DURATION_MS + 5000;
-	if (!secret) {
-		fail("accept --hosts orders the agents to test each other, which needs their shared secret — give --secret-file (the file every serve has)");
+	rc = hosts_check(c, &hl, bw, &lat, secret);
+	if (rc)
 		goto out;
-	}
-	if (hostlist_load(&hl, c->hosts, c->t.tcp_port ? c->t.tcp_port : AGENT_DEFAULT_PORT, err, sizeof(err))) {
-		fail(err);
-		goto out;
-	}
-	if (hl.n < 2) {
-		snprintf(msg, sizeof(msg), "the hosts file %s lists %d host%s — give at least two (one host[:port] a line)",
-			 c->hosts, hl.n, hl.n == 1 ? "" : "s");
-		fail(msg);
-		goto out;
-	}
-	{
-		struct proto_msg t = { .type = MSG_ORDER };
-
-		t.u.order.port = 1;
-		snprintf(t.u.order.target, sizeof(t.u.order.target), "x");
-		for (int k = 0; k < 2; k++) {
-			t.u.order.p = k ? lat : *bw;
-			if (proto_check_order(&t, err, sizeof(err))) {
-				snprintf(msg, sizeof(msg), "bad test parameters for an order: %s — see ibconsole accept --help", err);
-				fail(msg);
-				goto out;
-			}
-		}
-	}
 	r->c = c;
 	r->hl = &hl;
 	r->l = l;
@@ -526,63 +570,21 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 	gmtime_r(&now, &tm);
 	strftime(r->stamp, sizeof(r->stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	r->np = hl.n * (hl.n - 1) / 2;
-	sched = calloc((size_t)(hl.n + 1) * (size_t)hl.n, sizeof(*sched));
 	r->p = calloc((size_t)r->np, sizeof(*r->p));
 	r->paths = calloc((size_t)r->np, sizeof(*r->paths));
-	judge = calloc((size_t)r->np, sizeof(*judge));
 	rc = 5;
-	if (!sched || !r->p || !r->paths || !judge) {
-		fail("cannot run the acceptance: out of memory — close other programs and retry");
+	if (!r->p || !r->paths) {
+		cmd_fail("cannot run the acceptance: out of memory — close other programs and retry");
 		goto out;
 	}
-	r->rounds = acc_schedule(hl.n, sched, (hl.n + 1) * hl.n, &r->per_round);
-	if (r->rounds < 0 || results_dir(r))
+	rc = hosts_run(r, &ao);
+	if (rc)
 		goto out;
-	for (int i = 0; i < r->np; i++) {
-		r->p[i].m.a = sched[i][0];
-		r->p[i].m.b = sched[i][1];
-	}
-	for (int k = 0; k < r->rounds; k++) {
-		struct hpair *ps[HOSTLIST_MAX / 2 + 1];
-		char what[32];
-
-		for (int i = 0; i < r->per_round; i++)
-			ps[i] = &r->p[k * r->per_round + i];
-		snprintf(what, sizeof(what), "round %d/%d", k + 1, r->rounds);
-		if (run_round(r, &ao, what, ps, r->per_round)) {
-			rc = 3;
-			goto out;
-		}
-	}
-	/* bad pairs once more, one at a time: a pair is bad only when the
-	 * re-test confirms it */
-	for (int i = 0; i < r->np; i++)
-		judge[i] = r->p[i].j;
-	acc_pairs_judge(judge, r->np, l);
-	for (int i = 0; i < r->np; i++) {
-		struct hpair *h = &r->p[i];
-
-		if (!judge[i].bad)
-			continue;
-		h->retested = true;
-		h->first_ok = h->j.ok;
-		h->first_bw = h->j.bw_gbps;
-		h->first_lat = h->j.lat_us;
-		if (run_round(r, &ao, "re-test", &h, 1)) {
-			rc = 3;
-			goto out;
-		}
-	}
-	for (int i = 0; i < r->np; i++)
-		judge[i] = r->p[i].j;
-	r->nbad = acc_pairs_judge(judge, r->np, l);
-	r->nhostbad = acc_localise(hl.n, judge, r->np, r->host_bad, r->paths, &r->npaths);
-	for (int i = 0; i < r->np; i++)
-		r->p[i].j = judge[i];
 	mtu = fleet_mtu(r);
 	for (int i = 0; i < hl.n; i++)
 		if (r->host_bad[i])
 			acc_host_evidence(&r->facts[i], mtu, r->host_why[i], sizeof(r->host_why[i]));
+	rc = 5;
 	if (write_file(r, "accept.json", hosts_json) || write_file(r, "pairs.csv", hosts_csv))
 		goto out;
 	if (c->json)
@@ -591,145 +593,216 @@ static int accept_hosts(const struct cli *c, const struct proto_params *bw, cons
 		hosts_text(r);
 	rc = r->nbad ? 1 : 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fail("cannot write the output: stdout failed — check the disk or the pipe");
+		cmd_fail("cannot write the output: stdout failed — check the disk or the pipe");
 		rc = 5;
 	}
 out:
-	free(judge);
-	if (r) {
-		free(r->p);
-		free(r->paths);
-	}
+	free(r->p);
+	free(r->paths);
 	free(r);
-	free(sched);
 	return rc;
 }
 
-int cmd_accept(const struct cli *c, const struct snap_opts *so)
+/* The command line's combinations and the test parameters: 0, or 2 with
+ * the message printed. */
+static int accept_args(const struct cli *c, struct proto_params *p)
+{
+	char err[ENG_ERR], msg[ENG_ERR + 200];
+
+	if (!c->a.ref == !c->a.hosts) {
+		cmd_fail(c->a.ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
+			      "accept needs the reference host — give --ref HOST (its agent: ibconsole serve), or --hosts FILE for all pairs");
+		return 2;
+	}
+	if (c->a.results && !c->a.hosts) {
+		cmd_fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
+		return 2;
+	}
+	if (c->a.hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
+		cmd_fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
+		return 2;
+	}
+	if (c->t.iters && c->t.duration_s > 0) {
+		cmd_fail("accept runs by --iters or by --duration, not both — drop one");
+		return 2;
+	}
+	accept_params(c->t.op, c->t.size, c->t.iters, c->t.duration_s, p);
+	if (proto_check_params(p, err, sizeof(err))) {
+		snprintf(msg, sizeof(msg), "bad test parameters: %s — see ibconsole accept --help", err);
+		cmd_fail(msg);
+		return 2;
+	}
+	return 0;
+}
+
+/* The acceptance lines of --config (or the default file): 0, or 2 with
+ * the message printed. */
+static int accept_limits(const struct cli *c, struct acc_limits *l)
+{
+	struct thresholds th;
+	char cbuf[512], err[ENG_ERR], msg[ENG_ERR + 200];
+	const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
+
+	thresholds_defaults(&th);
+	if (thresholds_load(&th, cpath, err, sizeof(err)) < 0) {
+		cmd_fail(err);
+		return 2;
+	}
+	if (c->config && !th.file[0]) {
+		snprintf(msg, sizeof(msg), "config file %s not found — check the path given to --config", c->config);
+		cmd_fail(msg);
+		return 2;
+	}
+	l->accept = th.tv.accept;
+	l->fleet_bw = th.tv.accept_fleet_bw;
+	l->fleet_lat = th.tv.accept_fleet_lat;
+	return 0;
+}
+
+/* Each card of the plan against the reference, judged, into rows;
+ * returns how many failed and counts in *npeer those that never reached
+ * the reference. */
+static int accept_cards(const struct cli *c, const struct accept_opts *o, const struct snapshot *s,
+			const struct acc_limits *l, struct row *rows, int n, int *npeer)
+{
+	struct client_result *cr = calloc(1, sizeof(*cr));
+	int nfail = 0;
+
+	if (!cr)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		const struct port_info *pi = NULL;
+
+		for (int k = 0; r->c.found && k < s->nports; k++)
+			if (!strcmp(s->ports[k].dev, r->c.dev) && s->ports[k].port == r->c.port)
+				pi = &s->ports[k];
+		if (pi && pi->state == 4 && !c->json && isatty(2))
+			fprintf(stderr, "ibconsole: testing %s/%d against %s …\n", r->c.dev, r->c.port, c->a.ref);
+		if (r->c.state != ACCEPT_DONE)
+			accept_run_card(o, pi, &r->c, cr, NULL, NULL, NULL);
+		*npeer += pi && pi->state == 4 && r->c.status == ENG_PEER;
+		acc_card_verdict(&r->c, l, &r->card);
+		nfail += !r->card.pass;
+	}
+	free(cr);
+	return nfail;
+}
+
+/* accept --ref HOST: every local card (or each -d) against the
+ * reference's agent, the table or JSON, the exit status. */
+static int accept_ref(const struct cli *c, const struct snap_opts *so, const struct proto_params *p,
+		      const struct acc_limits *l, const char *secret)
 {
 	struct snap_opts sopt = { .device = NULL, .port = c->port, .no_smp = so ? so->no_smp : false };
 	struct snapshot *s = calloc(1, sizeof(*s));
-	struct client_result *cr = calloc(1, sizeof(*cr));
 	struct row *rows = NULL;	/* one per port found, + each -d found nowhere */
 	struct accept_card *cards = NULL;
-	struct accept_opts o = { .ref = c->ref, .tcp_port = c->t.tcp_port, .gid_index = c->t.gid_index,
-				 .line_rate = c->t.line_rate, .timeout_s = c->t.timeout_s };
-	struct thresholds th;
-	struct acc_limits l;
-	struct proto_params p;
-	char secret[256], err[ENG_ERR], msg[ENG_ERR + 200];
+	struct accept_opts o = { .ref = c->a.ref, .tcp_port = c->t.tcp_port, .gid_index = c->t.gid_index,
+				 .line_rate = c->t.line_rate, .timeout_s = c->t.timeout_s, .p = *p,
+				 .secret = secret };
+	char err[ENG_ERR], msg[ENG_ERR + 200];
 	int n = 0, nfail = 0, rc = 5, npeer = 0, max;
 
-	if (!s || !cr) {
-		fail("cannot start the acceptance: out of memory — close other programs and retry");
-		goto out;
+	if (!s) {
+		cmd_fail("cannot start the acceptance: out of memory — close other programs and retry");
+		return 5;
 	}
-	rc = 2;
-	if (!c->ref == !c->hosts) {
-		fail(c->ref ? "accept takes --ref HOST or --hosts FILE, not both — drop one" :
-			      "accept needs the reference host — give --ref HOST (its agent: ibconsole serve), or --hosts FILE for all pairs");
-		goto out;
-	}
-	if (c->results && !c->hosts) {
-		fail("--results goes with --hosts (all pairs) — drop it or give --hosts FILE");
-		goto out;
-	}
-	if (c->hosts && (c->ndevices || c->port || c->t.gid_index >= 0)) {
-		fail("with --hosts each agent tests with its own device, port and GID (its serve -d, -i, -x) — drop -d, -i and -x here");
-		goto out;
-	}
-	if (c->t.iters && c->t.duration_s > 0) {
-		fail("accept runs by --iters or by --duration, not both — drop one");
-		goto out;
-	}
-	accept_params(c->t.op, c->t.size, c->t.iters, c->t.duration_s, &p);
-	if (proto_check_params(&p, err, sizeof(err))) {
-		snprintf(msg, sizeof(msg), "bad test parameters: %s — see ibconsole accept --help", err);
-		fail(msg);
-		goto out;
-	}
-	{
-		char cbuf[512];
-		const char *cpath = thresholds_config_path(c->config, cbuf, sizeof(cbuf));
-
-		thresholds_defaults(&th);
-		if (thresholds_load(&th, cpath, err, sizeof(err)) < 0) {
-			fail(err);
-			goto out;
-		}
-		if (c->config && !th.file[0]) {
-			snprintf(msg, sizeof(msg), "config file %s not found — check the path given to --config", c->config);
-			fail(msg);
-			goto out;
-		}
-		l.accept = th.tv.accept;
-		l.fleet_bw = th.tv.accept_fleet_bw;
-		l.fleet_lat = th.tv.accept_fleet_lat;
-	}
-	if (c->t.secret_file && read_secret(c->t.secret_file, secret, sizeof(secret)))
-		goto out;
-	if (c->hosts) {
-		rc = accept_hosts(c, &p, &l, c->t.secret_file ? secret : NULL);
-		goto out;
-	}
-	o.p = p;
-	o.secret = c->t.secret_file ? secret : NULL;
 	rc = snapshot_collect(s, &sopt, err, sizeof(err));
 	if (rc) {
-		fail(err);
+		cmd_fail(err);
 		goto out;
 	}
 	portfacts_judge(s);	/* the PCIe limit, as snapshot and triage judge it */
 	max = s->nports + CLI_MAX_DEVICES;
 	rows = calloc((size_t)max, sizeof(*rows));
 	cards = calloc((size_t)max, sizeof(*cards));
+	rc = 5;
 	if (!rows || !cards) {
-		fail("cannot start the acceptance: out of memory — close other programs and retry");
-		rc = 5;
+		cmd_fail("cannot start the acceptance: out of memory — close other programs and retry");
 		goto out;
 	}
 	n = accept_plan(s, c->devices, c->ndevices, c->port, cards, max);
 	if (!n) {
-		fail("no RDMA port to accept: none found — check that the driver is loaded (ibv_devices)");
+		cmd_fail("no RDMA port to accept: none found — check that the driver is loaded (ibv_devices)");
 		rc = 3;
 		goto out;
 	}
-	for (int i = 0; i < n; i++) {
-		struct row *r = &rows[i];
-		const struct port_info *pi = NULL;
-
-		r->c = cards[i];
-		for (int k = 0; r->c.found && k < s->nports; k++)
-			if (!strcmp(s->ports[k].dev, r->c.dev) && s->ports[k].port == r->c.port)
-				pi = &s->ports[k];
-		if (pi && pi->state == 4 && !c->json && isatty(2))
-			fprintf(stderr, "ibconsole: testing %s/%d against %s …\n", r->c.dev, r->c.port, c->ref);
-		if (r->c.state != ACCEPT_DONE)
-			accept_run_card(&o, pi, &r->c, cr, NULL, NULL, NULL);
-		npeer += pi && pi->state == 4 && r->c.status == ENG_PEER;
-		acc_card_verdict(&r->c, &l, &r->card);
-		nfail += !r->card.pass;
+	for (int i = 0; i < n; i++)
+		rows[i].c = cards[i];
+	nfail = accept_cards(c, &o, s, l, rows, n, &npeer);
+	if (nfail < 0) {
+		cmd_fail("cannot start the acceptance: out of memory — close other programs and retry");
+		goto out;
 	}
 	if (c->json)
-		write_json(c, &p, &l, rows, n, nfail);
+		write_json(c, p, l, rows, n, nfail);
 	else
-		print_table(c, &p, &l, rows, n, nfail);
+		print_table(c, p, l, rows, n, nfail);
 	/* nothing reached the reference: the peer is the trouble */
 	rc = npeer == n ? 4 : nfail ? 1 : 0;
 	if (rc == 4) {
-		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->ref, rows[0].c.err);
-		fail(msg);
+		snprintf(msg, sizeof(msg), "no card reached the reference %s: %s", c->a.ref, rows[0].c.err);
+		cmd_fail(msg);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
-		fail("cannot write the output: stdout failed — check the disk or the pipe");
+		cmd_fail("cannot write the output: stdout failed — check the disk or the pipe");
 		rc = 5;
 	}
 out:
-	if (s)
-		snapshot_release(s);
+	snapshot_release(s);
 	free(s);
-	free(cr);
 	free(rows);
 	free(cards);
 	return rc;
 }
+
+int cmd_accept(const struct cli *c, const struct snap_opts *so)
+{
+	struct acc_limits l;
+	struct proto_params p;
+	char secret[256];
+	const char *sec = c->t.secret_file ? secret : NULL;
+
+	if (accept_args(c, &p) || accept_limits(c, &l))
+		return 2;
+	if (c->t.secret_file && cmd_read_secret(c->t.secret_file, secret, sizeof(secret)))
+		return 2;
+	if (c->a.hosts)
+		return accept_hosts(c, &p, &l, sec);
+	return accept_ref(c, so, &p, &l, sec);
+}
+
+/* ---- the command line: the options of accept and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_ref = {
+	"ref", NULL, 0, "HOST",
+	"accept: test every local device against the agent on HOST (the reference)",
+	.type = OT_STR, .off = CLI_AT(a.ref) };
+/* also listed by serve */
+const struct cli_option cli_opt_hosts = {
+	"hosts", NULL, 0, "FILE",
+	"accept: all pairs of the agents in FILE (host[:port] a line); serve: take test orders only towards them",
+	.type = OT_STR, .off = CLI_AT(a.hosts) };
+static const struct cli_option opt_results = {
+	"results", NULL, 0, "DIR",
+	"accept --hosts: write accept.json and pairs.csv to DIR (default ./ibconsole-accept-TIME)",
+	.type = OT_STR, .off = CLI_AT(a.results) };
+
+/* declared elsewhere: --json (cli.c), --no-smp (cli.c), --op
+ * (cmd_test.c), --size (cmd_test.c), --iters (cmd_test.c), --duration
+ * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c),
+ * --secret-file (cmd_test.c), --timeout (cmd_test.c), --line-rate
+ * (cmd_test.c) */
+static const struct cli_option *const accept_opts[] = {
+	&cli_opt_json, &cli_opt_no_smp, &cli_opt_op, &cli_opt_size, &cli_opt_iters,
+	&cli_opt_duration, &cli_opt_gid_index, &cli_opt_port, &cli_opt_secret_file,
+	&cli_opt_timeout, &cli_opt_line_rate, &opt_ref, &cli_opt_hosts, &opt_results, NULL
+};
+
+const struct cli_command cmd_accept_entry = {
+	"accept",
+	"--ref HOST [-d DEV]... | --hosts FILE --secret-file F [--results DIR] [--op OP] [-s SIZE] [--line-rate GBPS] [--json]",
+	"acceptance: every local device against a reference host, or every host against every host, with the cause of each failure",
+	accept_opts, NULL, cmd_accept
+};

@@ -13,4 +13,9 @@ struct snap_opts;
  * the reference, 5 internal. */
 int cmd_accept(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole accept` (its options: see cmd_accept.c). */
+extern const struct cli_command cmd_accept_entry;
+/* Its option rows other commands list too. */
+extern const struct cli_option cli_opt_hosts;
+
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "cmd_fabric.h"
+#include "cmd_test.h"
+#include "cmd_triage.h"
 #include "core/testrun/peer.h"
 #include "core/port/snapshot.h"
 #include "ui/ui.h"
@@ -15,7 +17,7 @@
 int cmd_console(const struct cli *c, const struct snap_opts *o)
 {
 	struct ui_opts u = { .interval_s = c->interval, .no_color = c->no_color,
-			     .config = c->config, .accept_results = c->accept_results,
+			     .config = c->config, .accept_results = c->con.accept_results,
 			     .accept_iters = c->t.iters, .accept_duration_s = c->t.duration_s };
 	struct fab_opts fo;
 
@@ -25,9 +27,37 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 	}
 	cmd_fabric_opts(c, &fo);
 	u.fabric = &fo;
-	u.rediscover_s = c->rediscover_s;
+	u.rediscover_s = c->con.rediscover_s;
 	u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
 	if (c->t.peer)
 		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */
 	return ui_run(o, &u);
 }
+
+/* ---- the command line: the options of console and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_rediscover = {
+	"rediscover", NULL, 0, "S",
+	"console: rediscover the fabric every S seconds (5-86400, default only on key r)",
+	.type = OT_NUM, .off = CLI_AT(con.rediscover_s), .lo = 5, .hi = 86400, .bad = "bad rediscovery interval", .give = "give seconds between 5 and 86400" };
+static const struct cli_option opt_accept_results = {
+	"accept-results", NULL, 0, "DIR",
+	"console: open on the pair heat map of an accept --hosts results directory (its accept.json)",
+	.type = OT_STR, .off = CLI_AT(con.accept_results) };
+
+/* declared elsewhere: --interval (cli.c), --no-smp (cli.c), --hops
+ * (cmd_fabric.c), --mad-timeout (cmd_fabric.c), --node-name-map
+ * (cmd_fabric.c), --iters (cmd_test.c), --duration (cmd_test.c), --peer
+ * (cmd_triage.c) */
+static const struct cli_option *const console_opts[] = {
+	&cli_opt_interval, &cli_opt_no_smp, &cli_opt_hops, &cli_opt_mad_timeout,
+	&cli_opt_node_name_map, &opt_rediscover, &cli_opt_iters, &cli_opt_duration,
+	&cli_opt_peer, &opt_accept_results, NULL
+};
+
+const struct cli_command cmd_console_entry = {
+	"console",
+	"[--interval S] [--rediscover S] [--peer HOST] [--accept-results DIR]",
+	"interactive console (the default)",
+	console_opts, NULL, cmd_console
+};

@@ -301,3 +301,23 @@ int cmd_errors(const struct cli *c, const struct snap_opts *o)
 
 	return cmd_report(errors_run(c, o, err, sizeof(err)), err);
 }
+
+/* ---- the command line: the options of errors and its entry (see cli.h) ---- */
+
+/* also listed by export */
+const struct cli_option cli_opt_inflight = {
+	"inflight", NULL, 0, "N",
+	"errors, export: PMA queries in flight at once (1-256, default 64)",
+	.type = OT_INT, .off = CLI_AT(inflight), .lo = 1, .hi = 256, .bad = "bad --inflight", .give = "give 1..256" };
+
+/* declared elsewhere: --json (cli.c), --interval (cli.c) */
+static const struct cli_option *const errors_opts[] = {
+	&cli_opt_json, &cli_opt_interval, &cli_opt_inflight, NULL
+};
+
+const struct cli_command cmd_errors_entry = {
+	"errors",
+	"[--interval S] [--json]",
+	"fabric-wide error sweep; with --interval S, deltas over S",
+	errors_opts, NULL, cmd_errors
+};

@@ -11,4 +11,9 @@
  * one-line message on stderr when it is not 0 or 1. */
 int cmd_errors(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole errors` (its options: see cmd_errors.c). */
+extern const struct cli_command cmd_errors_entry;
+/* Its option rows other commands list too. */
+extern const struct cli_option cli_opt_inflight;
+
 #endif

@@ -76,3 +76,22 @@ int cmd_events(const struct cli *c, const struct snap_opts *o)
 	}
 	return 0;
 }
+
+/* ---- the command line: the options of events and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_since = {
+	"since", NULL, 0, "T",
+	"events: only those since T (15m, 2h, 7d, or 2026-12-01T12:00; Z for UTC)",
+	.type = OT_STR, .off = CLI_AT(since) };
+
+/* declared elsewhere: --json (cli.c) */
+static const struct cli_option *const events_opts[] = {
+	&cli_opt_json, &opt_since, NULL
+};
+
+const struct cli_command cmd_events_entry = {
+	"events",
+	"[--since T] [--json]",
+	"port events kept across runs: link state changes, LinkDowned and LinkErrorRecovery increments",
+	events_opts, NULL, cmd_events
+};

@@ -12,4 +12,7 @@ struct snap_opts;
  * returns 0, 2 (bad --since) or 3 (the file cannot be read). */
 int cmd_events(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole events` (its options: see cmd_events.c). */
+extern const struct cli_command cmd_events_entry;
+
 #endif

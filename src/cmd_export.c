@@ -16,6 +16,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd_errors.h"
+#include "cmd_fabric.h"
+#include "cmd_serve.h"
 #include "core/base/sigexit.h"
 #include "core/base/umadlock.h"
 #include "core/counters/delta.h"
@@ -736,3 +739,38 @@ int cmd_export(const struct cli *c, const struct snap_opts *o)
 		fprintf(stderr, "ibconsole: %s\n", err);
 	return rc;
 }
+
+/* ---- the command line: the options of export and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_listen = {
+	"listen", NULL, 0, "ADDR:PORT",
+	"export: serve /metrics on ADDR:PORT (default :9879; [IPV6]:PORT, :PORT)",
+	.type = OT_STR, .off = CLI_AT(listen) };
+static const struct cli_option opt_textfile = {
+	"textfile", NULL, 0, "DIR",
+	"export: write DIR/ibconsole.prom for node_exporter's textfile collector",
+	.type = OT_STR, .off = CLI_AT(textfile) };
+static const struct cli_option opt_fabric = {
+	"fabric", NULL, 0, NULL,
+	"export: also every switch and HCA port the fabric discovery finds",
+	.type = OT_FLAG, .off = CLI_AT(fabric) };
+static const struct cli_option opt_sweep_interval = {
+	"sweep-interval", NULL, 0, "S",
+	"export: seconds between fabric sweeps (5-86400, default 60)",
+	.type = OT_NUM, .off = CLI_AT(sweep_interval), .lo = 5, .hi = 86400, .bad = "bad --sweep-interval", .give = "give seconds between 5 and 86400" };
+
+/* declared elsewhere: --interval (cli.c), --no-smp (cli.c),
+ * --mad-timeout (cmd_fabric.c), --node-name-map (cmd_fabric.c),
+ * --inflight (cmd_errors.c), --once (cmd_serve.c) */
+static const struct cli_option *const export_opts[] = {
+	&cli_opt_interval, &cli_opt_no_smp, &cli_opt_mad_timeout, &cli_opt_node_name_map,
+	&cli_opt_inflight, &cli_opt_once, &opt_listen, &opt_textfile, &opt_fabric,
+	&opt_sweep_interval, NULL
+};
+
+const struct cli_command cmd_export_entry = {
+	"export",
+	"[--listen ADDR:PORT] [--textfile DIR] [--fabric] [--interval S] [--sweep-interval S] [--once]",
+	"Prometheus exporter: local ports, and with --fabric every fabric port, with verdicts",
+	export_opts, NULL, cmd_export
+};

@@ -15,4 +15,7 @@ struct snap_opts;
  * unreachable (--once --fabric), 5 internal. */
 int cmd_export(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole export` (its options: see cmd_export.c). */
+extern const struct cli_command cmd_export_entry;
+
 #endif

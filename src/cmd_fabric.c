@@ -360,3 +360,47 @@ out:
 	fabric_free(old);
 	return rc;
 }
+
+/* ---- the command line: the options of fabric and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_problems = {
+	"problems", NULL, 0, NULL,
+	"fabric: list only the flagged links and ports",
+	.type = OT_FLAG, .off = CLI_AT(problems) };
+/* also listed by test */
+const struct cli_option cli_opt_save = {
+	"save", NULL, 0, "FILE",
+	"fabric: save the topology (ibnetdiscover text) to FILE and JSON to FILE.json; test: the record to FILE",
+	.type = OT_STR, .off = CLI_AT(save) };
+static const struct cli_option opt_diff = {
+	"diff", NULL, 0, "SAVED",
+	"fabric: compare with a saved topology (--save or ibnetdiscover output)",
+	.type = OT_STR, .off = CLI_AT(diff) };
+/* also listed by console */
+const struct cli_option cli_opt_hops = {
+	"hops", NULL, 0, "N",
+	"fabric discovery: at most N hops (1-63, default no limit)",
+	.type = OT_INT, .off = CLI_AT(hops), .lo = 1, .hi = 63, .bad = "bad hop limit", .give = "give 1..63" };
+/* also listed by console, export */
+const struct cli_option cli_opt_mad_timeout = {
+	"mad-timeout", NULL, 0, "MS",
+	"fabric discovery: per-SMP time-out in ms (default 1000; export: per SMP and PMA query, 300)",
+	.type = OT_INT, .off = CLI_AT(mad_timeout_ms), .lo = 1, .hi = 60000, .bad = "bad time-out", .give = "give milliseconds, 1..60000" };
+/* also listed by console, export */
+const struct cli_option cli_opt_node_name_map = {
+	"node-name-map", NULL, 0, "FILE",
+	"node names from ibnetdiscover's node-name-map file",
+	.type = OT_STR, .off = CLI_AT(node_name_map) };
+
+/* declared elsewhere: --json (cli.c) */
+static const struct cli_option *const fabric_opts[] = {
+	&cli_opt_json, &opt_problems, &cli_opt_save, &opt_diff, &cli_opt_hops,
+	&cli_opt_mad_timeout, &cli_opt_node_name_map, NULL
+};
+
+const struct cli_command cmd_fabric_entry = {
+	"fabric",
+	"[--json] [--problems] [--diff SAVED] [--save FILE]",
+	"discover the fabric, judge every link",
+	fabric_opts, NULL, cmd_fabric
+};

@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "cmdutil.h"
+#include "cmd_accept.h"
+#include "cmd_test.h"
 #include "core/agent/agent.h"
 #include "core/accept/hostlist.h"
 #include "core/base/sigexit.h"
@@ -47,8 +49,8 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 			return 2;
 		o.secret = secret;
 	}
-	if (c->hosts) {
-		if (hostlist_load(&order_to, c->hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
+	if (c->a.hosts) {
+		if (hostlist_load(&order_to, c->a.hosts, AGENT_DEFAULT_PORT, err, sizeof(err))) {
 			cmd_fail(err);
 			return 2;
 		}
@@ -66,3 +68,42 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 	sigexit_note(sigexit_stop);	/* main dies of it: 130 / 143 */
 	return rc;
 }
+
+/* ---- the command line: the options of serve and its entry (see cli.h) ---- */
+
+/* --once: serve one session; export: one collection. */
+static int opt_once_fn(struct cli *c, const char *v, char *err, size_t errlen)
+{
+	c->t.sessions = 1;
+	c->once = true;
+	return 0;
+}
+
+static const struct cli_option opt_bind = {
+	"bind", NULL, 0, "ADDR",
+	"serve: listen on ADDR only",
+	.type = OT_STR, .off = CLI_AT(t.bind) };
+static const struct cli_option opt_max_mem = {
+	"max-mem", NULL, 0, "MIB",
+	"serve: most memory a client may lock (1024)",
+	.type = OT_NUM_LL, .off = CLI_AT(t.max_mem_mb), .lo = 1, .hi = 1 << 20, .bad = "bad --max-mem", .give = "give MiB, 1..1048576" };
+/* also listed by export */
+const struct cli_option cli_opt_once = {
+	"once", NULL, 0, NULL,
+	"serve: one session, then exit with its status; export: one collection, then exit",
+	.type = OT_FN, .fn = opt_once_fn };
+
+/* declared elsewhere: --gid-index (cmd_test.c), --port (cmd_test.c),
+ * --secret-file (cmd_test.c), --timeout (cmd_test.c), --hosts
+ * (cmd_accept.c) */
+static const struct cli_option *const serve_opts[] = {
+	&cli_opt_gid_index, &cli_opt_port, &opt_bind, &cli_opt_secret_file, &cli_opt_timeout,
+	&opt_max_mem, &cli_opt_once, &cli_opt_hosts, NULL
+};
+
+const struct cli_command cmd_serve_entry = {
+	"serve",
+	"[--bind ADDR] [-p P] [--secret-file F] [--hosts FILE] [--once]",
+	"the peer agent that 'test' talks to",
+	serve_opts, NULL, cmd_serve
+};

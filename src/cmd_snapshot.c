@@ -112,3 +112,17 @@ int cmd_snapshot(const struct cli *c, const struct snap_opts *o)
 	}
 	return 0;
 }
+
+/* ---- the command line: the entry of snapshot (see cli.h) ---- */
+
+/* declared elsewhere: --json (cli.c), --no-smp (cli.c) */
+static const struct cli_option *const snapshot_opts[] = {
+	&cli_opt_json, &cli_opt_no_smp, NULL
+};
+
+const struct cli_command cmd_snapshot_entry = {
+	"snapshot",
+	"[--json]",
+	"print every local port once (table, or --json)",
+	snapshot_opts, NULL, cmd_snapshot
+};

@@ -12,4 +12,7 @@ struct snap_opts;
  * or 3 (no device / permission) / 5 (internal). */
 int cmd_snapshot(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole snapshot` (its options: see cmd_snapshot.c). */
+extern const struct cli_command cmd_snapshot_entry;
+
 #endif

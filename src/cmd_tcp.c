@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdutil.h"
 #include "core/testrun/tcptest.h"
 #include "core/testrun/testjob.h"
 #include "core/base/json.h"
@@ -69,8 +70,7 @@ int cmd_test_tcp(const struct cli *c)
 		return 2;
 	}
 	if (t->secret_file) {
-		if (testjob_read_secret(t->secret_file, secret, sizeof(secret), err, sizeof(err))) {
-			fprintf(stderr, "ibconsole: %s\n", err);
+		if (cmd_read_secret(t->secret_file, secret, sizeof(secret))) {
 			free(r);
 			return 2;
 		}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cmd_fabric.h"
 #include "core/agent/agent.h"
 #include "core/accept/hostlist.h"
 #include "core/base/parse.h"
@@ -147,27 +148,26 @@ static int record_path(const struct cli *c, const struct proto_params *p, char *
 	return testjob_record_path(p->kind, p->op, out, len);
 }
 
+/* --compare's record: read whole (parse_slurp, at most 4 MiB) and parsed;
+ * 0, or -1 with the message printed. */
 static int load_record(const char *path, struct record_saved *s)
 {
-	char *buf = NULL, why[200], msg[600];
-	FILE *f = parse_fopen(path, why, sizeof(why));
-	long n;
+	char why[200], msg[600];
+	size_t n = 0;
+	char *buf = parse_slurp(path, 4 << 20, &n, why, sizeof(why));
 	int rc = -1;
 
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && n < (4 << 20) && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		rc = record_parse(buf, (size_t)n, s, why, sizeof(why));
-		if (rc) {
-			snprintf(msg, sizeof(msg), "cannot use the record %s: %s — give a file written by 'ibconsole test'", path, why);
-			cmd_fail(msg);
-		}
-	} else {
+	if (!buf) {
 		snprintf(msg, sizeof(msg), "cannot read the record %s: %s — give the path of a saved record",
-			 path, f ? "unreadable or too large" : why);
+			 path, why);
+		cmd_fail(msg);
+		return -1;
+	}
+	rc = record_parse(buf, n, s, why, sizeof(why));
+	if (rc) {
+		snprintf(msg, sizeof(msg), "cannot use the record %s: %s — give a file written by 'ibconsole test'", path, why);
 		cmd_fail(msg);
 	}
-	if (f)
-		fclose(f);
 	free(buf);
 	return rc;
 }
@@ -373,3 +373,141 @@ done:
 	free(r);
 	return rc;
 }
+
+/* ---- the command line: the options of test and its entry (see cli.h) ---- */
+
+static const char *const ops[] = { "write", "read", "send", NULL };
+static const char *const conns[] = { "RC", "UD", NULL };
+
+/* test's words: the kind, then the peer (none with --compare, which
+ * names it in the record). How many it took, or -1 with err. */
+static int test_words(struct cli *c, int argc, char **argv, char *err, size_t errlen)
+{
+	static const char *const kinds[] = { "bw", "lat", "rate", "tcp", NULL };
+	const char *k = argc > 0 ? argv[0] : "";
+	int i;
+
+	for (i = 0; kinds[i] && strcmp(k, kinds[i]); i++)
+		;
+	if (!kinds[i]) {
+		snprintf(err, errlen, "test needs a kind: bw, lat, rate or tcp — e.g. ibconsole test bw PEER");
+		return -1;
+	}
+	c->t.kind = i;	/* 3: the TCP baseline */
+	c->t.peer = argc > 1 ? argv[1] : NULL;
+	if (!c->t.peer && !c->t.compare) {
+		snprintf(err, errlen, "test needs the PEER running 'ibconsole serve' — e.g. ibconsole test %s 10.0.0.2", k);
+		return -1;
+	}
+	return c->t.peer ? 2 : 1;
+}
+
+/* also listed by accept */
+const struct cli_option cli_opt_op = {
+	"op", NULL, 0, "OP",
+	"test, accept: write, read or send (bw/lat default write, rate and accept send)",
+	.type = OT_CHOICE, .off = CLI_AT(t.op), .choices = ops, .bad = "bad --op", .give = "give write, read or send" };
+/* also listed by accept */
+const struct cli_option cli_opt_size = {
+	"size", NULL, 's', "N",
+	"test, accept: message size, 2 B..8 MiB, K/M/G suffixes (bw and accept 65536, lat 2, rate 4)",
+	.type = OT_SIZE, .off = CLI_AT(t.size), .lo = 2, .hi = 8 << 20, .bad = "bad --size", .give = "give 2 .. 8M bytes" };
+static const struct cli_option opt_sweep = {
+	"sweep", "all", 'a', NULL,
+	"test: every size 2 B..8 MiB (or up to --size)",
+	.type = OT_FLAG, .off = CLI_AT(t.sweep) };
+static const struct cli_option opt_qps = {
+	"qps", NULL, 'q', "N",
+	"test: queue pairs, 1..64 (rate 4, else 1)",
+	.type = OT_INT, .off = CLI_AT(t.qps), .lo = 1, .hi = 64, .bad = "bad --qps", .give = "give 1..64" };
+static const struct cli_option opt_bidir = {
+	"bidir", "bidirectional", 'b', NULL,
+	"test: both directions at once (bw, rate)",
+	.type = OT_FLAG, .off = CLI_AT(t.bidir) };
+/* also listed by console, accept */
+const struct cli_option cli_opt_iters = {
+	"iters", NULL, 'n', "N",
+	"test, accept (and the console's acceptance screen): iterations per QP (write bw 5000, else 1000)",
+	.type = OT_NUM_LL, .off = CLI_AT(t.iters), .lo = 5, .hi = 1e8, .bad = "bad --iters", .give = "give 5..100000000" };
+/* also listed by console, triage, accept */
+const struct cli_option cli_opt_duration = {
+	"duration", NULL, 'D', "S",
+	"test, accept (and the console's acceptance screen): run for S seconds instead of --iters; triage: each traffic run (2)",
+	.type = OT_NUM, .off = CLI_AT(t.duration_s), .lo = 0.1, .hi = 3600, .bad = "bad --duration", .give = "give 0.1..3600 seconds" };
+/* also listed by serve, triage, accept */
+const struct cli_option cli_opt_gid_index = {
+	"gid-index", NULL, 'x', "N",
+	"RoCE GID index (default: the RoCE v2 IPv4 entry)",
+	.type = OT_INT, .off = CLI_AT(t.gid_index), .lo = 0, .hi = 4095, .bad = "bad --gid-index", .give = "give 0..4095" };
+static const struct cli_option opt_tx_depth = {
+	"tx-depth", NULL, 't', "N",
+	"test: WRs in flight per QP (bw 128, lat 1)",
+	.type = OT_INT, .off = CLI_AT(t.tx_depth), .lo = 1, .hi = 8192, .bad = "bad --tx-depth", .give = "give 1..8192" };
+static const struct cli_option opt_inline_size = {
+	"inline-size", NULL, 'I', "N",
+	"test: inline threshold in bytes (220; read 0)",
+	.type = OT_INT, .off = CLI_AT(t.inline_size), .lo = 0, .hi = 1024, .bad = "bad --inline-size", .give = "give 0..1024" };
+static const struct cli_option opt_cq_mod = {
+	"cq-mod", NULL, 'Q', "N",
+	"test: signal one WR in N (100; 1 above 8 KiB)",
+	.type = OT_INT, .off = CLI_AT(t.cq_mod), .lo = 1, .hi = 8192, .bad = "bad --cq-mod", .give = "give 1..8192" };
+static const struct cli_option opt_connection = {
+	"connection", NULL, 'c', "RC|UD",
+	"test: transport (UD: send only)",
+	.type = OT_CHOICE, .off = CLI_AT(t.conn), .choices = conns, .nocase = true, .bad = "bad --connection", .give = "give RC or UD" };
+/* also listed by serve, triage, accept */
+const struct cli_option cli_opt_port = {
+	"port", NULL, 'p', "P",
+	"test/serve/accept: agent TCP port (18516)",
+	.type = OT_INT, .off = CLI_AT(t.tcp_port), .lo = 1, .hi = 65535, .bad = "bad --port", .give = "give 1..65535" };
+/* also listed by serve, triage, accept */
+const struct cli_option cli_opt_secret_file = {
+	"secret-file", NULL, 0, "F",
+	"test/serve/accept: shared secret (first line of F)",
+	.type = OT_STR, .off = CLI_AT(t.secret_file) };
+static const struct cli_option opt_compare = {
+	"compare", NULL, 0, "RECORD",
+	"test: rerun RECORD's test and report the differences",
+	.type = OT_STR, .off = CLI_AT(t.compare) };
+static const struct cli_option opt_perftest = {
+	"perftest", NULL, 0, NULL,
+	"test: PEER runs a perftest server (ib_{write,read,send}_{bw,lat}), port 18515",
+	.type = OT_FLAG, .off = CLI_AT(t.perftest) };
+static const struct cli_option opt_no_record = {
+	"no-record", NULL, 0, NULL,
+	"test: do not save a record",
+	.type = OT_FLAG, .off = CLI_AT(t.no_record) };
+/* also listed by serve, triage, accept */
+const struct cli_option cli_opt_timeout = {
+	"timeout", NULL, 0, "S",
+	"test/serve/accept: connect and handshake time-out (10)",
+	.type = OT_NUM, .off = CLI_AT(t.timeout_s), .lo = 0.5, .hi = 3600, .bad = "bad --timeout", .give = "give 0.5..3600 seconds" };
+/* also listed by accept */
+const struct cli_option cli_opt_line_rate = {
+	"line-rate", NULL, 0, "GBPS",
+	"test, accept: judge against this data rate, not the port's",
+	.type = OT_NUM, .off = CLI_AT(t.line_rate), .lo = 0.001, .hi = 100000, .bad = "bad --line-rate", .give = "give Gb/s" };
+static const struct cli_option opt_accept = {
+	"accept", NULL, 0, NULL,
+	"test bw: pass / fail at 90 % of the data rate (acceptance; default size 1 MiB, 64 KiB and up judged)",
+	.type = OT_FLAG, .off = CLI_AT(t.accept) };
+static const struct cli_option opt_report_gbits = {
+	"report_gbits", NULL, 0, NULL,
+	"results are always Gb/s; with --perftest, the server's unit too",
+	.type = OT_FLAG, .off = CLI_AT(t.report_gbits) };
+
+/* declared elsewhere: --json (cli.c), --save (cmd_fabric.c) */
+static const struct cli_option *const test_opts[] = {
+	&cli_opt_json, &cli_opt_save, &cli_opt_op, &cli_opt_size, &opt_sweep, &opt_qps,
+	&opt_bidir, &cli_opt_iters, &cli_opt_duration, &cli_opt_gid_index, &opt_tx_depth,
+	&opt_inline_size, &opt_cq_mod, &opt_connection, &cli_opt_port, &cli_opt_secret_file,
+	&opt_compare, &opt_perftest, &opt_no_record, &cli_opt_timeout, &cli_opt_line_rate,
+	&opt_accept, &opt_report_gbits, NULL
+};
+
+const struct cli_command cmd_test_entry = {
+	"test",
+	"bw|lat|rate|tcp [OPTIONS] PEER",
+	"run a test against an agent ('ibconsole serve' on PEER); tcp: the TCP baseline",
+	test_opts, test_words, cmd_test
+};

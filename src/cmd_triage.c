@@ -10,32 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdutil.h"
+#include "cmd_test.h"
 #include "core/triage/gather.h"
 #include "diag/portfacts.h"
 #include "diag/triage.h"
 #include "diag/triage_report.h"
-
-static void fail(const char *msg)
-{
-	fprintf(stderr, "ibconsole: %s\n", msg);
-}
-
-static int read_secret(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char msg[512];
-
-	if (!f || !fgets(buf, (int)len, f) || !(buf[strcspn(buf, "\r\n")] = '\0', buf[0])) {
-		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, f ? "empty first line" : strerror(errno));
-		if (f)
-			fclose(f);
-		fail(msg);
-		return -1;
-	}
-	fclose(f);
-	return 0;
-}
 
 /* FILE gets the Markdown, FILE.json the JSON. */
 static int write_report(const char *path, const struct tri_evidence *ev, const struct triage *t)
@@ -50,14 +30,14 @@ static int write_report(const char *path, const struct tri_evidence *ev, const s
 			 m ? jpath : path, strerror(errno));
 		if (m)
 			fclose(m);
-		fail(msg);
+		cmd_fail(msg);
 		return -1;
 	}
 	triage_write_markdown(m, ev, t);
 	triage_write_json(j, ev, t);
 	if (fclose(m) | fclose(j)) {
 		snprintf(msg, sizeof(msg), "cannot write the report %s: %s — check the disk", path, strerror(errno));
-		fail(msg);
+		cmd_fail(msg);
 		return -1;
 	}
 	return 0;
@@ -77,13 +57,13 @@ int cmd_triage(const struct cli *c, const struct snap_opts *so)
 	int st;
 
 	if (!ev || !t) {
-		fail("cannot start the triage: out of memory — close other programs and retry");
+		cmd_fail("cannot start the triage: out of memory — close other programs and retry");
 		free(ev);
 		free(t);
 		return 5;
 	}
 	if (c->t.secret_file) {
-		if (read_secret(c->t.secret_file, secret, sizeof(secret))) {
+		if (cmd_read_secret(c->t.secret_file, secret, sizeof(secret))) {
 			free(ev);
 			free(t);
 			return 2;
@@ -92,7 +72,7 @@ int cmd_triage(const struct cli *c, const struct snap_opts *so)
 	}
 	st = tri_gather_local(ev, &o, err, sizeof(err));
 	if (st) {
-		fail(err);
+		cmd_fail(err);
 		free(ev);
 		free(t);
 		return st;
@@ -124,3 +104,30 @@ int cmd_triage(const struct cli *c, const struct snap_opts *so)
 	free(t);
 	return st;
 }
+
+/* ---- the command line: the options of triage and its entry (see cli.h) ---- */
+
+/* also listed by console */
+const struct cli_option cli_opt_peer = {
+	"peer", NULL, 0, "HOST",
+	"triage, console: the peer's agent (ibconsole serve) for the tests and the traffic steps",
+	.type = OT_STR, .off = CLI_AT(t.peer) };
+static const struct cli_option opt_report = {
+	"report", NULL, 0, "FILE",
+	"triage: write the walk as Markdown to FILE and as JSON to FILE.json",
+	.type = OT_STR, .off = CLI_AT(report) };
+
+/* declared elsewhere: --json (cli.c), --no-smp (cli.c), --duration
+ * (cmd_test.c), --gid-index (cmd_test.c), --port (cmd_test.c),
+ * --secret-file (cmd_test.c), --timeout (cmd_test.c) */
+static const struct cli_option *const triage_opts[] = {
+	&cli_opt_json, &cli_opt_no_smp, &cli_opt_duration, &cli_opt_gid_index, &cli_opt_port,
+	&cli_opt_secret_file, &cli_opt_timeout, &cli_opt_peer, &opt_report, NULL
+};
+
+const struct cli_command cmd_triage_entry = {
+	"triage",
+	"[--peer HOST] [--json] [--report FILE] [-x N]",
+	"the seven-step triage: environment, rate, PCIe, GID, MTU, lossless, NUMA, QPs",
+	triage_opts, NULL, cmd_triage
+};

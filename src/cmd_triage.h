@@ -11,4 +11,9 @@ struct snap_opts;
  * or permission, 5 internal. */
 int cmd_triage(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole triage` (its options: see cmd_triage.c). */
+extern const struct cli_command cmd_triage_entry;
+/* Its option rows other commands list too. */
+extern const struct cli_option cli_opt_peer;
+
 #endif

@@ -415,8 +415,8 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 			w->is_peer[w->n++] = true;
 		}
 	}
-	if (c->lids) {
-		int m = reader_targets_remote(c->lids, s, w->t + w->n, CTRS_MAX_TARGETS - w->n, err, errlen);
+	if (c->w.lids) {
+		int m = reader_targets_remote(c->w.lids, s, w->t + w->n, CTRS_MAX_TARGETS - w->n, err, errlen);
 
 		if (m < 0) {
 			rc = 2;
@@ -588,7 +588,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 		w->verbs = asyncev_start(o->device, w->evp, why, sizeof(why));
 	}
 	t0 = counters_now();
-	for (long k = 0; !sigexit_stop && (c->count == 0 || k <= c->count); k++) {
+	for (long k = 0; !sigexit_stop && (c->w.count == 0 || k <= c->w.count); k++) {
 		struct port_event ev[WATCH_MAX_EVENTS];
 		int nev;
 
@@ -626,3 +626,27 @@ int cmd_watch(const struct cli *c, const struct snap_opts *o)
 
 	return cmd_report(watch_run(c, o, err, sizeof(err)), err);
 }
+
+/* ---- the command line: the options of watch and its entry (see cli.h) ---- */
+
+static const struct cli_option opt_count = {
+	"count", NULL, 0, "N",
+	"watch: stop after N intervals (default: until interrupted)",
+	.type = OT_LONG, .off = CLI_AT(w.count), .lo = 0, .hi = 100000000, .bad = "bad count", .give = "give a number of intervals (0 = until interrupted)" };
+static const struct cli_option opt_lid = {
+	"lid", NULL, 0, "LID[:P],...",
+	"watch: also remote ports by LID (PMA port P, default 1)",
+	.type = OT_STR, .off = CLI_AT(w.lids) };
+
+/* declared elsewhere: --json (cli.c), --interval (cli.c), --no-smp
+ * (cli.c) */
+static const struct cli_option *const watch_opts[] = {
+	&cli_opt_json, &cli_opt_interval, &cli_opt_no_smp, &opt_count, &opt_lid, NULL
+};
+
+const struct cli_command cmd_watch_entry = {
+	"watch",
+	"[--interval S] [--count N] [--lid LID[:P],...] [--json]",
+	"per-interval counter deltas and rates",
+	watch_opts, NULL, cmd_watch
+};

@@ -11,4 +11,7 @@
  * one-line message on stderr when it is not 0 or 1. */
 int cmd_watch(const struct cli *c, const struct snap_opts *o);
 
+/* The command line entry of `ibconsole watch` (its options: see cmd_watch.c). */
+extern const struct cli_command cmd_watch_entry;
+
 #endif

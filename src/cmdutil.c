@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "core/base/json.h"
 #include "core/base/parse.h"
+#include "core/testrun/testjob.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/thresholds.h"
@@ -26,26 +27,13 @@ int cmd_report(int rc, const char *err)
 	return rc;
 }
 
-/* The first line of a file, for --secret-file. */
+/* --secret-file: the one reader (core/testrun), its error on stderr. */
 int cmd_read_secret(const char *path, char *buf, size_t len)
 {
-	char msg[512], why[96];
-	FILE *f = parse_fopen(path, why, sizeof(why));
-	int r = f ? parse_line(f, buf, len) : 0;
+	char err[600];
 
-	if (r <= 0) {
-		snprintf(msg, sizeof(msg), "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" : r < 0 ? "its first line is too long" : "empty");
-		if (f)
-			fclose(f);
-		cmd_fail(msg);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\r\n")] = '\0';
-	if (!buf[0]) {
-		snprintf(msg, sizeof(msg), "the secret file %s has an empty first line — put the secret there", path);
-		cmd_fail(msg);
+	if (testjob_read_secret(path, buf, len, err, sizeof(err))) {
+		cmd_fail(err);
 		return -1;
 	}
 	return 0;

@@ -1,7 +1,8 @@
-# src: the one binary — main, the command line (the command table), one
-# cmd_<name>.c with its header per command (export is the Prometheus
-# exporter, tcp the `test tcp` baseline) and cmdutil.c, the helpers they
-# share. The demo has its own folder, src/demo.
+# src: the one binary — main, the command line (cli.c: the common option
+# rows, the list of commands, parsing and --help), one cmd_<name>.c with
+# its header per command, each declaring its option rows and its entry
+# (export is the Prometheus exporter, tcp the `test tcp` baseline) and
+# cmdutil.c, the helpers they share. The demo has its own folder, src/demo.
 bin_PROGRAMS += ibconsole
 ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/cmdutil.c src/cmdutil.h \
 	src/cmd_console.c src/cmd_console.h \

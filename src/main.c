@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* ibconsole's entry: parse the command line, then run the command it
- * names (the command table in cli.c), the console by default, or the
- * demo wrapper. The only place that exits. */
+ * names (its entry, declared in its cmd_<name>.c and listed in cli.c),
+ * the console by default, or the demo wrapper. The only place that
+ * exits. */
 #include "config.h"
 
 #include <stdio.h>

@@ -440,8 +440,10 @@ static bool ui_turn(struct ui_app *a, int *rc)
 		a->dirty = true;
 		if (a->st.good_gen)
 			a->have = true;
-		if (a->have)
+		if (a->have) {
 			monitor_set_targets(a->cw, a->snap);
+			screen_triage_watch(a->snap);
+		}
 	}
 	if (monitor_get(a->cw, a->ctr)) {
 		ctrview_judge(a->ctr);	/* rules run here, not in a draw */

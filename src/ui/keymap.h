@@ -56,6 +56,7 @@ enum ui_action {
 	UI_ACT_TRI_NEXT,
 	UI_ACT_TRI_PREV,
 	UI_ACT_TRI_RERUN,
+	UI_ACT_TRI_WALK,	/* the whole walk, from any row */
 	UI_ACT_TRI_WRITE,
 	/* acceptance screen */
 	UI_ACT_ACC_RUN,
@@ -98,6 +99,14 @@ struct keymap_entry {
 					 * (= beside +, Q beside q) */
 	enum ui_action action;
 	const char *help;
+	const char *brief;	/* a footer's word or two; NULL: in no footer */
+};
+
+/* One item of a footer: a's keys and brief ("t test"); b set: a's
+ * first key, "/", b's ("n/p next/prev step"); b == a: every listed key
+ * of a's row ("T/Esc back"). */
+struct keymap_hint {
+	enum ui_action a, b;
 };
 
 extern const struct keymap_entry keymap_table[];
@@ -112,6 +121,12 @@ enum ui_action keymap_lookup(enum keys_screen s, int key);
 const char *keymap_key_name(int key, char *buf, int len);
 /* A row's listed keys, joined with ", ". */
 char *keymap_row_keys(const struct keymap_entry *e, char *buf, int len);
+
+/* A footer from the key table: the hints' keys and briefs, two spaces
+ * apart, for screen s (its rows, then KEYS_ALL); demo false leaves out
+ * the demo-only rows. Returns buf. */
+char *keymap_footer(enum keys_screen s, const struct keymap_hint *h, int n,
+		    bool demo, char *buf, int len);
 
 /* Rows of the RoCE demo menu (its key and its screen): help lists them
  * only in the demo, the man page always. */

@@ -78,7 +78,15 @@ struct snap_opts;
 extern const struct screen screen_triage;
 void screen_triage_configure(const struct snap_opts *o, const char *config);
 bool screen_triage_poll(void);
-const char *screen_triage_last(void);
+/* The last walk's conclusion with its age ("MTU (step 4), 3 min ago:
+ * …"); *stale when something it depends on changed since. "" none. */
+const char *screen_triage_last(bool *stale);
+/* Each new snapshot: a port's state, MTU or GID changing makes the walk
+ * stale. */
+void screen_triage_watch(const struct snapshot *s);
+/* The walk is stale for another reason (a demo fault switched): why in
+ * the triage title, brief in the status line. */
+void screen_triage_stale(const char *why, const char *brief);
 void screen_triage_shutdown(void);
 /* Acceptance screen: every local card against the peer's agent on a
  * worker, and the pair heat map of an accept --hosts results directory
@@ -95,9 +103,14 @@ void screen_accept_shutdown(void);
  * script IBCONSOLE_DEMO_FAULTS names; active when that is set. */
 extern const struct screen screen_demo;
 bool screen_demo_active(void);
+/* The RoCE demo's measured line rate (Gb/s, 0 none), which the test and
+ * acceptance screens judge against, and the line that says so. */
+double screen_demo_line_rate(void);
+void screen_demo_line_note(double port_gbps, char *buf, int len);
 /* Starts the fabric's discovery before the screen is first shown; the
  * newest judged discovery's findings (false before one exists). */
 void screen_fabric_prefetch(void);
-bool screen_fabric_problems(int *errors, int *warns);
+enum fab_known { FAB_DISCOVERING, FAB_KNOWN, FAB_FAILED };
+enum fab_known screen_fabric_problems(int *errors, int *warns);
 
 #endif

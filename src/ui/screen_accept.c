@@ -122,6 +122,7 @@ static void start(void)
 		return;
 	}
 	o.ref = ref;
+	o.line_rate = screen_demo_line_rate();	/* 0 outside the RoCE demo */
 	accept_params(-1, 0, as.iters, as.duration_s, &o.p);
 	accept_job_stop(as.job);
 	as.job = accept_job_start(&o, &as.so, err, sizeof(err));
@@ -210,13 +211,24 @@ static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	widgets_text(win, y, 63, w - 63, k->pass ? "" : k->cause, role, false, false);
 }
 
+static const struct snapshot *acc_snap;	/* the console's newest, for the draw */
+
+/* The data rate a card's port reports (rxe: 2 of its 2.5 Gb/s), 0 unknown. */
+static double port_rate(const struct accept_card *c)
+{
+	for (int i = 0; acc_snap && i < acc_snap->nports; i++)
+		if (!strcmp(acc_snap->ports[i].dev, c->dev) && acc_snap->ports[i].port == c->port)
+			return acc_snap->ports[i].data_rate_gbps;
+	return 0;
+}
+
 /* The selected card's evidence, wrapped into the rows left. */
 static void evidence(WINDOW *win, int y, int rows, int w)
 {
 	int i = as.order[layout_clamp(as.list.sel, 0, as.v->n - 1)];
 	const struct accept_card *c = &as.v->cards[i];
 	const struct acc_card *k = &as.verdict[i];
-	char meas[400], head[PORT_STR + 64];
+	char meas[600], head[PORT_STR + 64], demo[160];
 	const struct { const char *label, *text; } f[] = {
 		{ "width/speed", c->link }, { "PCIe", c->pcie }, { "NUMA", c->numa },
 		{ "GID", c->gid }, { "MTU", c->mtu }, { "measured", meas },
@@ -224,9 +236,11 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 	};
 	int end = y + rows;
 
+	screen_demo_line_note(port_rate(c), demo, sizeof(demo));
 	if (c->ran)
-		snprintf(meas, sizeof(meas), "%.3f Gb/s against %.2f Gb/s data rate (%s); reference %s %s",
-			 c->gbps, c->data_gbps, c->data_source[0] ? c->data_source : "n/a", c->ref_host, c->ref_dev);
+		snprintf(meas, sizeof(meas), "%.3f Gb/s against %.3g Gb/s data rate (%s); reference %s %s",
+			 c->gbps, c->data_gbps, demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
+			 c->ref_host, c->ref_dev);
 	else
 		snprintf(meas, sizeof(meas), "no result (the cause says why)");
 	snprintf(head, sizeof(head), " EVIDENCE %s/%d  (Esc closes)", c->dev, c->port);
@@ -400,7 +414,7 @@ static void draw_heat(WINDOW *win, int w, int h)
 
 static void acc_draw(WINDOW *win, const struct ui_ctx *c)
 {
-	(void)c;
+	acc_snap = c->snap;
 	if (as.heat && as.res)
 		draw_heat(win, getmaxx(win), getmaxy(win));
 	else

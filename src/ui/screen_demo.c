@@ -26,6 +26,37 @@ static struct demo_menu {
 	bool listing;		/* the job is "list", else a switch */
 } dm = { .list = { .sel = 0 }, .job = { .fd = -1 } };
 
+/* The RoCE demo's line rate: what its emulated wire carried at boot
+ * (roce-demo.sh measures it and sets IBCONSOLE_DEMO_LINE_RATE, Gb/s, and
+ * IBCONSOLE_DEMO_LINE_MEASURED), not the 2.5 Gb/s rxe reports, which
+ * the emulator never carries. 0: none. */
+double screen_demo_line_rate(void)
+{
+	const char *s = getenv("IBCONSOLE_DEMO_LINE_RATE");
+	char *end;
+	double v;
+
+	if (!screen_demo_active() || !s || !*s)
+		return 0;
+	v = strtod(s, &end);
+	return *end || !(v > 0) || v > 100000 ? 0 : v;
+}
+
+void screen_demo_line_note(double port_gbps, char *buf, int len)
+{
+	const char *m = getenv("IBCONSOLE_DEMO_LINE_MEASURED");
+	double rate = screen_demo_line_rate();
+
+	buf[0] = '\0';
+	if (rate <= 0)
+		return;
+	int n = snprintf(buf, (size_t)len, "demo line rate %.3g Gb/s, measured at boot%s%s%s", rate,
+			 m && *m ? " (" : "", m && *m ? m : "", m && *m ? ")" : "");
+
+	if (port_gbps > 0 && n > 0 && n < len)
+		snprintf(buf + n, (size_t)(len - n), "; port data rate %.3g", port_gbps);
+}
+
 bool screen_demo_active(void)
 {
 	const char *s = getenv("IBCONSOLE_DEMO_FAULTS");
@@ -142,8 +173,10 @@ static int demo_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		dm.note_role = UI_WARN;
 	} else if (a == UI_ACT_DEMO_OFF) {
 		demo_run("off", "all");
+		screen_triage_stale("a demo fault was switched", "fault switched");
 	} else {
 		demo_run(dm.f[dm.list.sel].on ? "off" : "on", dm.f[dm.list.sel].name);
+		screen_triage_stale("a demo fault was switched", "fault switched");
 	}
 	return SCREEN_HANDLED | SCREEN_REDRAW;
 }

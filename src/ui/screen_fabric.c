@@ -430,22 +430,24 @@ void screen_fabric_prefetch(void)
 	fab_start();
 }
 
-bool screen_fabric_problems(int *errors, int *warns)
+enum fab_known screen_fabric_problems(int *errors, int *warns)
 {
 	struct fabric_view *v;
 
 	if (!fs.w)
-		return false;
+		return fs.err[0] ? FAB_FAILED : FAB_DISCOVERING;
 	v = discovery_get(fs.w);
 	if (v && fs.v && v->gen == fs.v->gen)
 		discovery_put(fs.w, v);
 	else if (v)
 		fab_take(v);
+	if (fs.v && !fab() && fs.v->err[0])
+		return FAB_FAILED;
 	if (!fs.v || !fab())
-		return false;
+		return FAB_DISCOVERING;
 	*errors = fs.rep.by_severity[LH_ERROR];
 	*warns = fs.rep.by_severity[LH_WARN];
-	return true;
+	return FAB_KNOWN;
 }
 
 static enum ui_role sev_role(int sev)

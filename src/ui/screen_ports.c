@@ -244,10 +244,23 @@ static void ports_draw_table(WINDOW *win, const struct layout_frame *f,
 			     (int)strlen(pos), pos, UI_TITLE, false, false);
 }
 
+/* The main actions first, then moving and the flags legend where the
+ * width allows; the keys and words come from the key table. */
+static const struct keymap_hint ports_actions[] = {
+	{ UI_ACT_TEST, 0 }, { UI_ACT_TRIAGE, 0 }, { UI_ACT_ACCEPT, 0 },
+	{ UI_ACT_FABRIC, 0 }, { UI_ACT_DEMO, 0 }, { UI_ACT_HELP, 0 }, { UI_ACT_QUIT, 0 },
+};
+static const struct keymap_hint ports_moves[] = {
+	{ UI_ACT_UP, UI_ACT_DOWN }, { UI_ACT_PAGE_UP, UI_ACT_PAGE_DOWN },
+	{ UI_ACT_SLOWER, UI_ACT_FASTER },
+};
+
 static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
 			      const struct ui_ctx *c)
 {
-	char buf[320];
+	static const char flags[] = " FLAGS: R rate<max P PCIe D down";
+	char buf[320], more[160];
+	size_t n;
 
 	widgets_bar(win, f->footer_y, f->w, UI_FOOTER);
 	if (c->st->status != SNAP_OK) {
@@ -258,35 +271,52 @@ static void ports_draw_footer(WINDOW *win, const struct layout_frame *f,
 			     false);
 		return;
 	}
-	if (f->w >= 100)
-		snprintf(buf, sizeof(buf),
-			 " Up/Down select  PgUp/PgDn details  +/- interval"
-			 "  ? help  q quit   FLAGS: R rate<max P PCIe D down");
-	else
-		snprintf(buf, sizeof(buf),
-			 " Up/Down select  +/- interval  ? help  q quit"
-			 "  R rate<max P PCIe D down");
+	keymap_footer(KEYS_PORTS, ports_actions,
+		      (int)(sizeof(ports_actions) / sizeof(ports_actions[0])),
+		      screen_demo_active(), buf, sizeof(buf));
+	keymap_footer(KEYS_PORTS, ports_moves,
+		      (int)(sizeof(ports_moves) / sizeof(ports_moves[0])), false,
+		      more, sizeof(more));
+	n = strlen(buf);
+	if ((int)(n + 1 + strlen(more)) <= f->w)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "|%s", more);
+	if ((int)(n + strlen(flags)) <= f->w)
+		snprintf(buf + n, sizeof(buf) - n, "%s", flags);
 	widgets_text(win, f->footer_y, 0, f->w, buf, UI_FOOTER, false, false);
 }
 
 /* The status line under the header: where to look first — the fabric's
- * problem count, the last triage's conclusion, the marked test peer. */
+ * problem count (none on a RoCE-only host: no subnet manager, nothing
+ * to discover), the last triage's conclusion and its age, the marked
+ * test peer. */
 static struct {
-	bool fabric_known;
+	enum fab_known fabric;
+	bool roce_only;
 	int errors, warns;
 } pstat;
+
+/* Every port Ethernet: RoCE, which has no subnet management. */
+static bool ports_roce_only(const struct snapshot *s)
+{
+	for (int i = 0; i < s->nports; i++)
+		if (strcmp(s->ports[i].link_layer, "Ethernet"))
+			return false;
+	return s->nports > 0;
+}
 
 static bool ports_update(const struct ui_ctx *c)
 {
 	int e = 0, w = 0;
-	bool known, changed;
+	enum fab_known known;
+	bool changed, roce = ports_roce_only(c->snap);
 
-	(void)c;
 	changed = screen_triage_poll();
 	known = screen_fabric_problems(&e, &w);
-	if (known != pstat.fabric_known || e != pstat.errors || w != pstat.warns)
+	if (known != pstat.fabric || e != pstat.errors || w != pstat.warns ||
+	    roce != pstat.roce_only)
 		changed = true;
-	pstat.fabric_known = known;
+	pstat.fabric = known;
+	pstat.roce_only = roce;
 	pstat.errors = e;
 	pstat.warns = w;
 	return changed;
@@ -295,12 +325,17 @@ static bool ports_update(const struct ui_ctx *c)
 static void ports_draw_status(WINDOW *win, int y, int w)
 {
 	char fab[64], peer[128], buf[512];
-	const char *last = screen_triage_last();
+	bool stale;
+	const char *last = screen_triage_last(&stale);
 
-	if (pstat.fabric_known)
+	if (pstat.roce_only)
+		snprintf(fab, sizeof(fab), "fabric: none (RoCE: no subnet manager)");
+	else if (pstat.fabric == FAB_KNOWN)
 		snprintf(fab, sizeof(fab), "fabric: %d problem%s%s", pstat.errors + pstat.warns,
 			 pstat.errors + pstat.warns == 1 ? "" : "s",
 			 pstat.errors + pstat.warns ? " (f)" : "");
+	else if (pstat.fabric == FAB_FAILED)
+		snprintf(fab, sizeof(fab), "fabric: discovery failed (f)");
 	else
 		snprintf(fab, sizeof(fab), "fabric: discovering (f)");
 	peer_host(peer, sizeof(peer));
@@ -308,7 +343,8 @@ static void ports_draw_status(WINDOW *win, int y, int w)
 		 last[0] ? last : "not run (T)",
 		 peer[0] ? peer : "none (p on the fabric screen, or --peer HOST)");
 	widgets_text(win, y, 0, w, buf,
-		     pstat.errors || strstr(last, "(step") ? UI_WARN : UI_NORMAL, false, true);
+		     pstat.errors || stale || strstr(last, "(step") ? UI_WARN : UI_NORMAL,
+		     false, true);
 }
 
 static void ports_draw(WINDOW *win, const struct ui_ctx *c)

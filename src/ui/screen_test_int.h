@@ -41,6 +41,7 @@ struct tscreen {
 	char record[512];
 	enum tv_state vstate;
 	char vline[400];
+	char demo_line[160];	/* the RoCE demo's line rate, "" none */
 	/* compare */
 	struct tj_record_ref refs[TJ_MAX_RECORDS];
 	int nrefs, refsel;

@@ -4,6 +4,7 @@
  * pane, and the compare with an earlier record (its list and its keys). */
 #include "config.h"
 #include "screen_test_int.h"
+#include "ctrview.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +50,8 @@ void tscreen_finish(void)
 		in.op = co.p.op;
 		in.bidir = co.p.flags & PARAM_BIDIR;
 		in.size = ph->local.size;
-		in.data_gbps = r->local.rate_mbps / 1000.0;
+		in.data_gbps = screen_demo_line_rate() > 0 ? screen_demo_line_rate() :
+			       r->local.rate_mbps / 1000.0;
 		in.bw_avg_gbps = ph->total_avg_gbps;
 		in.bw_peak_gbps = ph->total_peak_gbps;
 		in.mpps = ph->total_mpps;
@@ -60,10 +62,13 @@ void tscreen_finish(void)
 			in.size = r->ph[0].local.size;
 		}
 	}
-	tv_eval(&in, NULL, &tv);	/* the reference procedure's numbers */
+	/* the reference procedure's numbers, with the site's test_* keys
+	 * from the config file, as `ibconsole test` judges */
+	tv_eval(&in, &ctrview_thresholds()->tv, &tv);
 	tscreen.vstate = tv.state;
 	snprintf(tscreen.vline, sizeof(tscreen.vline), "verdict: %s%s%s%s — %s", tv_state_name(tv.state),
 		 tv.rule[0] ? " (rule " : "", tv.rule, tv.rule[0] ? ")" : "", tv.text);
+	screen_demo_line_note(r->local.rate_mbps / 1000.0, tscreen.demo_line, sizeof(tscreen.demo_line));
 	rv = (struct record_verdict){ .state = tv_state_name(tv.state), .rule = tv.rule,
 				      .text = tv.text, .line_gbps = in.data_gbps,
 				      .source = tv.source, .healthy = tv.healthy,
@@ -188,6 +193,8 @@ void tscreen_result_draw(WINDOW *win, int y, int rows, int w, const struct tj_vi
 	}
 	widgets_text(win, y++, 0, w, tscreen.vline, tscreen.vstate == TV_FAIL ? UI_BAD : tscreen.vstate == TV_WARN ? UI_WARN : UI_GOOD,
 		     false, false);
+	if (tscreen.vline[0] && tscreen.demo_line[0])
+		widgets_text(win, y++, 0, w, tscreen.demo_line, UI_LABEL, false, false);
 	moved_line(buf, sizeof(buf), " counters moved — local", &v->lctr);
 	widgets_text(win, y++, 0, w, buf, UI_NORMAL, false, false);
 	moved_line(buf, sizeof(buf), "                   peer", &v->pctr);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Triage screen: the seven-step walk on one screen — each step's state
  * and finding, its raw evidence under Enter, n / p to walk, r to re-run
- * the selected step, w to write the report; the conclusion at the foot. */
+ * the selected step, R the whole walk, w to write the report; the
+ * conclusion at the foot. The ports screen's status line carries the
+ * conclusion with its age, marked stale once a port's state, MTU or GID
+ * changed or a demo fault was switched since the walk began. */
 #include "config.h"
 #include "screen.h"
 
@@ -10,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "core/testrun/peer.h"
@@ -20,6 +24,9 @@
 #include "widgets.h"
 
 #define TS_LINES 256
+/* T from another screen walks again when the last walk is older than
+ * this (a console judgement, not a rule of the reference procedure) */
+#define TS_FRESH_S 60
 
 static struct {
 	struct snap_opts so;
@@ -32,6 +39,12 @@ static struct {
 	struct triage t;
 	char peer[128];			/* the agent host of the walk */
 	char started[16];
+	struct timespec walked;		/* CLOCK_MONOTONIC, the walk's start */
+	uint64_t fp_now, fp_walk;	/* the ports' state / MTU / GIDs */
+	bool have_fp;
+	char stale[96];			/* why the walk is stale, "" fresh */
+	char stale_short[32];		/* the same for the status line */
+	char summary[TRI_LINE + 160];	/* the status line's text */
 	char err[512];
 	char note[640];			/* last action (report written …) */
 	char last[TRI_LINE];		/* conclusion for the ports header */
@@ -81,10 +94,64 @@ static void start(int step)
 	ts.job = tri_job_start(&o, step >= 0 ? ts.ev : NULL,
 			       step >= 0 ? step_runs(step) : TRI_RUN_ALL, triage_env_ok,
 			       ts.err, sizeof(ts.err));
-	if (step < 0 || step == TRI_ENV) {
+	if (ts.job && (step < 0 || step == TRI_ENV)) {
 		localtime_r(&now, &tm);
-		strftime(ts.started, sizeof(ts.started), "%H:%M", &tm);
+		strftime(ts.started, sizeof(ts.started), "%H:%M:%S", &tm);
+		clock_gettime(CLOCK_MONOTONIC, &ts.walked);
+		ts.fp_walk = ts.fp_now;
+		ts.stale[0] = '\0';
 	}
+}
+
+/* What a walk depends on that the console sees change: each port's
+ * state, active MTU, netdev MTU and GID table (FNV-1a). */
+static uint64_t ports_fingerprint(const struct snapshot *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (int i = 0; i < s->nports; i++) {
+		const struct port_info *p = &s->ports[i];
+		int v[4] = { p->port, p->state, p->mtu_active, p->netdev_mtu };
+		const unsigned char *b = (const unsigned char *)v;
+
+		for (size_t k = 0; k < sizeof(v); k++)
+			h = (h ^ b[k]) * 1099511628211ULL;
+		for (const char *c = p->dev; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+		for (int g = 0; g < p->ngids; g++)
+			for (const char *c = p->gids[g].gid; *c; c++)
+				h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	}
+	return h;
+}
+
+void screen_triage_watch(const struct snapshot *s)
+{
+	ts.fp_now = ports_fingerprint(s);
+	if (!ts.have_fp)
+		ts.fp_walk = ts.fp_now;
+	ts.have_fp = true;
+	if ((ts.ev || ts.job) && ts.fp_now != ts.fp_walk && !ts.stale[0])
+		screen_triage_stale("a port's state, MTU or GID changed", "port changed");
+}
+
+void screen_triage_stale(const char *why, const char *brief)
+{
+	if (ts.ev || ts.job) {
+		snprintf(ts.stale, sizeof(ts.stale), "%s", why);
+		snprintf(ts.stale_short, sizeof(ts.stale_short), "%s", brief);
+	}
+}
+
+/* Seconds since the last walk began; -1 before any. */
+static long walk_age(void)
+{
+	struct timespec now;
+
+	if (!ts.walked.tv_sec && !ts.walked.tv_nsec)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long)(now.tv_sec - ts.walked.tv_sec);
 }
 
 bool screen_triage_poll(void)
@@ -108,15 +175,38 @@ bool screen_triage_poll(void)
 	return true;
 }
 
-const char *screen_triage_last(void)
+/* "MTU (step 4), 3 min ago: <finding>", with the reason when stale. */
+const char *screen_triage_last(bool *stale)
 {
-	return ts.last;
+	long age = walk_age();
+	const char *sep = strstr(ts.last, ": ");
+	int head = sep ? (int)(sep - ts.last) : (int)strlen(ts.last);
+	char when[32];
+
+	*stale = ts.last[0] && ts.stale[0];
+	if (!ts.last[0])
+		return ts.job ? "walking (T)" : "";
+	if (age < 60)
+		snprintf(when, sizeof(when), "%ld s ago", age);
+	else if (age < 3600)
+		snprintf(when, sizeof(when), "%ld min ago", age / 60);
+	else
+		snprintf(when, sizeof(when), "%ld h ago", age / 3600);
+	snprintf(ts.summary, sizeof(ts.summary), "%.*s, %s%s%s%s%s%s", head, ts.last, when,
+		 ts.job ? ", walking again" : "",
+		 *stale && !ts.job ? ", STALE (" : "", *stale && !ts.job ? ts.stale_short : "",
+		 *stale && !ts.job ? "; T walks again)" : "", sep ? sep : "");
+	return ts.summary;
 }
 
+/* T from another screen: the first walk, or a new one when the last is
+ * stale or older than a minute; else the last walk as it was. */
 static void tri_enter(const struct ui_ctx *c)
 {
+	long age = walk_age();
+
 	(void)c;
-	if (!ts.ev && !ts.job)
+	if (!ts.ev || ts.stale[0] || age > TS_FRESH_S)
 		start(-1);
 }
 
@@ -176,20 +266,28 @@ static int build(struct tline *l, int max)
 	return n;
 }
 
+static const struct keymap_hint tri_footer[] = {
+	{ UI_ACT_TRI_EVIDENCE, 0 }, { UI_ACT_TRI_NEXT, UI_ACT_TRI_PREV },
+	{ UI_ACT_TRI_RERUN, 0 }, { UI_ACT_TRI_WALK, 0 }, { UI_ACT_TRI_WRITE, 0 },
+	{ UI_ACT_BACK, UI_ACT_BACK }, { UI_ACT_HELP, 0 },
+};
+
 static void tri_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	static struct tline lines[TS_LINES];
 	int w = getmaxx(win), h = getmaxy(win), n, y, rows, selline = 0;
-	char buf[512];
+	char buf[768];
 
 	(void)c;
 	widgets_bar(win, 1, w, UI_TITLE);
-	snprintf(buf, sizeof(buf), " TRIAGE %s %s/%d -> %s   started %s   peer agent: %s%s%s",
+	snprintf(buf, sizeof(buf), " TRIAGE %s %s/%d -> %s   started %s   peer agent: %s%s%s%s%s%s",
 		 ts.ev ? ts.ev->host : "", ts.ev && ts.ev->local_valid ? ts.ev->local.dev : "?",
 		 ts.ev && ts.ev->local_valid ? ts.ev->local.port : 0,
 		 ts.peer[0] ? ts.peer : "(no peer marked)", ts.started[0] ? ts.started : "-",
 		 !ts.ev || !ts.peer[0] ? "none" : ts.ev->peer_facts_valid ? "yes" : "unreachable",
-		 ts.job ? "   " : "", ts.job ? ts.phase : "");
+		 ts.job ? "   " : "", ts.job ? ts.phase : "",
+		 ts.stale[0] && !ts.job ? "   STALE: " : "", ts.stale[0] && !ts.job ? ts.stale : "",
+		 ts.stale[0] && !ts.job ? " (R walks again)" : "");
 	widgets_text(win, 1, 0, w, buf, UI_TITLE, false, false);
 	if (!ts.ev) {
 		const char *msg[2] = { ts.job ? ts.phase : "no triage yet",
@@ -231,8 +329,9 @@ static void tri_draw(WINDOW *win, const struct ui_ctx *c)
 		widgets_text(win, y + 3, 1, w - 2, ts.err[0] ? ts.err : ts.note,
 			     ts.err[0] ? UI_BAD : UI_NORMAL, false, false);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
-	widgets_text(win, h - 1, 0, w,
-		     " Enter evidence  n/p next/prev step  r re-run step  w write report  Esc back",
+	widgets_text(win, h - 1, 0, w, keymap_footer(KEYS_TRIAGE, tri_footer,
+						     (int)(sizeof(tri_footer) / sizeof(tri_footer[0])),
+						     false, buf, sizeof(buf)),
 		     UI_FOOTER, false, false);
 }
 
@@ -312,6 +411,10 @@ static int tri_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	case UI_ACT_TRI_RERUN:
 		ts.note[0] = '\0';
 		start(ts.ev ? ts.sel : -1);
+		return done;
+	case UI_ACT_TRI_WALK:
+		ts.note[0] = '\0';
+		start(-1);
 		return done;
 	case UI_ACT_TRI_WRITE:
 		write_report();

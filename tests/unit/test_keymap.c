@@ -188,6 +188,36 @@ static void test_key_names(void **state)
 	assert_string_equal(keymap_row_keys(e, keys, sizeof(keys)), "q, F10");
 }
 
+/* Footers come from the table: the keys and briefs of the hints, F only
+ * in the RoCE demo, a row's every key when asked ("T/Esc back"). */
+static void test_footers(void **state)
+{
+	static const struct keymap_hint ports[] = {
+		{ UI_ACT_TEST, 0 }, { UI_ACT_TRIAGE, 0 }, { UI_ACT_ACCEPT, 0 },
+		{ UI_ACT_FABRIC, 0 }, { UI_ACT_DEMO, 0 }, { UI_ACT_HELP, 0 }, { UI_ACT_QUIT, 0 },
+	};
+	static const struct keymap_hint tri[] = {
+		{ UI_ACT_TRI_NEXT, UI_ACT_TRI_PREV }, { UI_ACT_TRI_WALK, 0 },
+		{ UI_ACT_BACK, UI_ACT_BACK },
+	};
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(keymap_footer(KEYS_PORTS, ports, 7, false, buf, sizeof(buf)),
+			    " t test  T triage  A accept  f fabric  ? help  q quit ");
+	assert_string_equal(keymap_footer(KEYS_PORTS, ports, 7, true, buf, sizeof(buf)),
+			    " t test  T triage  A accept  f fabric  F faults  ? help  q quit ");
+	assert_string_equal(keymap_footer(KEYS_TRIAGE, tri, 3, false, buf, sizeof(buf)),
+			    " n/p next/prev step  R re-run walk  T/Esc back ");
+	/* the triage screen's R is the whole walk; on the ports screen R is
+	 * unbound */
+	assert_int_equal(keymap_lookup(KEYS_TRIAGE, 'R'), UI_ACT_TRI_WALK);
+	assert_int_equal(keymap_lookup(KEYS_PORTS, 'R'), UI_ACT_NONE);
+	/* a short buffer stays terminated */
+	keymap_footer(KEYS_PORTS, ports, 7, true, buf, 12);
+	assert_true(strlen(buf) < 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_scopes),
 		cmocka_unit_test(test_test_screen_rows),
 		cmocka_unit_test(test_key_names),
+		cmocka_unit_test(test_footers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,18 @@ wait_log() {
 		sleep 0.1
 	done
 }
+# wait_moving N SECONDS: until rxe0's sent_pkts (hw_counters) rose by N
+# from now: a test's data is on the wire, not only its handshake
+wait_moving() {
+	c=/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts
+	m0=$(cat "$c") || fail "no $c"
+	i=0
+	until [ $(($(cat "$c") - m0)) -ge "$1" ]; do
+		i=$((i + 1))
+		[ $i -le $(($2 * 10)) ] || fail "sent_pkts did not rise by $1 in $2 s: $m0 -> $(cat "$c")"
+		sleep 0.1
+	done
+}
 # clean_vg LOG: valgrind found no definite leak and no invalid access
 clean_vg() {
 	grep -q 'ERROR SUMMARY' "$1" || { cat "$1"; fail "$1: valgrind did not finish"; }
@@ -146,20 +158,67 @@ wire_begin() {
 # AGENTS, their logs agent0.log and agent1.log. An order stops after
 # WIRE_ORDER_CAP_S (default 30: a healthy pair's 30 messages take a second
 # or two, but a cross-VM pair on a loaded machine once ran past 15 s)
-# instead of the agent's 60 s, so a pair through a limited NIC that runs
-# into the cap costs half a minute, not a minute.
+# instead of the agent's 60 s.
 wire_nic_agents() {
 	wire_nics "$RXE_VM_NETDEV" "$1"
 	echo "wire-accept-secret" > secret
 	AGENTS=
+	trap 'kill $AGENTS 2>/dev/null; rm -rf "$WORK"' EXIT
+	wire_agents_start "${WIRE_ORDER_CAP_S:-30}" ""
+}
+# wire_agents_start CAP SUFFIX: the two agents of wire_nic_agents with an
+# order cap of CAP s, logging to agent0SUFFIX.log and agent1SUFFIX.log
+wire_agents_start() {
+	AGENTS=
 	for k in 0 1; do
-		IBCONSOLE_ORDER_CAP_S=${WIRE_ORDER_CAP_S:-30} \
+		IBCONSOLE_ORDER_CAP_S=$1 \
 			"$IBCONSOLE" serve -d "rxe$k" --port $((18700 + 2 * k)) --secret-file secret --timeout 30 \
-			> "agent$k.log" 2>&1 &
+			> "agent$k$2.log" 2>&1 &
 		AGENTS="$AGENTS $!"
 	done
-	trap 'kill $AGENTS 2>/dev/null; rm -rf "$WORK"' EXIT
-	for k in 0 1; do wait_listening "agent$k.log"; done
+	for k in 0 1; do wait_listening "agent$k$2.log"; done
+}
+# wire_agents_cap CAP: this VM's two agents again, with an order cap of
+# CAP s: a step whose rate-limited pairs are meant to run into the cap
+# (and whose re-tests do again) waits CAP s for each, not the default's
+# 30. Each agent must end by the SIGTERM sent (143), not otherwise.
+wire_agents_cap() {
+	for p in $AGENTS; do
+		kill "$p" 2>/dev/null || fail "an agent had died before the cap changed"
+		rc=0
+		wait "$p" || rc=$?
+		[ "$rc" = 143 ] || [ "$rc" = 0 ] || fail "an agent stopped for the cap change exited $rc"
+	done
+	wire_agents_start "$1" ".cap$1"
+}
+# wire_cap_both CAP (in the client VM): this VM's agents and the server
+# VM's (through IBCONSOLE_WIRE_DIR/cap, answered in cap-ack once they
+# listen again) with an order cap of CAP s, both VMs' agents answering
+# when this returns
+wire_cap_both() {
+	echo "$1" > "$IBCONSOLE_WIRE_DIR/cap.tmp" && mv "$IBCONSOLE_WIRE_DIR/cap.tmp" "$IBCONSOLE_WIRE_DIR/cap" ||
+		fail "cannot write $IBCONSOLE_WIRE_DIR/cap"
+	wire_agents_cap "$1"
+	i=0
+	until [ "$(cat "$IBCONSOLE_WIRE_DIR/cap-ack" 2>/dev/null)" = "$1" ]; do
+		i=$((i + 1))
+		[ $i -le 600 ] || fail "the server VM's agents never came back with a $1 s cap"
+		sleep 0.1
+	done
+	wire_wait_agent 192.168.77.1 18700 --secret-file secret
+	wire_wait_agent 192.168.77.1 18702 --secret-file secret
+	echo "agents in both VMs: order cap $1 s"
+}
+# wire_cap_serve (in the server VM, in its wait loop): when the client
+# asked for another cap (wire_cap_both), restart the agents with it
+wire_cap_serve() {
+	want=$(cat "$IBCONSOLE_WIRE_DIR/cap" 2>/dev/null) || return 0
+	[ -n "$want" ] && [ "$want" != "${CAP_NOW:-}" ] || return 0
+	CAP_NOW=$want
+	wire_agents_cap "$want"
+	echo "$want" > "$IBCONSOLE_WIRE_DIR/cap-ack.tmp" && mv "$IBCONSOLE_WIRE_DIR/cap-ack.tmp" "$IBCONSOLE_WIRE_DIR/cap-ack" ||
+		fail "cannot write $IBCONSOLE_WIRE_DIR/cap-ack"
+	echo "server: agents restarted with an order cap of $want s"
 }
 # wire_nic_limit NIC KBIT: a NIC that moves at most KBIT kbit/s each way:
 # tbf on what it sends (a queue of 32 KiB, so rxe's retransmission timer

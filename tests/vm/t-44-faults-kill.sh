@@ -20,7 +20,8 @@ $VG --log-file=vg-client.log "$IBC" test bw -D 60 --timeout 20 --no-record -p $(
 client=$!
 pids="$pids $client"
 wait_log agent2.log 'bw write' 60
-sleep 2
+# mid-test: 64 KiB messages moving (1000 packets, a few ms of traffic)
+wait_moving 1000 30
 kill -9 $agent
 tk=$(now)
 wait $client || rc=$?
@@ -40,7 +41,7 @@ wait_log agent3.log listening 60
 client=$!
 pids="$pids $client"
 wait_log agent3.log 'bw write' 60
-sleep 2
+wait_moving 1000 30
 kill -9 $client 2>/dev/null || { cat client3.err agent3.log; fail "client killed: the client had already ended"; }
 tk=$(now)
 rc=0

@@ -7,15 +7,15 @@
 # run is on screen within 200 ms (measured, reported); one Esc only asks,
 # a split arrow key never cancels, Esc Esc cancels and the next test to
 # the same agent finishes; a latency test shows its histogram and p50 /
-# p99 / p99.9 live, then perftest's figures; the TCP baseline is within
-# 20 % of iperf3 on the same path (best of five rounds each); the counters panel says the driver has
+# p99 / p99.9 live, then perftest's figures; the TCP baseline's bytes (on
+# the screen and from `test tcp --json`) match the loopback device's count
+# of the same run; the counters panel says the driver has
 # no per-priority pause counters. The failures are t-50-screen-faults.sh.
 # vm-timeout: 600
 set -eu
 . "$VM_TESTS_DIR/vmlib.sh"
 . "$VM_TESTS_DIR/faultlib.sh"
 . "$VM_TESTS_DIR/screenlib.sh"
-command -v iperf3 > /dev/null || fail "iperf3 missing: apt-get install iperf3"
 
 agent agent.log
 console
@@ -203,47 +203,58 @@ print(f"live p50 {l50} / p99 {l99} us, perftest's t_typical {p50} / p99 {p99} us
 sys.exit(0 if abs(l50 - p50) <= p50 / 8 + 0.01 and abs(l99 - p99) <= p99 / 4 + 0.01 else 1)
 PY
 
+# The TCP baseline to the agent's own address crosses the loopback
+# device: the kernel's byte count of lo during the run is an independent
+# view of the same run (what iperf3 would measure is a different run, and
+# two runs scatter under emulation; iperf3 against `test tcp` across runs
+# is bench/ material). lo carries what the client wrote plus headers and
+# ACKs (about 0.2 % at 64 KiB segments), and what the agent counted can
+# only be less than what was written.
+lo_rx() { cat /sys/class/net/lo/statistics/rx_bytes; }
+# lo_check WHAT LO0 LO1 WRITTEN RECEIVED: the same run's figures against
+# lo's count (WRITTEN empty: not known): the agent cannot have received
+# more than lo carried, nor much less (what sat in the socket buffers when
+# the run ended: 16 MiB at most); what was written lies between the two
+lo_check() {
+	/usr/bin/python3 - "$@" <<'PY' || fail "$1: the bytes do not match the loopback device's count of the same run"
+import sys
+what, lo, got = sys.argv[1], int(sys.argv[3]) - int(sys.argv[2]), int(sys.argv[5])
+sent = int(sys.argv[4]) if sys.argv[4] else None
+print(f"{what}: lo carried {lo} B in the same run; written {sent} B, the agent received {got} B")
+ok = 0 < got <= lo <= got * 1.03 + 16 * 2 ** 20
+if sent is not None:
+    ok = ok and got <= sent <= lo <= sent * 1.03 + 262144
+sys.exit(0 if ok else 1)
+PY
+}
+
 # the tcp kind on the screen: the TCP baseline to the same agent
 to_form
 key Tab Space Space
 wait_for 'Kind .*< tcp >' 5
 field 8 3	# from the kind row to the duration: 3 s
+l0=$(lo_rx)
 key Enter
 wait_for 'RESULT  TCP baseline' 60
+l1=$(lo_rx)
 shot tcp-screen
 grep -Eq 'received [0-9]+ B in [0-9.]+ s = [0-9.]+ Gb/s' tcp-screen.txt || { cat tcp-screen.txt; fail "tcp kind: no received figure"; }
 echo "ok: tcp kind on the screen: $(grep -Eo 'received [0-9]+ B in [0-9.]+ s = [0-9.]+ Gb/s' tcp-screen.txt)"
+got=$(sed -n 's/.*received \([0-9]*\) B in.*/\1/p' tcp-screen.txt | head -1)
+lo_check "tcp kind on the screen" "$l0" "$l1" "" "$got"
 key F10	# q would be typed into the text field
 wait_for 'console exit 0' 10
 
-# the TCP baseline against iperf3 on the same path (the VM's own address)
-# iperf3 maps a file of its temporary directory: not on the 9p root
-TMPDIR=$IBC_TMP/tmux iperf3 -s -p 5299 > /dev/null 2>&1 &
-pids="$pids $!"
-# the server may take a while to listen on a slow guest: retry; then
-# five rounds each, interleaved (a guest's speed on a shared host drifts:
-# single rounds were seen from 0.49 to 1.34 Gb/s, medians of five 18 %
-# apart), and each tool's best round compared: noise only slows a round
-n=0
-until TMPDIR=$IBC_TMP/tmux iperf3 -c "$ip4" -p 5299 -t 1 -J > iperf3.json 2> iperf3.err && grep -q '"sum_received"' iperf3.json; do
-	n=$((n + 1))
-	[ "$n" -lt 10 ] || { cat iperf3.json iperf3.err; fail "iperf3 failed"; }
-	sleep 1
-done
-for i in 1 2 3 4 5; do
-	TMPDIR=$IBC_TMP/tmux iperf3 -c "$ip4" -p 5299 -t 4 -J > "iperf3-$i.json" 2> iperf3.err || { cat "iperf3-$i.json" iperf3.err; fail "iperf3 failed"; }
-	"$IBC" test tcp --duration 4 --json "$ip4" > "tcp-$i.json" || { cat "tcp-$i.json"; fail "test tcp failed"; }
-done
-python3 - <<'PY' || fail "test tcp is not within 20 % of iperf3"
-import json, statistics, sys
-rounds = (1, 2, 3, 4, 5)
-ip = [json.load(open(f"iperf3-{i}.json"))["end"]["sum_received"]["bits_per_second"] / 1e9 for i in rounds]
-me = [json.load(open(f"tcp-{i}.json")) for i in rounds]
-for m in me:
-    assert m["schema"] == "ibconsole/tcp/1" and m["error"] is None, m
-r = [m["gbps"] for m in me]
-a, b = max(r), max(ip)
-print(f"tcp baseline: ibconsole {[round(x, 3) for x in r]} Gb/s, iperf3 {[round(x, 3) for x in ip]} Gb/s; best {a:.3f} / {b:.3f}, ratio {a / b:.3f}; medians {statistics.median(r):.3f} / {statistics.median(ip):.3f}")
-sys.exit(0 if abs(a - b) <= 0.2 * b else 1)
-PY
+# `test tcp --json`: what it wrote and what the agent received, held to lo
+l0=$(lo_rx)
+"$IBC" test tcp --duration 2 --json "$ip4" > tcp.json || { cat tcp.json; fail "test tcp failed"; }
+l1=$(lo_rx)
+vals=$(/usr/bin/python3 -c '
+import json; m = json.load(open("tcp.json"))
+assert m["schema"] == "ibconsole/tcp/1" and m["error"] is None, m
+assert abs(m["gbps"] - m["bytes"] * 8 / m["seconds"] / 1e9) <= 0.001 * m["gbps"] + 1e-6, m
+print(m["sent_bytes"], m["bytes"])') || fail "test tcp --json: not a result, or Gb/s is not bytes / seconds ($(cat tcp.json))"
+# shellcheck disable=SC2086 # two numbers
+set -- $vals
+lo_check "test tcp" "$l0" "$l1" "$1" "$2"
 echo "test screen ok"

@@ -48,8 +48,31 @@ until [ "$(wc -l < watch.jsonl)" -ge 1 ]; do
 		{ cat watch.err; fail "ibconsole watch printed nothing"; }
 	sleep 0.5
 done
+# watch_saw SOURCE WHAT: watch.jsonl (compact JSON, a record a line)
+# holds an rxe0/1 event from SOURCE (verbs, poll) named WHAT or going to
+# a state WHAT... (grep: a python per look costs a second under TCG; the
+# records are parsed in full below)
+watch_saw() {
+	grep -Eq "\"port\": \"rxe0/1\",\"event\": (\"$2\",\"source\": \"$1\"|\"[^\"]*\",\"source\": \"$1\",\"from\": [^,]*,\"to\": \"$2)" watch.jsonl
+}
+# wait_watch SOURCE WHAT...: until watch has printed each (20 s)
+wait_watch() {
+	src=$1
+	shift
+	for w in "$@"; do
+		n=0
+		until watch_saw "$src" "$w"; do
+			n=$((n + 1))
+			[ "$n" -le 100 ] && kill -0 "$wpid" 2>/dev/null ||
+				{ cat watch.err; fail "watch never printed the $src event $w"; }
+			sleep 0.2
+		done
+	done
+}
 ip link set dev "$nd" down || fail "ip link set dev $nd down"
-sleep 2.5
+# the verbs event and the poll that saw the port down, on watch's output
+wait_watch verbs port_err
+wait_watch poll Down
 echo "after down: $(cat "$P/state") / $(cat "$P/phys_state")"
 ip link set dev "$nd" up || fail "ip link set dev $nd up"
 n=0
@@ -58,7 +81,8 @@ until grep -q ACTIVE "$P/state"; do
 	[ "$n" -le 40 ] || fail "$dev/1 not ACTIVE again 20 s after up"
 	sleep 0.5
 done
-sleep 2.5
+wait_watch verbs port_active
+wait_watch poll Active
 kill -INT "$wpid"
 wait "$wpid"
 cat watch.err

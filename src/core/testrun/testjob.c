@@ -582,16 +582,18 @@ void testjob_peer_host(const char *node_desc, char *out, size_t len)
 
 int testjob_read_secret(const char *path, char *buf, size_t len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	char why[96];
+	FILE *f = parse_fopen(path, why, sizeof(why));
+	int r = f ? parse_line(f, buf, len) : 0;
 
-	if (!f || !fgets(buf, (int)len, f)) {
+	if (f)
+		fclose(f);
+	if (r <= 0) {
 		snprintf(err, errlen, "cannot read the secret file %s: %s — give a readable file whose first line is the secret",
-			 path, f ? "empty" : strerror(errno));
-		if (f)
-			fclose(f);
+			 path, !f ? why : r == PARSE_LINE_NUL ? "its first line holds a NUL byte" :
+			 r < 0 ? "its first line is too long" : "empty");
 		return -1;
 	}
-	fclose(f);
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (!buf[0]) {
 		snprintf(err, errlen, "the secret file %s has an empty first line — put the secret there", path);

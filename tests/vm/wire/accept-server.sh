@@ -3,7 +3,8 @@
 # wire/accept-server.sh (in VM A, 192.168.77.1, host name wire-a): two
 # NICs on the wire (mv0 with rxe0, mv1 with rxe1; faultlib.sh wire_nics)
 # and an agent on each, on TCP ports 18700 (rxe0) and 18702 (rxe1) of
-# eth1, taking orders with the shared secret, until the client has ended.
+# eth1, taking orders with the shared secret, until the client has ended;
+# restarted with another order cap when the client asks (wire_cap_serve).
 set -eu
 . "$(dirname "$0")/../vmlib.sh"
 . "$(dirname "$0")/../faultlib.sh"
@@ -15,6 +16,7 @@ while [ ! -e "$IBCONSOLE_WIRE_DIR/done" ]; do
 	for p in $AGENTS; do
 		kill -0 "$p" 2>/dev/null || { cat agent*.log; fail "an agent died"; }
 	done
+	wire_cap_serve
 	i=$((i + 1))
 	[ $i -lt 3200 ] || fail "the client never ended"
 	sleep 0.25
