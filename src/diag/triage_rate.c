@@ -17,6 +17,7 @@
 #include "diag/rules.h"
 #include "diag/thresholds.h"
 #include "diag/portfacts.h"
+#include "diag/ber.h"
 
 /* ---- step 1: port rate ---- */
 
@@ -115,23 +116,126 @@ static void errors_end(struct tri_result *r, const char *end, const struct count
 			  "%s: %s", end, v.text);
 }
 
-/* The reference checks the error rate first: both ends' counters. */
+/* One end's effective bit error rate over the window: SymbolErrorCounter's
+ * increment over the link's lanes x lane signalling rate x seconds (both
+ * ends share the cable). An evidence line; the rate, or -1 unknown. */
+static double ber_end(struct tri_result *r, const char *end, const struct counter_set *a,
+		      const struct counter_set *b, double span_s, const struct port_info *p)
+{
+	const struct ctr_value *c = counters_find(b, "SymbolErrorCounter");
+	const struct ctr_value *q = counters_find(a, "SymbolErrorCounter");
+	uint64_t d = 0;
+	bool lb = false;
+	char text[64];
+	struct ber x;
+
+	if (!c || !q || !c->valid || !q->valid) {
+		tri_line(r, "%s bit error rate: n/a (SymbolErrorCounter not read)", end);
+		return -1;
+	}
+	delta_pair(q->value, c->value, c->bits, c->saturates, &d, &lb);
+	ber_compute(&x, d, port_width_lanes(p->width_active), p->lane_gbps, span_s);
+	if (!x.valid) {
+		tri_line(r, "%s bit error rate: n/a (the link's width or lane rate is not known)", end);
+		return -1;
+	}
+	ber_text(&x, text, sizeof(text));
+	tri_line(r, "%s bit error rate: %s (%s%llu symbol errors over %.3g bits)", end, text,
+		 lb ? "at least " : "", (unsigned long long)d, x.bits);
+	return x.bound ? 0 : x.rate;
+}
+
+/* This end's optic: its lane nearest its low receive alarm, or why it
+ * cannot be read. Returns the judged bits of the module. */
+#define OPTIC_LANE 120
+static unsigned optic_end(struct tri_result *r, const struct port_info *p, char lane[OPTIC_LANE])
+{
+	const struct optics_module *m = &p->module.m;
+	int worst = -1;
+	char text[64];
+
+	lane[0] = '\0';
+	if (!p->module_asked)
+		return 0;
+	if (!p->module.readable) {
+		tri_line(r, "this end's optic: n/a (%s)", p->module.why);
+		return 0;
+	}
+	for (int i = 0; i < m->nlanes; i++)
+		if (m->lane[i].margin_valid && m->lane[i].margin_low &&
+		    (worst < 0 || m->lane[i].margin_db < m->lane[worst].margin_db))
+			worst = i;
+	if (worst < 0) {
+		tri_line(r, "this end's optic: %s %s %s, no receive-power margin readable", m->type,
+			 m->vendor, m->part);
+		return m->judged;
+	}
+	optics_margin_text(&m->lane[worst], text, sizeof(text));
+	snprintf(lane, OPTIC_LANE, "lane %d receives %.1f dBm, %s", worst + 1, m->lane[worst].rx.value,
+		 text);
+	tri_line(r, "this end's optic: %s %s %s, %s", m->type, m->vendor, m->part, lane);
+	return m->judged;
+}
+
+/* The physical-layer advice: when the counters already judged the step,
+ * their reason stays and the advice names the end to start at. */
+static void cable_advice(struct tri_result *r, enum tri_state s, const char *hint, const char *why)
+{
+	if (r->reason[0] && r->state >= s) {
+		size_t n = strnlen(hint, TRI_LINE - 1);
+
+		memcpy(r->hint, hint, n);
+		r->hint[n] = '\0';
+	} else {
+		tri_judge(r, s, hint, "%s", why);
+	}
+}
+
+/* The reference checks the error rate first: both ends' counters, their
+ * bit error rates and this end's optic; the cable / optic advice names
+ * the end to start at. */
 static void errors_step(const struct tri_evidence *ev, struct tri_result *r)
 {
 	const struct tri_errors *e = &ev->errors;
+	const char *peer = e->peer_label[0] ? e->peer_label : "the other end";
+	double here = -1, there = -1;
 	struct thresholds th;
+	char lane[OPTIC_LANE], hint[TRI_LINE + 200];
+	unsigned optic;
 
 	thresholds_defaults(&th);
+	optic = optic_end(r, &ev->local, lane);
 	if (!e->local_valid) {
 		tri_line(r, "error counters: not sampled (%s)", e->why[0] ? e->why : "no reader");
 		return;
 	}
+	/* the rates first: the counters' lines close the evidence */
+	here = ber_end(r, "this end", &e->local_prev, &e->local_cur, e->span_s, &ev->local);
+	if (e->peer_valid)
+		there = ber_end(r, peer, &e->peer_prev, &e->peer_cur, e->span_s, &ev->local);
 	errors_end(r, "this end", &e->local_prev, &e->local_cur, e->span_s, &th);
 	if (e->peer_valid)
-		errors_end(r, e->peer_label[0] ? e->peer_label : "the other end", &e->peer_prev,
-			   &e->peer_cur, e->span_s, &th);
+		errors_end(r, peer, &e->peer_prev, &e->peer_cur, e->span_s, &th);
 	else
 		tri_line(r, "the other end's error counters: n/a (%s)", e->peer_why);
+	/* A port counts the symbol errors it receives: the suspect is the
+	 * cable into it and the transmitter at its other end, or its own
+	 * optic when that reads near its low receive alarm. */
+	if (optic & (OPTICS_NEAR_LOW_RX | OPTICS_DARK | OPTICS_ALARM)) {
+		snprintf(hint, sizeof(hint), "clean both connectors of this end's optic, then replace it "
+			 "if it still reads low (%s)", lane);
+		cable_advice(r, here > th.ber_watch ? TRI_FAIL : TRI_WARN, hint,
+			     "this end's optic is close to or past its own alarm");
+	} else if (here > th.ber_watch || there > th.ber_watch) {
+		bool near_end = here >= there;
+
+		snprintf(hint, sizeof(hint), "start with the optic / cable into %s, which receives the "
+			 "errors: clean the fibre and the optic at %s (its transmitter), then replace the "
+			 "cable, then the optics", near_end ? "this end" : peer, near_end ? peer : "this end");
+		cable_advice(r, (near_end ? here : there) > th.ber_act ? TRI_FAIL : TRI_WARN, hint,
+			     near_end ? "this end's bit error rate is above the healthy 1e-12"
+				      : "the other end's bit error rate is above the healthy 1e-12");
+	}
 }
 
 void tri_step_rate(const struct tri_evidence *ev, struct tri_result *r)

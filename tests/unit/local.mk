@@ -114,3 +114,9 @@ EXTRA_DIST += tests/fixtures/optics/mkdumps.py \
 UNIT_TESTS += tests/unit/test_ber
 tests_unit_test_ber_SOURCES = tests/unit/test_ber.c
 tests_unit_test_ber_LDADD = libibc_diag.a $(CMOCKA_LIBS) -lm
+# Triage step 1's bit error rates, this end's optic and the end-naming advice.
+UNIT_TESTS += tests/unit/test_triage_link
+tests_unit_test_triage_link_SOURCES = tests/unit/test_triage_link.c
+tests_unit_test_triage_link_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_triage_link_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DOPTICS_FIXTURES='"$(abs_top_srcdir)/tests/fixtures/optics"'

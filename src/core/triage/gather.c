@@ -455,6 +455,7 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	/* every port for the environment check; -d / -i choose the one judged */
 	all.device = NULL;
 	all.port = 0;
+	all.modules = true;	/* step 1 names the optic's margin where readable */
 	st = snapshot_collect(s, &all, err, errlen);
 	if (st != SNAP_OK) {
 		snapshot_release(s);
