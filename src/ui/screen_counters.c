@@ -14,6 +14,9 @@
 #include "diag/pfc.h"
 #include "layout.h"
 #include "widgets.h"
+#include "diag/ber.h"
+#include "diag/thresholds.h"
+#include "core/port/snapshot.h"
 
 static struct {
 	struct widgets_list list;	/* counter rows */
@@ -139,7 +142,7 @@ static void counters_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	widgets_text(win, y, 0, getmaxx(win), buf, role, false, true);
 }
 
-#define CV_ITEMS (DET_GROUPS + 3 + PFC_MAX_FLAGS)
+#define CV_ITEMS (DET_GROUPS + 4 + PFC_MAX_FLAGS)
 
 struct cv_item {
 	const char *label;
@@ -212,14 +215,44 @@ static int cv_congestion(struct cv_item *item, const struct monitor_port *p,
  * total is not 0) and, for a port read from sysfs for want of MAD
  * access, what needs MADs and what would help. Long texts wrap under
  * their label. At most max rows; returns how many were drawn. */
+/* The effective bit error rate since the console started: the port's
+ * SymbolErrorCounter over its lanes x lane signalling rate x seconds. */
+static int cv_ber(struct cv_item *item, const struct monitor_port *p, const struct delta_port *d,
+		  const struct snapshot *s)
+{
+	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
+	const struct thresholds *th = ctrview_thresholds();
+	double lane_gbps = 0;
+	struct ber b;
+
+	if (!c || !c->have || p->t.remote)
+		return 0;
+	for (int k = 0; s && k < s->nports; k++)
+		if (!strcmp(s->ports[k].dev, p->t.dev) && s->ports[k].port == p->t.port)
+			lane_gbps = s->ports[k].lane_gbps;
+	item->label = "bit error rate";
+	ber_compute(&b, c->total, p->t.lanes, lane_gbps, d->t_last - d->t_first);
+	if (!b.valid) {
+		snprintf(item->text, sizeof(item->text), "n/a (%s)",
+			 d->t_last > d->t_first ? "the link's width or lane rate is not known" : "one sample so far");
+		item->role = UI_DIM;
+		return 1;
+	}
+	ber_judge(&b, th->ber_watch, th->ber_act);
+	ber_text(&b, item->text, sizeof(item->text));
+	item->role = b.level == BER_ACT ? UI_BAD : b.level == BER_WATCH ? UI_WARN : UI_NORMAL;
+	return 1;
+}
+
 static int cv_below(WINDOW *win, const struct monitor_port *p, const struct delta_port *d,
-		    double iv, int end, int w, int max)
+		    const struct snapshot *s, double iv, int end, int w, int max)
 {
 	struct cv_item item[CV_ITEMS];
 	struct { int item, off, len; } row[24];
 	int ni, nr = 0, tw = w - 31;
 
-	ni = cv_congestion(item, p, d, iv);
+	ni = cv_ber(item, p, d, s);
+	ni += cv_congestion(item + ni, p, d, iv);
 
 	if (p->t.no_mad[0]) {
 		item[ni].label = "needs MADs";
@@ -325,7 +358,7 @@ static void counters_draw(WINDOW *win, const struct ui_ctx *c)
 	rc.wide = wide;
 	rc.sparkw = sparkw;
 	rc.utf8 = utf8;
-	nb = cv_below(win, &m->port[i], d, m->interval_s, h - 1, w, h - 6 - 4);
+	nb = cv_below(win, &m->port[i], d, c->snap, m->interval_s, h - 1, w, h - 6 - 4);
 	widgets_list_draw(win, &cv.list, 5, h - 6 - nb, d->n, counters_row, &rc);
 	widgets_bar(win, h - 1, w, UI_FOOTER);
 	widgets_text(win, h - 1, 0, w,
