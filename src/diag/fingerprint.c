@@ -12,6 +12,7 @@
 
 #include "core/port/pcie.h"
 #include "diag/portfacts.h"
+#include "diag/triage_lines.h"
 
 /* Bands around the procedure's figures. */
 #define FP_PCIE_LO 0.50
