@@ -982,6 +982,16 @@ static void judge_and_lines(void **s)
 	assert_string_equal(res.lines[TRI_LINES - 1], last);
 }
 
+/* The fingerprints' JSON ids (the man page's fingerprint.id). */
+static void fingerprint_names(void **s)
+{
+	(void)s;
+	assert_string_equal(fingerprint_name(FP_PCIE), "pcie");
+	assert_string_equal(fingerprint_name(FP_LINK_RATE), "link_rate");
+	assert_string_equal(fingerprint_name(FP_LOSSLESS), "lossless");
+	assert_string_equal(fingerprint_name(FP_NONE), "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1015,6 +1025,7 @@ int main(void)
 		cmocka_unit_test(data_rate),
 		cmocka_unit_test(counter_classes),
 		cmocka_unit_test(judge_and_lines),
+		cmocka_unit_test(fingerprint_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
