@@ -14,6 +14,10 @@
 #   bench_ratio FILE_A FILE_B COL prints "median min max" of A/B by pair
 #   bench_ratio_row LABEL NA NB COL  the same as a Markdown table row
 #   bench_median FILE COL          median of a column
+#   bench_fat_tree LEAVES PER SPINES  generate the fat tree, start ibsim
+#                                 and opensm on it (sets NODES)
+#   bench_findings                five counters above act or watch, on
+#                                 the default fat tree
 bench_madcount_build()
 {
 	MADCOUNT_SO=$SIM_DIR/madcount.so
@@ -38,6 +42,27 @@ bench_sim_cpu()
 }
 
 bench_now() { date +%s.%N; }
+
+bench_fat_tree()
+{
+	local net
+	net=$(mktemp "${TMPDIR:-/tmp}/ibc-bench.XXXXXX.net") || sim_die mktemp
+	sim_at_exit "rm -f '$net'"
+	python3 "$(dirname "${BASH_SOURCE[0]}")/gen-fabric.py" "$1" "$2" "$3" >"$net"
+	NODES=$(($1 * $2 + $1 + $3))
+	# more than 2,000 nodes needs a bigger ibsim
+	SIM_IBSIM_ARGS="-N 8192 -S 1024 -P 65536" SIM_OPENSM_TIMEOUT=300 SIM_READY_TENTHS=1200
+	SIM_HOST=H0-0 sim_start "$net"
+}
+
+bench_findings()
+{
+	sim_ctl 'PerformanceSet "H3-5"[1] PortCounters.SymbolErrorCounter=7'
+	sim_ctl 'PerformanceSet "H20-11"[1] PortCounters.PortRcvErrors=120'
+	sim_ctl 'PerformanceSet "Leaf9"[4] PortCounters.PortXmitDiscards=3'
+	sim_ctl 'PerformanceSet "Spine2"[17] PortCounters.LinkDownedCounter=2'
+	sim_ctl 'PerformanceSet "H40-0"[1] PortCounters.PortXmitWait=1000'
+}
 
 # bench_one FILE CMD: appends "wall_s rss_kb sim_cpu_s cpu_s rc" of one run
 bench_one()

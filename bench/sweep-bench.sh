@@ -30,20 +30,11 @@ command -v ibqueryerrors >/dev/null || sim_die "ibqueryerrors not found — apt-
 [ -x /usr/bin/time ] || sim_die "/usr/bin/time not found — apt-get install time"
 [ "$PAIRS" -ge 9 ] 2>/dev/null || sim_die "PAIRS=$PAIRS: at least 9 pairs, or noise passes for a finding"
 
-NET=$(mktemp "${TMPDIR:-/tmp}/ibc-bench.XXXXXX.net") || sim_die mktemp
-sim_at_exit 'rm -f "$NET"'
-python3 "$here/gen-fabric.py" "$LEAVES" "$PER" "$SPINES" >"$NET"
-NODES=$((LEAVES * PER + LEAVES + SPINES))
-SIM_IBSIM_ARGS="-N 8192 -S 1024 -P 65536" SIM_OPENSM_TIMEOUT=300 SIM_READY_TENTHS=1200
-SIM_HOST=H0-0 sim_start "$NET"
+bench_fat_tree "$LEAVES" "$PER" "$SPINES"
 bench_madcount_build
 
 # Findings to find: HCA and switch ports, one above act.
-sim_ctl 'PerformanceSet "H3-5"[1] PortCounters.SymbolErrorCounter=7'
-sim_ctl 'PerformanceSet "H20-11"[1] PortCounters.PortRcvErrors=120'
-sim_ctl 'PerformanceSet "Leaf9"[4] PortCounters.PortXmitDiscards=3'
-sim_ctl 'PerformanceSet "Spine2"[17] PortCounters.LinkDownedCounter=2'
-sim_ctl 'PerformanceSet "H40-0"[1] PortCounters.PortXmitWait=1000'
+bench_findings
 
 CMD_IBC="$IBC errors --json"
 CMD_IQE="ibqueryerrors --skip-sl"

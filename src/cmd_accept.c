@@ -181,7 +181,7 @@ static void round_line(const struct hrun *r, const char *what, struct hpair **ps
 		if (m->status)
 			fprintf(stderr, "no result (%s)", m->err);
 		else
-			fprintf(stderr, "%.3f Gb/s, p99 %.2f us", m->bw.gbps, m->lat.lat_p99_us);
+			fprintf(stderr, "%.4g Gb/s, p99 %.2f us", m->bw.gbps, m->lat.lat_p99_us);
 	}
 	fputc('\n', stderr);
 }
@@ -371,7 +371,7 @@ static void hosts_text(const struct hrun *r)
 			else if (!h->j.ok)
 				printf(" %8s%s", "-", h->j.bad ? "!" : " ");
 			else
-				printf(" %8.3f%s", h->j.bw_gbps, h->j.bad ? "!" : " ");
+				printf(" %8.4g%s", h->j.bw_gbps, h->j.bad ? "!" : " ");
 		}
 		printf("  %s\n", r->hl->h[a].name);
 	}
@@ -381,7 +381,7 @@ static void hosts_text(const struct hrun *r)
 		char bw[24] = "-", lat[24] = "-";
 
 		if (h->j.ok) {
-			snprintf(bw, sizeof(bw), "%.3f", h->j.bw_gbps);
+			snprintf(bw, sizeof(bw), "%.4g", h->j.bw_gbps);
 			snprintf(lat, sizeof(lat), "%.2f", h->j.lat_us);
 		}
 		printf("%-24s %-24s %10s %10s  %-4s %s\n", r->hl->h[h->j.a].name, r->hl->h[h->j.b].name,

@@ -12,23 +12,41 @@
 
 #include "core/port/pcie.h"
 #include "diag/portfacts.h"
+#include "diag/triage_lines.h"
 
-/* Bands around the procedure's figures. */
-#define FP_PCIE_LO 0.50
-#define FP_PCIE_HI 0.75
-#define FP_PCIE_MID 0.60
-#define FP_LINK_LO 0.35
-#define FP_LINK_HI 0.62
-#define FP_LINK_MID 0.50
+/* The fingerprint table: the step each one reads and, for the two that
+ * set measured against reference bandwidth, the procedure's figure (mid)
+ * and the band around it in which the ratio must fall. Lossless has no
+ * band: its sign is the collapse under load, which step 5 judges. */
+static const struct fp_def {
+	const char *name;	/* JSON */
+	enum tri_step step;
+	double lo, mid, hi;
+} fp_defs[] = {
+	[FP_NONE] = { "none", TRI_NSTEPS, 0, 0, 0 },
+	[FP_PCIE] = { "pcie", TRI_PCIE, 0.50, 0.60, 0.75 },		/* about 60 % */
+	[FP_LINK_RATE] = { "link_rate", TRI_RATE, 0.35, 0.50, 0.62 },	/* about half */
+	[FP_LOSSLESS] = { "lossless", TRI_LOSSLESS, 0, 0, 0 },
+};
 
 const char *fingerprint_name(enum tri_fp id)
 {
-	switch (id) {
-	case FP_PCIE: return "pcie";
-	case FP_LINK_RATE: return "link_rate";
-	case FP_LOSSLESS: return "lossless";
-	default: return "none";
-	}
+	return id > FP_NONE && id <= FP_LOSSLESS ? fp_defs[id].name : "none";
+}
+
+/* The step failed and the ratio falls in the fingerprint's band. */
+static bool in_band(enum tri_fp id, const struct tri_result *r, double ratio)
+{
+	const struct fp_def *d = &fp_defs[id];
+
+	return r[d->step].state == TRI_FAIL && ratio >= d->lo && ratio <= d->hi;
+}
+
+/* Sets the fingerprint found. */
+static void found(struct tri_fingerprint *fp, enum tri_fp id)
+{
+	fp->id = id;
+	fp->step = fp_defs[id].step;
 }
 
 double fingerprint_reference_gbps(const struct tri_evidence *ev)
@@ -62,8 +80,7 @@ void fingerprint_match(const struct tri_evidence *ev, const struct tri_result *r
 {
 	double ref = fingerprint_reference_gbps(ev), meas = fingerprint_measured_gbps(ev);
 	double ratio = ref > 0 && meas > 0 ? meas / ref : 0;
-	bool pcie = r[TRI_PCIE].state == TRI_FAIL && ratio >= FP_PCIE_LO && ratio <= FP_PCIE_HI;
-	bool link = r[TRI_RATE].state == TRI_FAIL && ratio >= FP_LINK_LO && ratio <= FP_LINK_HI;
+	bool pcie = in_band(FP_PCIE, r, ratio), link = in_band(FP_LINK_RATE, r, ratio);
 	const struct pcie_info *pc = &ev->local.pcie;
 
 	memset(fp, 0, sizeof(*fp));
@@ -71,27 +88,24 @@ void fingerprint_match(const struct tri_evidence *ev, const struct tri_result *r
 	fp->step = TRI_NSTEPS;
 	if (pcie && link) {
 		/* both bands hold: the nearer figure decides */
-		if (fabs(ratio - FP_PCIE_MID) <= fabs(ratio - FP_LINK_MID))
+		if (fabs(ratio - fp_defs[FP_PCIE].mid) <= fabs(ratio - fp_defs[FP_LINK_RATE].mid))
 			link = false;
 		else
 			pcie = false;
 	}
 	if (pcie) {
-		fp->id = FP_PCIE;
-		fp->step = TRI_PCIE;
+		found(fp, FP_PCIE);
 		snprintf(fp->text, sizeof(fp->text),
 			 "measured %.3g Gb/s = %.0f %% of %.3g Gb/s and PCIe Gen%d x%d carries %.0f Gb/s: the PCIe fingerprint (about 60 %%)",
 			 meas, ratio * 100, ref, pcie_gen(pc->cur_gts), pc->cur_width,
 			 portfacts_pcie_usable(pc));	/* step 2's figure */
 	} else if (link) {
-		fp->id = FP_LINK_RATE;
-		fp->step = TRI_RATE;
+		found(fp, FP_LINK_RATE);
 		snprintf(fp->text, sizeof(fp->text),
 			 "measured %.3g Gb/s = %.0f %% of %.3g Gb/s with the link trained %s %s: the degraded-link fingerprint (about half)",
 			 meas, ratio * 100, ref, port_width_name(ev->local.width_active), ev->local.speed_name);
-	} else if (r[TRI_LOSSLESS].state == TRI_FAIL) {
-		fp->id = FP_LOSSLESS;
-		fp->step = TRI_LOSSLESS;
+	} else if (r[fp_defs[FP_LOSSLESS].step].state == TRI_FAIL) {
+		found(fp, FP_LOSSLESS);
 		snprintf(fp->text, sizeof(fp->text),
 			 "good with 1 QP, collapses under load while retransmissions or pauses rise: lossless configuration (PFC / ECN) is not in effect");
 	}

@@ -13,7 +13,8 @@ libibc_diag_a_SOURCES += \
 	src/diag/pcielimit.c src/diag/pcielimit.h \
 	src/diag/portfacts.c src/diag/portfacts.h \
 	src/diag/sweeplisting.c src/diag/sweeplisting.h \
-	src/diag/triage.c src/diag/triage.h src/diag/triage_int.h \
+	src/diag/triage.c src/diag/triage.h src/diag/triage_steps.h \
+	src/diag/triage_lines.c src/diag/triage_lines.h \
 	src/diag/triage_env.c src/diag/triage_rate.c \
 	src/diag/triage_ends.c src/diag/triage_load.c \
 	src/diag/fingerprint.c src/diag/fingerprint.h \

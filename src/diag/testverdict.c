@@ -128,17 +128,6 @@ static enum tv_state lower_better(double val, double healthy, double abnormal)
 	return val <= healthy + EPS ? TV_PASS : val > abnormal + EPS ? TV_FAIL : TV_WARN;
 }
 
-static const char *size_str(unsigned long long b, char *buf, size_t len)
-{
-	if (b >= (1 << 20) && !(b % (1 << 20)))
-		snprintf(buf, len, "%llu MiB", b >> 20);
-	else if (b >= 1024 && !(b % 1024))
-		snprintf(buf, len, "%llu KiB", b >> 10);
-	else
-		snprintf(buf, len, "%llu B", b);
-	return buf;
-}
-
 #define SRC_GENERIC "reference procedure, generation-independent rules"
 #define SRC_HDR "reference procedure, HDR table"
 #define SRC_NDR "reference procedure, NDR example"
@@ -257,9 +246,9 @@ static void judge_bw(const struct tv_input *in, const struct tv_limits *l,
 	bool judged = false;
 	double d = in->data_gbps;
 
-	size_str(in->size, sz, sizeof(sz));
-	size_str((unsigned long long)l->large_min, lim, sizeof(lim));
-	size_str((unsigned long long)l->accept_min, amin, sizeof(amin));
+	parse_size_name(in->size, sz, sizeof(sz));
+	parse_size_name((uint64_t)l->large_min, lim, sizeof(lim));
+	parse_size_name((uint64_t)l->accept_min, amin, sizeof(amin));
 	if (!(d > 0)) {
 		r = add(v, "data-rate", "the port");
 		snprintf(r->text, sizeof(r->text),
@@ -347,8 +336,8 @@ static void judge_lat(const struct tv_input *in, const struct tv_limits *l,
 	struct tv_rule_result *r;
 	char sz[32], lim[32];
 
-	size_str(in->size, sz, sizeof(sz));
-	size_str((unsigned long long)l->small_lat_max, lim, sizeof(lim));
+	parse_size_name(in->size, sz, sizeof(sz));
+	parse_size_name((uint64_t)l->small_lat_max, lim, sizeof(lim));
 	if (!in->lat_valid) {
 		r = add(v, "lat-none", "");
 		snprintf(r->text, sizeof(r->text), "no latency samples: no rule applies");
@@ -395,7 +384,7 @@ static void judge_rate(const struct tv_input *in, const struct tv_limits *l,
 		      fabs(in->data_gbps - l->rate_ref_gbps) <= 0.01 * l->rate_ref_gbps &&
 		      in->size == (unsigned long long)l->rate_ref_size;
 
-	size_str(in->size, sz, sizeof(sz));
+	parse_size_name(in->size, sz, sizeof(sz));
 	if (!at_ref) {
 		r->rule = "msg-rate-none";
 		r->source = "";

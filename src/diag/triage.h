@@ -4,14 +4,18 @@
  * each giving pass / info / warn / fail / n/a with reason and evidence
  * lines, and a conclusion naming the most likely cause and what to do.
  *
- * Where each rule lives:
+ * Where each part lives:
+ *   the step table, state names, line helpers,
+ *   data rate, counter classes                 triage_lines.c
  *   environment                                triage_env.c
  *   1 port rate, 2 PCIe (the path's capacity)  triage_rate.c
  *   3 GID, 4 MTU (what both ends must agree)   triage_ends.c
  *   5 lossless, 6 NUMA, 7 more QPs (traffic)   triage_load.c
- *   the step table, conclusion                 triage.c
  *   fingerprints                               fingerprint.c
- *   JSON / Markdown / text                     triage_report.c */
+ *   the walk over the steps, conclusion        triage.c
+ *   JSON / Markdown / text                     triage_report.c
+ * The calls go one way: the walk calls the steps and the fingerprints,
+ * they call triage_lines.c, which calls none of them. */
 #ifndef IBC_DIAG_TRIAGE_H
 #define IBC_DIAG_TRIAGE_H
 

@@ -3,8 +3,8 @@
  * the netdev's IPv4 entry, the same kind at the peer) and the MTU (active
  * MTU here and at the other end, with the netdev MTUs behind them). */
 #include "config.h"
-#include "diag/triage.h"
-#include "diag/triage_int.h"
+#include "diag/triage_steps.h"
+#include "diag/triage_lines.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * and link layers, the device-to-netdev mapping, the locked-memory limit,
  * then the extras (both ends' driver / firmware, governor, irqbalance). */
 #include "config.h"
-#include "diag/triage.h"
-#include "diag/triage_int.h"
+#include "diag/triage_steps.h"
+#include "diag/triage_lines.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,68 +3,13 @@
  * agent: lossless configuration (good at 1 QP, collapsing under load with
  * retransmissions or pauses), NUMA placement of the test, more QPs. */
 #include "config.h"
-#include "diag/triage.h"
-#include "diag/triage_int.h"
+#include "diag/triage_steps.h"
+#include "diag/triage_lines.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* ---- step 5: lossless ---- */
-
-bool triage_counter_is_retrans(const char *n)
-{
-	return strstr(n, "retr") || strstr(n, "seq_err") || strstr(n, "out_of_seq") ||
-	       strstr(n, "duplicate_request") || strstr(n, "ack_timeout") ||
-	       strstr(n, "slow_restart");
-}
-
-bool triage_counter_is_pause(const char *n)
-{
-	return strstr(n, "pause") || strstr(n, "pfc") || strstr(n, "cnp") || strstr(n, "ecn_marked");
-}
-
-bool triage_counter_is_gap(const char *n)
-{
-	return strstr(n, "seq_err") || strstr(n, "out_of_seq");
-}
-
-static uint64_t sum_ctr(const struct testctr *t, bool (*is)(const char *), const char *where,
-			char *moved, int len, int *n)
-{
-	uint64_t s = 0;
-
-	for (uint32_t i = 0; i < t->n; i++) {
-		if (!is(t->c[i].name) || !t->c[i].delta)
-			continue;
-		s += t->c[i].delta;
-		if (moved && *n < len)
-			*n += snprintf(moved + *n, len - *n, "%s%s +%llu %s", *n ? ", " : "",
-				       t->c[i].name, (unsigned long long)t->c[i].delta, where);
-	}
-	return s;
-}
-
-static uint64_t both_ends(const struct tri_traffic *t, bool (*is)(const char *), char *moved, int len)
-{
-	int n = 0;
-	uint64_t s;
-
-	if (moved && len)
-		moved[0] = '\0';
-	s = sum_ctr(&t->local_ctr, is, "here", moved, len, &n);
-	s += sum_ctr(&t->peer_ctr, is, "on the peer", moved, len, &n);
-	return s;
-}
-
-uint64_t triage_traffic_sum(const struct tri_traffic *t, bool pause, char *moved, int len)
-{
-	return both_ends(t, pause ? triage_counter_is_pause : triage_counter_is_retrans, moved, len);
-}
-
-uint64_t triage_traffic_gaps(const struct tri_traffic *t)
-{
-	return both_ends(t, triage_counter_is_gap, NULL, 0);
-}
 
 /* Retransmissions on timeouts alone (retry counters, duplicates at the
  * responder) with no sequence gap at either end: no packet was seen lost,
@@ -75,8 +20,10 @@ uint64_t triage_traffic_gaps(const struct tri_traffic *t)
  * half of what one QP alone carried. */
 #define TRI_COLLAPSE 0.5
 
-bool tri_runs_missing(const struct tri_traffic *a, const struct tri_traffic *b,
-		      const char *what, struct tri_result *r)
+/* One of the two runs a step compares did not complete: judges it (warn
+ * when it ran, n/a naming what it needs when not), returns true. */
+static bool runs_missing(const struct tri_traffic *a, const struct tri_traffic *b,
+			 const char *what, struct tri_result *r)
 {
 	const struct tri_traffic *bad = !a->ok ? a : b;
 
@@ -152,7 +99,7 @@ void tri_step_lossless(const struct tri_evidence *ev, struct tri_result *r)
 		load_broke(one, load, r);
 		return;
 	}
-	if (tri_runs_missing(one, load, "the load test", r))
+	if (runs_missing(one, load, "the load test", r))
 		return;
 	re1 = triage_traffic_sum(one, false, m1, sizeof(m1));
 	pa1 = triage_traffic_sum(one, true, NULL, 0);
@@ -237,7 +184,7 @@ void tri_step_qps(const struct tri_evidence *ev, struct tri_result *r)
 	const struct tri_traffic *one = &ev->bw1, *eight = &ev->bw8;
 	double ratio;
 
-	if (tri_runs_missing(one, eight, "the 1 / 8 QP comparison", r))
+	if (runs_missing(one, eight, "the 1 / 8 QP comparison", r))
 		return;
 	ratio = one->gbps > 0 ? eight->gbps / one->gbps : 0;
 	tri_line(r, "1 QP %.4g Gb/s, %u QPs %.4g Gb/s (%+.0f %%)", one->gbps, eight->qps, eight->gbps,

@@ -4,8 +4,8 @@
  * the site's expected rate) and PCIe (LnkSta against LnkCap, usable PCIe
  * bandwidth against the port's data rate). */
 #include "config.h"
-#include "diag/triage.h"
-#include "diag/triage_int.h"
+#include "diag/triage_steps.h"
+#include "diag/triage_lines.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -32,17 +32,6 @@ void tscreen_note(enum ui_role r, const char *fmt, ...)
 	tscreen.msg_role = r;
 }
 
-const char *tscreen_human_size(uint64_t b, char *buf, size_t len)
-{
-	if (b >= (1u << 20) && !(b & ((1u << 20) - 1)))
-		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
-	else if (b >= 1024 && !(b & 1023))
-		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
-	else
-		snprintf(buf, len, "%llu B", (unsigned long long)b);
-	return buf;
-}
-
 /* 1234567 → "1.23M" */
 const char *tscreen_human_count(uint64_t v, char *buf, size_t len)
 {

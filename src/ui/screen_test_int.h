@@ -60,7 +60,6 @@ extern struct tscreen tscreen;
 /* screen_test.c: what every room uses */
 bool tscreen_demo(void);	/* the demo fabric: no test runs */
 void tscreen_note(enum ui_role r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *tscreen_human_size(uint64_t b, char *buf, size_t len);
 const char *tscreen_human_count(uint64_t v, char *buf, size_t len);
 
 /* screen_test_form.c: the form and starting a run from it */

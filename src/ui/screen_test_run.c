@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/base/parse.h"
 #include "core/counters/counters.h"
 #include "ctrview.h"
 #include "layout.h"
@@ -277,7 +278,7 @@ void tscreen_run_draw(WINDOW *win, int w, int h)
 	else
 		snprintf(buf, sizeof(buf), " TEST %s %s %s%s %s %u QP%s%s -> %s   %s %.1f s",
 			 eng_op_name(p->op), eng_kind_name(p->kind), p->flags & PARAM_SWEEP ? "sweep to " : "",
-			 tscreen_human_size(p->size, sz, sizeof(sz)), p->conn == CONN_UD ? "UD" : "RC", p->qps,
+			 parse_size_name(p->size, sz, sizeof(sz)), p->conn == CONN_UD ? "UD" : "RC", p->qps,
 			 p->qps > 1 ? "s" : "", p->flags & PARAM_BIDIR ? " bidir" : "", v->peer,
 			 state_name(v->state), v->t_s);
 	widgets_text(win, y++, 0, w, buf, UI_TITLE, false, true);
@@ -306,10 +307,10 @@ void tscreen_run_draw(WINDOW *win, int w, int h)
 		else if (v->msgs_goal)
 			snprintf(buf, sizeof(buf), "%llu / %llu iters  size %s  phase %d/%d",
 				 (unsigned long long)v->msgs, (unsigned long long)v->msgs_goal,
-				 tscreen_human_size(v->size, sz, sizeof(sz)), v->phase + 1, v->nphases);
+				 parse_size_name(v->size, sz, sizeof(sz)), v->phase + 1, v->nphases);
 		else
 			snprintf(buf, sizeof(buf), "%.1f s of %.1f s  size %s  phase %d/%d", v->t_s,
-				 p->duration_ms / 1000.0, tscreen_human_size(v->size, sz, sizeof(sz)), v->phase + 1, v->nphases);
+				 p->duration_ms / 1000.0, parse_size_name(v->size, sz, sizeof(sz)), v->phase + 1, v->nphases);
 		widgets_text(win, y++, 32, w - 32, buf, UI_NORMAL, false, false);
 	}
 	/* bandwidth each second */

@@ -108,6 +108,24 @@ static void test_u64(void **state)
 	assert_true(v == 12);
 }
 
+/* The inverse for exact sizes: the largest binary unit that holds it. */
+static void test_size_name(void **state)
+{
+	char b[32];
+	long long back;
+
+	(void)state;
+	assert_string_equal(parse_size_name(2, b, sizeof(b)), "2 B");
+	assert_string_equal(parse_size_name(1000, b, sizeof(b)), "1000 B");
+	assert_string_equal(parse_size_name(65536, b, sizeof(b)), "64 KiB");
+	assert_string_equal(parse_size_name(1536, b, sizeof(b)), "1536 B");
+	assert_string_equal(parse_size_name(8u << 20, b, sizeof(b)), "8 MiB");
+	assert_string_equal(parse_size_name((1u << 20) + 1024, b, sizeof(b)), "1025 KiB");
+	/* what it names parses back to the same size ("64 KiB" → "64K") */
+	assert_int_equal(parse_size("1025K", &back), 0);
+	assert_int_equal(back, (1 << 20) + 1024);
+}
+
 static void test_size(void **state)
 {
 	long long v = -1;
@@ -236,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_size_name),
 		cmocka_unit_test(test_fopen),
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_line_nul),

@@ -164,6 +164,10 @@ static void test_watch_above_act(void **state)
 	thresholds_get(&th, "LinkDownedCounter", &w, &a);
 	assert_int_equal(w, 1);
 	assert_int_equal(a, 20);
+	assert_int_equal(load("LinkDownedCounter = 50\nerror_watch = 4\n"), 0);
+	thresholds_get(&th, "LinkDownedCounter", &w, &a);
+	assert_int_equal(w, 4);
+	assert_int_equal(a, 50);
 }
 
 static void test_bad_values(void **state)

@@ -18,6 +18,7 @@
 #include "core/triage/envtools.h"
 #include "diag/fingerprint.h"
 #include "diag/triage.h"
+#include "diag/triage_lines.h"
 
 static struct tri_evidence *ev;
 static struct tri_result r;
@@ -955,6 +956,42 @@ static void counter_classes(void **s)
 	assert_false(triage_counter_is_gap("local_ack_timeout_err"));
 }
 
+/* The helpers every rule builds its result with: the first reason at
+ * the highest state stays, with its hint; lines past TRI_LINES drop. */
+static void judge_and_lines(void **s)
+{
+	struct tri_result res;
+	char last[16];
+
+	(void)s;
+	memset(&res, 0, sizeof(res));
+	tri_judge(&res, TRI_WARN, "hint one", "first warning");
+	tri_judge(&res, TRI_WARN, "hint two", "second warning");
+	assert_int_equal(res.state, TRI_WARN);
+	assert_string_equal(res.reason, "first warning");
+	assert_string_equal(res.hint, "hint one");
+	tri_judge(&res, TRI_FAIL, NULL, "a failure %d", 7);
+	tri_judge(&res, TRI_INFO, "info hint", "an info");
+	assert_int_equal(res.state, TRI_FAIL);
+	assert_string_equal(res.reason, "a failure 7");
+	assert_string_equal(res.hint, "");
+	for (int i = 0; i < TRI_LINES + 3; i++)
+		tri_line(&res, "line %d", i);
+	assert_int_equal(res.nlines, TRI_LINES);
+	snprintf(last, sizeof(last), "line %d", TRI_LINES - 1);
+	assert_string_equal(res.lines[TRI_LINES - 1], last);
+}
+
+/* The fingerprints' JSON ids (the man page's fingerprint.id). */
+static void fingerprint_names(void **s)
+{
+	(void)s;
+	assert_string_equal(fingerprint_name(FP_PCIE), "pcie");
+	assert_string_equal(fingerprint_name(FP_LINK_RATE), "link_rate");
+	assert_string_equal(fingerprint_name(FP_LOSSLESS), "lossless");
+	assert_string_equal(fingerprint_name(FP_NONE), "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -987,6 +1024,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(conclusion_order, setup, teardown),
 		cmocka_unit_test(data_rate),
 		cmocka_unit_test(counter_classes),
+		cmocka_unit_test(judge_and_lines),
+		cmocka_unit_test(fingerprint_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

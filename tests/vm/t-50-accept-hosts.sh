@@ -107,6 +107,13 @@ for p in r["pairs"]:
         assert "cannot reach the agent" in p["error"] and p["why"] == "no result", p
     else:
         assert p["verdict"] == "good" and p["bw_gbps"] > 0, p
+        # The text table gives the same rate to 4 significant digits,
+        # however small (an emulated wire carries hundredths of a Gb/s).
+        row = [l.split() for l in open("missing.out")
+               if l.startswith(p["a"] + " ") and l.split()[1] == p["b"]]
+        assert row, "no table row for %s - %s" % (p["a"], p["b"])
+        shown = float(row[0][2])
+        assert abs(shown - p["bw_gbps"]) <= 5e-4 * p["bw_gbps"], (row[0], p["bw_gbps"])
 PY
 grep -q "^BAD HOST $ip4:18708: " missing.out || { cat missing.out; fail "missing: no BAD HOST line"; }
 grep -q "cannot reach the agent at $ip4 port 18708" missing.out || { cat missing.out; fail "missing: no reason"; }

@@ -222,8 +222,12 @@ static int order_run(struct sess *s, char *err, size_t errlen)
 	}
 	st = client_run(&co, cr, err, errlen);
 	if (st && atomic_load(&s->cancel)) {
-		snprintf(err, errlen, "the ordered test ran past an order's %u s limit and was stopped — order fewer iterations or a --duration",
-			 agent_order_cap_ms() / 1000);
+		if (co.p.duration_ms)
+			snprintf(err, errlen, "the ordered test ran past an order's %u s limit and was stopped — order a --duration below it (this one asked %.1f s)",
+				 agent_order_cap_ms() / 1000, co.p.duration_ms / 1000.0);
+		else
+			snprintf(err, errlen, "the ordered test ran past an order's %u s limit and was stopped — order fewer iterations or a --duration",
+				 agent_order_cap_ms() / 1000);
 		st = ENG_PEER;
 	}
 	if (!st && cr->nphases < 1) {

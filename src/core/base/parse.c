@@ -138,6 +138,17 @@ int parse_size(const char *s, long long *out)
 	return 0;
 }
 
+const char *parse_size_name(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1u << 20) && !(b & ((1u << 20) - 1)))
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	else if (b >= 1024 && !(b & 1023))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)b);
+	return buf;
+}
+
 FILE *parse_fopen(const char *path, char *why, size_t whylen)
 {
 	struct stat st;

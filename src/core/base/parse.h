@@ -25,6 +25,9 @@ int parse_count(const char *s, uint64_t *out);
 /* A size: "65536", "64K", "8M", "1G" (binary multiples); -1 when it is
  * not one or does not fit in a long long. */
 int parse_size(const char *s, long long *out);
+/* The other way: b in the largest binary unit that holds it exactly,
+ * "64 KiB", "1 MiB", "4097 B" (what sizes a test names look like). */
+const char *parse_size_name(uint64_t b, char *buf, size_t len);
 
 /*
  * Opens path for reading only when it is a regular file: a directory, a

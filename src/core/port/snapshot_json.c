@@ -96,37 +96,9 @@ static void json_link(struct json *j, const struct port_info *p)
 	}
 }
 
-static void json_port(struct json *j, const struct port_info *p,
-		      snapshot_port_extra_fn extra, int idx, void *arg)
+/* The MTU, the netdev and the GID table. */
+static void json_mtu_gids(struct json *j, const struct port_info *p)
 {
-	char buf[64];
-
-	json_obj_begin(j, NULL);
-	json_str(j, "device", p->dev);
-	json_int(j, "port", p->port);
-	json_str(j, "ca_type", p->ca_type[0] ? p->ca_type : NULL);
-	json_str(j, "fw_ver", p->fw_ver[0] ? p->fw_ver : NULL);
-	json_str(j, "hw_ver", p->hw_ver[0] ? p->hw_ver : NULL);
-	json_str_or_err(j, "board_id", p->board_id_v.valid, p->board_id, p->board_id_v.why);
-	json_str(j, "node_guid", guid(p->node_guid, buf, sizeof(buf)));
-	json_str(j, "sys_image_guid", guid(p->sys_guid, buf, sizeof(buf)));
-	json_str(j, "port_guid", guid(p->port_guid, buf, sizeof(buf)));
-	json_str(j, "gid_prefix", guid(p->gid_prefix, buf, sizeof(buf)));
-	json_str(j, "state", port_state_name(p->state));
-	json_int(j, "state_code", p->state);
-	json_str(j, "phys_state", port_phys_state_name(p->phys_state));
-	json_int(j, "phys_state_code", p->phys_state);
-	json_str(j, "link_layer", p->link_layer);
-	json_int(j, "lid", p->lid);
-	json_int(j, "lmc", p->lmc);
-	json_int(j, "sm_lid", p->sm_lid);
-	json_int(j, "sm_sl", p->sm_sl);
-	snprintf(buf, sizeof(buf), "0x%08x", p->cap_mask);
-	json_str(j, "cap_mask", buf);
-	json_str(j, "rate_sysfs", p->rate_sysfs[0] ? p->rate_sysfs : NULL);
-	json_str(j, "ibstat_rate", port_ibstat_rate(p->umad_rate, p->fdr10, buf, sizeof(buf)));
-	json_link(j, p);
-
 	if (p->mtu_v.valid) {
 		json_int(j, "mtu_active", p->mtu_active);
 		json_int(j, "mtu_max", p->mtu_max);
@@ -156,7 +128,11 @@ static void json_port(struct json *j, const struct port_info *p,
 	json_int_or_null(j, "roce_v2_ipv4_gid_index", p->roce_v2_ipv4_index >= 0, p->roce_v2_ipv4_index);
 	json_str(j, "hw_counters_dir", p->hw_counters_dir[0] ? p->hw_counters_dir : NULL);
 	json_int(j, "hw_counters_count", p->n_hw_counters);
+}
 
+/* The HCA's PCIe link and whether it limits the port's data rate. */
+static void json_pcie(struct json *j, const struct port_info *p)
+{
 	if (p->pcie.v.valid) {
 		json_obj_begin(j, "pcie");
 		json_str(j, "address", p->pcie.address);
@@ -190,6 +166,11 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_null(j, "pcie_ports_sharing");
 		json_str(j, "pcie_verdict", NULL);
 	}
+}
+
+/* The HCA's NUMA node and the link's other end. */
+static void json_numa_peer(struct json *j, const struct port_info *p)
+{
 	if (p->numa.v.valid) {
 		json_obj_begin(j, "numa");
 		json_int(j, "node", p->numa.node);
@@ -209,6 +190,41 @@ static void json_port(struct json *j, const struct port_info *p,
 		json_null(j, "peer");
 		json_str(j, "peer_error", p->peer.v.why);
 	}
+}
+
+static void json_port(struct json *j, const struct port_info *p,
+		      snapshot_port_extra_fn extra, int idx, void *arg)
+{
+	char buf[64];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "device", p->dev);
+	json_int(j, "port", p->port);
+	json_str(j, "ca_type", p->ca_type[0] ? p->ca_type : NULL);
+	json_str(j, "fw_ver", p->fw_ver[0] ? p->fw_ver : NULL);
+	json_str(j, "hw_ver", p->hw_ver[0] ? p->hw_ver : NULL);
+	json_str_or_err(j, "board_id", p->board_id_v.valid, p->board_id, p->board_id_v.why);
+	json_str(j, "node_guid", guid(p->node_guid, buf, sizeof(buf)));
+	json_str(j, "sys_image_guid", guid(p->sys_guid, buf, sizeof(buf)));
+	json_str(j, "port_guid", guid(p->port_guid, buf, sizeof(buf)));
+	json_str(j, "gid_prefix", guid(p->gid_prefix, buf, sizeof(buf)));
+	json_str(j, "state", port_state_name(p->state));
+	json_int(j, "state_code", p->state);
+	json_str(j, "phys_state", port_phys_state_name(p->phys_state));
+	json_int(j, "phys_state_code", p->phys_state);
+	json_str(j, "link_layer", p->link_layer);
+	json_int(j, "lid", p->lid);
+	json_int(j, "lmc", p->lmc);
+	json_int(j, "sm_lid", p->sm_lid);
+	json_int(j, "sm_sl", p->sm_sl);
+	snprintf(buf, sizeof(buf), "0x%08x", p->cap_mask);
+	json_str(j, "cap_mask", buf);
+	json_str(j, "rate_sysfs", p->rate_sysfs[0] ? p->rate_sysfs : NULL);
+	json_str(j, "ibstat_rate", port_ibstat_rate(p->umad_rate, p->fdr10, buf, sizeof(buf)));
+	json_link(j, p);
+	json_mtu_gids(j, p);
+	json_pcie(j, p);
+	json_numa_peer(j, p);
 	json_str(j, "sources", p->sources);
 	if (p->module_asked)
 		optics_json(j, "module", &p->module);

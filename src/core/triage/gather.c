@@ -429,13 +429,110 @@ static bool wanted(const struct snap_opts *o, const struct port_info *p)
 	return (!o->device || !strcmp(o->device, p->dev)) && (!o->port || o->port == p->port);
 }
 
+/* The evidence's header: when, where, which peer and GID were asked. */
+static void evidence_begin(struct tri_evidence *ev, const struct tri_opts *o)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->gid_given = o->gid_index;
+	ev->env.irqbalance = -1;
+	gmtime_r(&now, &tm);
+	strftime(ev->time, sizeof(ev->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(ev->peer, sizeof(ev->peer), "%s", o->peer ? o->peer : "");
+	snprintf(ev->sysfs_root, sizeof(ev->sysfs_root), "%s", sysfs_root());
+}
+
+/* The port judged: the first wanted one, an active one before others;
+ * NULL with err said when -d / -i match none. */
+static const struct port_info *pick_port(const struct snapshot *s, const struct snap_opts *o,
+					 char *err, size_t errlen)
+{
+	const struct port_info *pick = NULL;
+
+	for (int i = 0; i < s->nports; i++)
+		if (wanted(o, &s->ports[i]) &&
+		    (!pick || (pick->state != 4 && s->ports[i].state == 4)))
+			pick = &s->ports[i];
+	if (pick)
+		return pick;
+	if (o->device && o->port)
+		snprintf(err, errlen, "port %s/%d not found — list ports with `ibconsole snapshot` and pick one with -d / -i",
+			 o->device, o->port);
+	else if (o->device)
+		snprintf(err, errlen, "device %s not found — list devices with `ibconsole snapshot` or pick another with -d",
+			 o->device);
+	else
+		snprintf(err, errlen, "no device has a port %d — list ports with `ibconsole snapshot` or pick another with -i",
+			 o->port);
+	return NULL;
+}
+
+/* Every port's state, for the environment check. */
+static void port_states(struct tri_evidence *ev, const struct snapshot *s,
+			const struct port_info *pick)
+{
+	for (int i = 0; i < s->nports && ev->nports < TRI_MAX_PORTS; i++) {
+		const struct port_info *p = &s->ports[i];
+		struct tri_portstate *q = &ev->ports[ev->nports++];
+
+		snprintf(q->dev, sizeof(q->dev), "%s", p->dev);
+		q->port = p->port;
+		q->state = p->state;
+		q->phys_state = p->phys_state;
+		snprintf(q->link_layer, sizeof(q->link_layer), "%s", p->link_layer);
+		snprintf(q->netdev, sizeof(q->netdev), "%s", p->netdev);
+		q->under_test = p == pick;
+	}
+}
+
+/* The host around the port: limits, governor, irqbalance, driver, the
+ * network manager and firewall, hw counters, DCB, the link's other end. */
+static void host_read(struct tri_evidence *ev, const struct tri_opts *o)
+{
+	const struct tri_probes *pr = o->probes ? o->probes : &tri_probes_real;
+
+	memlock_read(&ev->memlock);
+	governor_read(&ev->env);
+	ev->env.irqbalance = irqbalance_running();
+	port_driver_version(ev->local.dev, ev->env.driver, sizeof(ev->env.driver), ev->env.driver_version,
+			    sizeof(ev->env.driver_version));
+	pr->nm(&ev->env, ev->local.netdev);
+	pr->firewall(&ev->env);
+	testctr_sample(&ev->counters, ev->local.dev, ev->local.port);
+	dcb_read(ev);
+	link_read(ev, o);
+}
+
+/* The config's expected rate and error window (*window_s 0: the
+ * default); 2 with err said when the file has a bad value. */
+static int config_read(struct tri_evidence *ev, const struct tri_opts *o, double *window_s,
+		       char *err, size_t errlen)
+{
+	char cerr[320] = "";
+	double v = tri_expected_rate(o->config, ev->expected_origin, sizeof(ev->expected_origin),
+				     cerr, sizeof(cerr));
+
+	if (v < 0) {
+		snprintf(err, errlen, "%s", cerr);
+		return 2;
+	}
+	ev->expected_rate_gbps = v;
+	*window_s = config_num(o->config, "triage.error_window_s", 0, 601, "a time in seconds",
+			       NULL, 0, cerr, sizeof(cerr));
+	if (*window_s < 0) {
+		snprintf(err, errlen, "%s", cerr);
+		return 2;
+	}
+	return 0;
+}
+
 int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *err, size_t errlen)
 {
 	struct snap_opts all = *o->snap;
 	struct snapshot *s = calloc(1, sizeof(*s));
-	const struct port_info *pick = NULL;
-	time_t now = time(NULL);
-	struct tm tm;
+	const struct port_info *pick;
 	int st;
 	struct ctr_reader *rd;
 	struct ctr_target tl, tp;
@@ -445,13 +542,7 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 		snprintf(err, errlen, "cannot start the triage: out of memory — close other programs and retry");
 		return 5;
 	}
-	memset(ev, 0, sizeof(*ev));
-	ev->gid_given = o->gid_index;
-	ev->env.irqbalance = -1;
-	gmtime_r(&now, &tm);
-	strftime(ev->time, sizeof(ev->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(ev->peer, sizeof(ev->peer), "%s", o->peer ? o->peer : "");
-	snprintf(ev->sysfs_root, sizeof(ev->sysfs_root), "%s", sysfs_root());
+	evidence_begin(ev, o);
 	/* every port for the environment check; -d / -i choose the one judged */
 	all.device = NULL;
 	all.port = 0;
@@ -465,36 +556,13 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	if (o->judge)
 		o->judge(s);
 	snprintf(ev->host, sizeof(ev->host), "%s", s->host);
-	for (int i = 0; i < s->nports; i++)
-		if (wanted(o->snap, &s->ports[i]) &&
-		    (!pick || (pick->state != 4 && s->ports[i].state == 4)))
-			pick = &s->ports[i];
+	pick = pick_port(s, o->snap, err, errlen);
 	if (!pick) {
-		if (o->snap->device && o->snap->port)
-			snprintf(err, errlen, "port %s/%d not found — list ports with `ibconsole snapshot` and pick one with -d / -i",
-				 o->snap->device, o->snap->port);
-		else if (o->snap->device)
-			snprintf(err, errlen, "device %s not found — list devices with `ibconsole snapshot` or pick another with -d",
-				 o->snap->device);
-		else
-			snprintf(err, errlen, "no device has a port %d — list ports with `ibconsole snapshot` or pick another with -i",
-				 o->snap->port);
 		snapshot_release(s);
 		free(s);
 		return 3;
 	}
-	for (int i = 0; i < s->nports && ev->nports < TRI_MAX_PORTS; i++) {
-		const struct port_info *p = &s->ports[i];
-		struct tri_portstate *q = &ev->ports[ev->nports++];
-
-		snprintf(q->dev, sizeof(q->dev), "%s", p->dev);
-		q->port = p->port;
-		q->state = p->state;
-		q->phys_state = p->phys_state;
-		snprintf(q->link_layer, sizeof(q->link_layer), "%s", p->link_layer);
-		snprintf(q->netdev, sizeof(q->netdev), "%s", p->netdev);
-		q->under_test = p == pick;
-	}
+	port_states(ev, s, pick);
 	ev->local = *pick;
 	ev->local_valid = true;
 	rd = reader_open();
@@ -502,37 +570,11 @@ int tri_gather_local(struct tri_evidence *ev, const struct tri_opts *o, char *er
 	snapshot_release(s);
 	free(s);
 
-	memlock_read(&ev->memlock);
-	governor_read(&ev->env);
-	ev->env.irqbalance = irqbalance_running();
-	port_driver_version(ev->local.dev, ev->env.driver, sizeof(ev->env.driver), ev->env.driver_version,
-			    sizeof(ev->env.driver_version));
-	{
-		const struct tri_probes *pr = o->probes ? o->probes : &tri_probes_real;
-
-		pr->nm(&ev->env, ev->local.netdev);
-		pr->firewall(&ev->env);
-	}
-	testctr_sample(&ev->counters, ev->local.dev, ev->local.port);
-	dcb_read(ev);
-	link_read(ev, o);
-	{
-		char cerr[320] = "";
-		double v = tri_expected_rate(o->config, ev->expected_origin, sizeof(ev->expected_origin),
-					     cerr, sizeof(cerr));
-
-		if (v < 0) {
-			snprintf(err, errlen, "%s", cerr);
-			return 2;
-		}
-		ev->expected_rate_gbps = v;
-		wv = config_num(o->config, "triage.error_window_s", 0, 601, "a time in seconds",
-				NULL, 0, cerr, sizeof(cerr));
-		if (wv < 0) {
-			snprintf(err, errlen, "%s", cerr);
-			reader_close(rd);
-			return 2;
-		}
+	host_read(ev, o);
+	st = config_read(ev, o, &wv, err, errlen);
+	if (st) {
+		reader_close(rd);
+		return st;
 	}
 	errors_end(ev, rd, wv > 0 ? wv : TRI_ERROR_WINDOW_S, &tl, &tp);
 	reader_close(rd);
