@@ -26,6 +26,7 @@
 #include "core/base/sysfs.h"
 #include "core/capture/archive.h"
 #include "core/capture/replay.h"
+#include "core/capture/smpfile.h"
 #include "core/counters/counters_json.h"
 #include "core/counters/reader.h"
 #include "core/port/events.h"
@@ -91,6 +92,17 @@ static void tap(const char *path, const char *line)
 
 	snprintf(name, sizeof(name), "%s%s", CAPTURE_SYSFS, path);
 	put(name, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+}
+
+/* smp_tap: each port's SMP PortInfo and peer, under smp/DEV/PORT. */
+static void smp_rec(const struct port_info *p, const uint8_t *pi)
+{
+	char name[320], text[512];
+	int n = smpfile_format(text, sizeof(text), p, pi);
+
+	snprintf(name, sizeof(name), "smp/%.200s/%d", p->dev, p->port);
+	if (n > 0)
+		put(name, text, (size_t)n);
 }
 
 /* A whole file into member NAME; a miss into the manifest. */
@@ -385,7 +397,9 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 
 	fprintf(stderr, "ibconsole: capture: reading the ports…\n");
 	sysfs_tap = tap;
+	smp_tap = smp_rec;
 	st = snapshot_collect(s, o, err, sizeof(err));
+	smp_tap = NULL;
 	if (st != SNAP_OK) {
 		sysfs_tap = NULL;
 		cmd_fail(err);
