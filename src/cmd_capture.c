@@ -410,6 +410,8 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 	x.s = s;
 	x.r = reader_open();
 	x.nt = x.r ? reader_targets_local(s, x.t, CTRS_MAX_TARGETS) : 0;
+	for (int i = 0; i < x.nt && c->no_smp; i++)
+		x.t[i].lid = 0;	/* --no-smp: no PMA query either, sysfs only */
 	if (!x.r)
 		missing("counters", "out of memory");
 	cmd_iso_time(x.time, sizeof(x.time));
