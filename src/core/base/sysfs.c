@@ -75,8 +75,8 @@ static int read_path(char *buf, size_t len, const char *path)
 	close(fd);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	if (sysfs_tap && sysfs_is_real_root())
-		sysfs_tap(path, buf);
+	if (sysfs_tap)
+		sysfs_tap(path + (sysfs_is_real_root() ? 0 : strlen(root)), buf);
 	return 0;
 }
 
