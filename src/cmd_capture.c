@@ -32,6 +32,7 @@
 #include "core/port/events.h"
 #include "core/port/snapshot.h"
 #include "core/port/sources.h"
+#include "core/testrun/testjob.h"
 #include "diag/thresholds.h"
 
 /* What goes into the archive, in memory until it is written. */
@@ -229,20 +230,16 @@ static void capture_fabric(const struct cli *c)
 /* The newest files of the records folder (test and triage records). */
 static void capture_records(void)
 {
-	const char *dir = getenv("IBCONSOLE_RECORD_DIR"), *st = getenv("XDG_STATE_HOME"),
-		   *home = getenv("HOME");
 	char base[400], path[800], name[300];
 	struct { char n[256]; time_t t; } best[4] = { 0 };
 	struct dirent *de;
 	struct stat sb;
 	DIR *d;
 
-	if (dir && *dir)
-		snprintf(base, sizeof(base), "%s", dir);
-	else if (st && *st)
-		snprintf(base, sizeof(base), "%s/ibconsole/records", st);
-	else
-		snprintf(base, sizeof(base), "%s/.local/state/ibconsole/records", home ? home : ".");
+	if (testjob_record_dir(base, sizeof(base))) {
+		missing("records", "no state directory: neither XDG_STATE_HOME nor HOME is set");
+		return;
+	}
 	d = opendir(base);
 	if (!d) {
 		missing("records", errno == ENOENT ? "none yet" : strerror(errno));
