@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* --from FILE (see replay.h). */
-#define _XOPEN_SOURCE 700	/* nftw */
 #include "config.h"
 #include "core/capture/replay.h"
 
@@ -10,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/base/json.h"
 #include "core/base/jsonscan.h"
 #include "core/capture/archive.h"
 #include "core/fabric/diff.h"
+#include "core/fabric/fabric.h"
 
 static char dir[4096];
 static char host[256], when[64];
@@ -83,6 +84,7 @@ static void take(void *arg, const char *path, const char *val, bool is_str)
 struct fabric *replay_fabric(char *err, size_t errlen)
 {
 	char path[4200];
+	struct fabric *f;
 
 	replay_path(CAPTURE_TOPO ".json", path, sizeof(path));
 	if (access(path, F_OK))
@@ -92,7 +94,16 @@ struct fabric *replay_fabric(char *err, size_t errlen)
 			 host);
 		return NULL;
 	}
-	return fabric_read_topology(path, err, errlen);
+	f = fabric_read_topology(path, err, errlen);
+	if (f) {
+		struct tm tm = { 0 };
+
+		/* said as the capture, not as the temporary file it came from */
+		snprintf(f->origin, sizeof(f->origin), "capture of %.60s at %.40s", host, when);
+		if (strptime(when, "%Y-%m-%dT%H:%M:%SZ", &tm))
+			f->taken.tv_sec = timegm(&tm);
+	}
+	return f;
 }
 
 static int read_manifest(char *err, size_t errlen)
