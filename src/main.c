@@ -26,9 +26,10 @@ static int open_capture(struct cli *c, char *root, size_t len)
 
 	for (i = 0; views[i] && strcmp(views[i], name); i++)
 		;
-	if (!views[i] || c->sysfs_root) {
-		fprintf(stderr, "ibconsole: --from %s: %s — a capture serves snapshot, fabric and triage; run %s on the live host\n",
-			c->from, c->sysfs_root ? "--sysfs-root given too" : "this command needs a live host",
+	if (!views[i] || c->sysfs_root || c->t.peer) {
+		fprintf(stderr, "ibconsole: --from %s: %s — a capture serves snapshot, fabric and triage without --peer; run %s on the live host\n",
+			c->from, c->sysfs_root ? "--sysfs-root given too" :
+			c->t.peer ? "triage --peer needs a live host" : "this command needs a live host",
 			c->sysfs_root ? "--sysfs-root without --from" : name);
 		return 2;
 	}
