@@ -26,11 +26,14 @@ static int open_capture(struct cli *c, char *root, size_t len)
 
 	for (i = 0; views[i] && strcmp(views[i], name); i++)
 		;
-	if (!views[i] || c->sysfs_root || c->t.peer) {
-		fprintf(stderr, "ibconsole: --from %s: %s — a capture serves snapshot, fabric and triage without --peer; run %s on the live host\n",
-			c->from, c->sysfs_root ? "--sysfs-root given too" :
-			c->t.peer ? "triage --peer needs a live host" : "this command needs a live host",
-			c->sysfs_root ? "--sysfs-root without --from" : name);
+	if (c->sysfs_root) {
+		fprintf(stderr, "ibconsole: --from %s: --sysfs-root (or IBCONSOLE_SYSFS_ROOT) given too — give one of them\n",
+			c->from);
+		return 2;
+	}
+	if (!views[i] || c->t.peer) {
+		fprintf(stderr, "ibconsole: --from %s: %s needs a live host — a capture serves snapshot, fabric and triage without --peer; run it on the host itself\n",
+			c->from, c->t.peer ? "triage --peer" : name);
 		return 2;
 	}
 	rc = replay_open(c->from, err, sizeof(err));
