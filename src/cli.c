@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include "cmd_accept.h"
+#include "cmd_capture.h"
 #include "cmd_console.h"
 #include "cmd_errors.h"
 #include "cmd_events.h"
@@ -42,6 +43,10 @@ static const struct cli_option opt_sysfs_root = {
 	"sysfs-root", NULL, 0, "DIR",
 	"read sysfs under DIR instead of / (env IBCONSOLE_SYSFS_ROOT)",
 	.type = OT_STR, .off = CLI_AT(sysfs_root) };
+static const struct cli_option opt_from = {
+	"from", NULL, 0, "FILE",
+	"run snapshot, fabric or triage on a capture (ibconsole capture) instead of this host",
+	.type = OT_STR, .off = CLI_AT(from) };
 static const struct cli_option opt_demo = {
 	"demo", NULL, 0, NULL,
 	"run on a bundled simulated fabric (ibsim), no hardware needed; --demo roce: two Soft-RoCE VMs (qemu) with real traffic and planted faults",
@@ -64,7 +69,7 @@ static const struct cli_option opt_version = {
 	.type = OT_FLAG, .off = CLI_AT(version) };
 
 static const struct cli_option *const common_opts[] = {
-	&opt_device, &opt_ib_port, &opt_sysfs_root, &opt_demo, &opt_no_color,
+	&opt_device, &opt_ib_port, &opt_sysfs_root, &opt_from, &opt_demo, &opt_no_color,
 	&opt_config, &opt_help, &opt_version, NULL
 };
 
@@ -87,7 +92,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_console_entry, &cmd_snapshot_entry, &cmd_fabric_entry,
 	&cmd_watch_entry, &cmd_events_entry, &cmd_errors_entry,
 	&cmd_test_entry, &cmd_serve_entry, &cmd_triage_entry,
-	&cmd_export_entry, &cmd_accept_entry,
+	&cmd_export_entry, &cmd_accept_entry, &cmd_capture_entry,
 };
 #define NCMDS (int)(sizeof(commands) / sizeof(*commands))
 

@@ -61,6 +61,8 @@ struct cli {
 	const char *device;
 	int port;
 	const char *sysfs_root;
+	const char *from;	/* --from FILE: a capture instead of this host */
+	const char *capture_out;	/* capture -o FILE */
 	bool json;
 	bool demo;
 	bool demo_roce;		/* --demo roce: the two Soft-RoCE VMs */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/capture/replay.h"
 #include "core/fabric/fabric.h"
 #include "core/fabric/diff.h"
 #include "core/base/json.h"
@@ -320,7 +321,7 @@ int cmd_fabric(const struct cli *c, const struct snap_opts *unused)
 			return 2;
 		}
 	}
-	f = fabric_discover(&o, err, sizeof(err));
+	f = replay_active() ? replay_fabric(err, sizeof(err)) : fabric_discover(&o, err, sizeof(err));
 	if (!f) {
 		fail(err);
 		fabric_free(old);

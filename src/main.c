@@ -7,19 +7,53 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "demo/demo.h"
 #include "core/base/sigexit.h"
 #include "core/base/sysfs.h"
 #include "core/optics/source.h"
+#include "core/capture/replay.h"
 #include "core/port/snapshot.h"
+
+/* --from FILE: the views that read no live host run on the capture,
+ * its sysfs tree as the root; the others refuse. 0, or the exit status. */
+static int open_capture(struct cli *c, char *root, size_t len)
+{
+	static const char *const views[] = { "snapshot", "fabric", "triage", NULL };
+	const char *name = c->command ? cli_command_of(c)->name : "console";
+	char err[700];
+	int i, rc;
+
+	for (i = 0; views[i] && strcmp(views[i], name); i++)
+		;
+	if (c->sysfs_root) {
+		fprintf(stderr, "ibconsole: --from %s: --sysfs-root (or IBCONSOLE_SYSFS_ROOT) given too — give one of them\n",
+			c->from);
+		return 2;
+	}
+	if (!views[i] || c->t.peer) {
+		fprintf(stderr, "ibconsole: --from %s: %s needs a live host — a capture serves snapshot, fabric and triage without --peer; run it on the host itself\n",
+			c->from, c->t.peer ? "triage --peer" : name);
+		return 2;
+	}
+	rc = replay_open(c->from, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "ibconsole: %s\n", err);
+		return rc;
+	}
+	c->sysfs_root = replay_path(CAPTURE_SYSFS, root, len);
+	if (!c->json)
+		printf("capture of %s at %s\n", replay_host(), replay_time());
+	return 0;
+}
 
 static int run(int argc, char **argv)
 {
 	struct cli c;
 	struct snap_opts o = { 0 };
-	char err[256];
+	char err[256], root[4200];
 	int rc;
 
 	rc = cli_parse(&c, argc, argv, err, sizeof(err));
@@ -40,6 +74,8 @@ static int run(int argc, char **argv)
 	if (c.demo)
 		return demo_run("/proc/self/exe", argc, argv);
 
+	if (c.from && (rc = open_capture(&c, root, sizeof(root))))
+		return rc;
 	/* once, before any worker thread reads sysfs */
 	sysfs_set_root(c.sysfs_root ? c.sysfs_root : "/");
 	/* saved module pages instead of the kernel, as --sysfs-root for sysfs */
@@ -47,7 +83,9 @@ static int run(int argc, char **argv)
 	o.device = c.device;
 	o.port = c.port;
 	o.no_smp = c.no_smp;
-	return cli_command_of(&c)->run(&c, &o);
+	rc = cli_command_of(&c)->run(&c, &o);
+	replay_close();
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -16,12 +16,14 @@ SUDO=
 # (ibsim + opensm for the fabric, qemu + busybox for the Soft-RoCE VM),
 # the oracle tools (infiniband-diags, perftest, ibverbs-utils, iperf3), tmux,
 # the Prometheus server and node_exporter the exporter's tests scrape with,
+# libarchive (capture archives: tar + gzip, read safely),
 # gdb, which prints a crashed test process's backtrace into its log, and
 # nftables, whose nft plants the firewall rule the triage's environment
 # check must find (in a network namespace of the test's own).
 PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
  libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev nettle-dev libjson-c-dev libmnl-dev
+ libarchive-dev
  ibsim-utils opensm infiniband-diags perftest ibverbs-utils
  prometheus prometheus-node-exporter
  tmux iperf3 python3 curl procps util-linux iproute2 numactl time

@@ -196,7 +196,14 @@ static void close_(struct json *j, char c)
 		fputc('\n', j->f);
 }
 
-void json_obj_begin(struct json *j, const char *key) { open_(j, key, '{'); }
+void (*json_doc_hook)(struct json *j);
+
+void json_obj_begin(struct json *j, const char *key)
+{
+	open_(j, key, '{');
+	if (j->depth == 1 && json_doc_hook)
+		json_doc_hook(j);
+}
 void json_obj_end(struct json *j) { close_(j, '}'); }
 void json_arr_begin(struct json *j, const char *key) { open_(j, key, '['); }
 void json_arr_end(struct json *j) { close_(j, ']'); }

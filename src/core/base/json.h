@@ -19,6 +19,9 @@ struct json {
 };
 
 void json_init(struct json *j, FILE *f);
+/* Called after the top-level object of every document opens (--from: the
+ * capture marker); NULL: nothing. */
+extern void (*json_doc_hook)(struct json *j);
 void json_obj_begin(struct json *j, const char *key);	/* key NULL in arrays */
 void json_obj_end(struct json *j);
 void json_arr_begin(struct json *j, const char *key);

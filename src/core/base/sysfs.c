@@ -48,6 +48,8 @@ static int rooted(char *out, size_t len, const char *fmt, va_list ap)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+void (*sysfs_tap)(const char *path, const char *line);
+
 static int read_path(char *buf, size_t len, const char *path)
 {
 	/* O_NONBLOCK and a regular file only: a FIFO (or a device) in a
@@ -73,6 +75,8 @@ static int read_path(char *buf, size_t len, const char *path)
 	close(fd);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
+	if (sysfs_tap)
+		sysfs_tap(path + (sysfs_is_real_root() ? 0 : strlen(root)), buf);
 	return 0;
 }
 

@@ -17,6 +17,9 @@ bool sysfs_is_real_root(void);
  * Returns 0, or -errno. Uses open()/read() rather than stdio on purpose:
  * umad2sim (ibsim's preload) fakes sysfs by intercepting exactly those.
  */
+/* Called with the path (under the root) and first line of every file
+ * read (capture records them); NULL: nothing. */
+extern void (*sysfs_tap)(const char *path, const char *line);
 int sysfs_read(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int sysfs_read_long(long *val, const char *fmt, ...)

@@ -20,7 +20,7 @@
 
 /* Refiners in order of authority: later ones only fill what is missing. */
 static const struct source *const refiners[] = {
-	&source_sysfs, &source_smp, &source_verbs,
+	&source_sysfs, &source_smp, &source_verbs, &source_capture,
 };
 
 static int snapshot_reserve(struct snapshot *s, int n)

@@ -5,6 +5,7 @@
 #define IBC_PORT_SOURCES_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "core/port/snapshot.h"
 
 struct source {
@@ -22,6 +23,10 @@ extern const struct source source_umad;	/* libibumad: CAs and ports */
 extern const struct source source_sysfs;	/* rooted sysfs: everything else */
 extern const struct source source_smp;		/* libibmad SMP PortInfo */
 extern const struct source source_verbs;	/* libibverbs ibv_query_port */
+extern const struct source source_capture;	/* --from: the captured SMP answers */
+/* Called with each port's SMP PortInfo after its peer is filled (capture
+ * records them); NULL: nothing. */
+extern void (*smp_tap)(const struct port_info *p, const uint8_t *portinfo);
 
 /* Shared by the enumerators: a new zeroed port (the array grows; earlier
  * port pointers are stale after it), or NULL when out of memory. */

@@ -217,6 +217,8 @@ static void smp_peer(struct port_info *p, struct ibmad_port *mp)
 	q->v.valid = true;
 }
 
+void (*smp_tap)(const struct port_info *p, const uint8_t *portinfo);
+
 static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		      char *why, size_t whylen)
 {
@@ -248,6 +250,8 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 	}
 	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
 	smp_peer(p, mp);
+	if (smp_tap)
+		smp_tap(p, pi);
 	mad_rpc_close_port(mp);
 
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");

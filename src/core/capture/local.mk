@@ -1,0 +1,8 @@
+# src/core/capture: the capture archive (libarchive: tar + gzip written,
+# and untrusted archives read within caps) and --from, a capture opened
+# for the read-only views.
+libibc_core_a_SOURCES += src/core/capture/archive.c src/core/capture/archive.h \
+	src/core/capture/replay.c src/core/capture/replay.h \
+	src/core/capture/smpfile.c src/core/capture/smpfile.h
+libibc_core_a_CFLAGS += $(ARCHIVE_CFLAGS)
+CORE_LIBS += $(ARCHIVE_LIBS)

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/* --from FILE (see replay.h). */
+#include "config.h"
+#include "core/capture/replay.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/json.h"
+#include "core/base/jsonscan.h"
+#include "core/capture/archive.h"
+#include "core/fabric/diff.h"
+#include "core/fabric/fabric.h"
+
+static char dir[4096];
+static char host[256], when[64];
+
+bool replay_active(void)
+{
+	return dir[0] != '\0';
+}
+
+const char *replay_path(const char *name, char *buf, size_t len)
+{
+	if (!replay_active())
+		return NULL;
+	snprintf(buf, len, "%s/%s", dir, name);
+	return buf;
+}
+
+const char *replay_host(void) { return host; }
+const char *replay_time(void) { return when; }
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st; (void)flag; (void)f;
+	remove(p);
+	return 0;
+}
+
+void replay_close(void)
+{
+	if (!dir[0])
+		return;
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	dir[0] = '\0';
+	json_doc_hook = NULL;
+}
+
+/* Stopped before the command's own clean-up: the folder goes, then the
+ * program dies of the signal as it would have. */
+static void on_signal(int sig)
+{
+	replay_close();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void marker(struct json *j)
+{
+	json_obj_begin(j, "capture");
+	json_str(j, "host", host);
+	json_str(j, "time", when);
+	json_obj_end(j);
+}
+
+static void take(void *arg, const char *path, const char *val, bool is_str)
+{
+	(void)arg;
+	if (!is_str)
+		return;
+	if (!strcmp(path, "host"))
+		snprintf(host, sizeof(host), "%s", val);
+	else if (!strcmp(path, "time"))
+		snprintf(when, sizeof(when), "%s", val);
+}
+
+struct fabric *replay_fabric(char *err, size_t errlen)
+{
+	char path[4200];
+	struct fabric *f;
+
+	replay_path(CAPTURE_TOPO ".json", path, sizeof(path));
+	if (access(path, F_OK))
+		replay_path(CAPTURE_TOPO, path, sizeof(path));
+	if (access(path, F_OK)) {
+		snprintf(err, errlen, "the capture of %s holds no fabric (taken with --no-smp, or without a MAD path) — capture again without --no-smp",
+			 host);
+		return NULL;
+	}
+	f = fabric_read_topology(path, err, errlen);
+	if (f) {
+		struct tm tm = { 0 };
+
+		/* said as the capture, not as the temporary file it came from */
+		snprintf(f->origin, sizeof(f->origin), "capture of %.60s at %.40s", host, when);
+		if (strptime(when, "%Y-%m-%dT%H:%M:%SZ", &tm))
+			f->taken.tv_sec = timegm(&tm);
+	}
+	return f;
+}
+
+static int read_manifest(char *err, size_t errlen)
+{
+	char path[4200], text[65536], why[160];
+	FILE *f;
+	size_t n;
+
+	replay_path(CAPTURE_MANIFEST, path, sizeof(path));
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "no %s in it", CAPTURE_MANIFEST);
+		return -1;
+	}
+	n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	if (n == sizeof(text)) {
+		snprintf(err, errlen, "its %s is over 64 KiB", CAPTURE_MANIFEST);
+		return -1;
+	}
+	if (json_scan(text, n, take, NULL, why, sizeof(why))) {
+		snprintf(err, errlen, "its %s is not JSON: %s", CAPTURE_MANIFEST, why);
+		return -1;
+	}
+	if (!host[0] || !when[0]) {
+		snprintf(err, errlen, "its %s names no host or time", CAPTURE_MANIFEST);
+		return -1;
+	}
+	return 0;
+}
+
+int replay_open(const char *archive, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	char why[400];
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s/ibconsole-capture-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		snprintf(err, errlen, "--from %s: cannot make a temporary folder: %s — set TMPDIR to a writable folder",
+			 archive, strerror(errno));
+		dir[0] = '\0';
+		return 5;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	if (capar_extract(archive, dir, why, sizeof(why)) || read_manifest(why, sizeof(why)))
+		rc = 2;
+	if (rc) {
+		snprintf(err, errlen, "--from %s: refused: %s — give a file written by ibconsole capture",
+			 archive, why);
+		replay_close();
+		return rc;
+	}
+	json_doc_hook = marker;
+	return 0;
+}
