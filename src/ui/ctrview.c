@@ -11,6 +11,8 @@
 
 #include "core/counters/counters_json.h"
 #include "diag/baseline.h"
+#include "diag/ber.h"
+#include "core/counters/delta.h"
 
 static struct thresholds ctrview_th;
 static bool ctrview_th_loaded;
@@ -238,4 +240,25 @@ void ctrview_spark(const struct delta_ctr *c, int width, bool utf8, char *out,
 		}
 	}
 	out[o] = '\0';
+}
+
+bool ctrview_ber(const struct delta_port *d, int lanes, double lane_gbps, char *buf, int len,
+		 enum ui_role *role)
+{
+	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
+	struct ber b;
+
+	if (!c || !c->have)
+		return false;
+	ber_compute(&b, c->total, lanes, lane_gbps, d->t_last - d->t_first);
+	if (!b.valid) {
+		snprintf(buf, (size_t)len, "n/a (%s)", d->t_last > d->t_first ?
+			 "the link's width or lane rate is not known" : "one sample so far");
+		*role = UI_DIM;
+		return true;
+	}
+	ber_judge(&b, ctrview_th.ber_watch, ctrview_th.ber_act);
+	ber_text(&b, buf, (size_t)len);
+	*role = b.level == BER_ACT ? UI_BAD : b.level == BER_WATCH ? UI_WARN : UI_NORMAL;
+	return true;
 }

@@ -19,6 +19,13 @@ const char *ctrview_load(const char *config);
 const char *ctrview_load_error(void);	/* the last ctrview_load() message */
 const struct thresholds *ctrview_thresholds(void);
 
+/* The effective bit error rate of d since its first sample (its
+ * SymbolErrorCounter over lanes x lane signalling rate x seconds) as text
+ * ("5e-09 over 5 s", "< 1.2e-13 over 10 min"), with the role of its level
+ * (ber_watch / ber_act); false when the counter was not read. */
+bool ctrview_ber(const struct delta_port *d, int lanes, double lane_gbps, char *buf, int len,
+		 enum ui_role *role);
+
 /* Judges a new counter model once (each port's verdict, the sweep's rows
  * worst first); the app calls it when the worker published one, so no
  * draw runs a rule. */

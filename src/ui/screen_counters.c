@@ -14,8 +14,6 @@
 #include "diag/pfc.h"
 #include "layout.h"
 #include "widgets.h"
-#include "diag/ber.h"
-#include "diag/thresholds.h"
 #include "core/port/snapshot.h"
 
 static struct {
@@ -215,33 +213,19 @@ static int cv_congestion(struct cv_item *item, const struct monitor_port *p,
  * total is not 0) and, for a port read from sysfs for want of MAD
  * access, what needs MADs and what would help. Long texts wrap under
  * their label. At most max rows; returns how many were drawn. */
-/* The effective bit error rate since the console started: the port's
- * SymbolErrorCounter over its lanes x lane signalling rate x seconds. */
+/* The effective bit error rate since the console started. */
 static int cv_ber(struct cv_item *item, const struct monitor_port *p, const struct delta_port *d,
 		  const struct snapshot *s)
 {
-	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
-	const struct thresholds *th = ctrview_thresholds();
 	double lane_gbps = 0;
-	struct ber b;
 
-	if (!c || !c->have || p->t.remote)
+	if (p->t.remote)
 		return 0;
 	for (int k = 0; s && k < s->nports; k++)
 		if (!strcmp(s->ports[k].dev, p->t.dev) && s->ports[k].port == p->t.port)
 			lane_gbps = s->ports[k].lane_gbps;
 	item->label = "bit error rate";
-	ber_compute(&b, c->total, p->t.lanes, lane_gbps, d->t_last - d->t_first);
-	if (!b.valid) {
-		snprintf(item->text, sizeof(item->text), "n/a (%s)",
-			 d->t_last > d->t_first ? "the link's width or lane rate is not known" : "one sample so far");
-		item->role = UI_DIM;
-		return 1;
-	}
-	ber_judge(&b, th->ber_watch, th->ber_act);
-	ber_text(&b, item->text, sizeof(item->text));
-	item->role = b.level == BER_ACT ? UI_BAD : b.level == BER_WATCH ? UI_WARN : UI_NORMAL;
-	return 1;
+	return ctrview_ber(d, p->t.lanes, lane_gbps, item->text, (int)sizeof(item->text), &item->role);
 }
 
 static int cv_below(WINDOW *win, const struct monitor_port *p, const struct delta_port *d,

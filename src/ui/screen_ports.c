@@ -372,7 +372,7 @@ static void ports_draw(WINDOW *win, const struct ui_ctx *c)
 	ports_find_sel(s);
 	ports_remember_sel(s);
 	ports_draw_table(win, &f, s);
-	ports_detail_draw(win, &f, s, ports.sel);
+	ports_detail_draw(win, &f, s, ports.sel, c->ctr);
 	ports_draw_footer(win, &f, c);
 }
 

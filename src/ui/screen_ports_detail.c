@@ -369,6 +369,34 @@ static void ports_items_host(const struct port_info *p)
 		it->wide = true;
 }
 
+/* The link's bit error rates since the console started: this end's and,
+ * when sampled, its neighbour's (the same cable). */
+static void ports_items_ber(const struct port_info *p, const struct ctr_model *m)
+{
+	char here[96] = "", there[96] = "";
+	enum ui_role rh = UI_DIM, rt = UI_DIM;
+	int lanes = port_width_lanes(p->width_active);
+	struct ports_item *it;
+
+	for (int i = 0; m && i < m->n; i++) {
+		const struct monitor_port *q = &m->port[i];
+
+		if (q->t.remote || strcmp(q->t.dev, p->dev) || q->t.port != p->port)
+			continue;
+		if (!ctrview_ber(&m->dp[i], lanes, p->lane_gbps, here, sizeof(here), &rh))
+			return;
+		if (m->peer[i].sampled &&
+		    ctrview_ber(&m->peer_dp[i], lanes, p->lane_gbps, there, sizeof(there), &rt))
+			it = ports_add("Bit error rate", rt > rh && rt != UI_DIM ? rt : rh,
+				       "this end %s; %s %s", here, m->peer[i].t.label, there);
+		else
+			it = ports_add("Bit error rate", rh, "%s", here);
+		if (it)
+			it->wide = true;
+		return;
+	}
+}
+
 /* The pluggable module beside its own alarms (read by the sampler). */
 static void ports_items_module(const struct port_info *p)
 {
@@ -476,7 +504,7 @@ static int ports_lines_of(int from, int to, int vw)
 /* Builds the detail lines for p at width w; returns the row count and
  * leaves the columns in detail.left / detail.right / detail.wide. */
 static int ports_detail_build(const struct port_info *p,
-			      const struct snapshot *s, int w, int cols,
+			      const struct snapshot *s, const struct ctr_model *m, int w, int cols,
 			      int *nleft, int *nright, int *nwide)
 {
 	int colw, vw, split, total, best, best_rows, k;
@@ -486,6 +514,7 @@ static int ports_detail_build(const struct port_info *p,
 	detail_nitems = 0;
 	ports_items_link(p);
 	ports_items_peer(p);
+	ports_items_ber(p, m);
 	ports_items_module(p);
 	ports_items_host(p);
 	ports_items_ids(p);
@@ -547,13 +576,13 @@ static void ports_draw_line(WINDOW *win, int y, int x, int w,
 }
 
 void ports_detail_draw(WINDOW *win, const struct layout_frame *f,
-		       const struct snapshot *s, int sel)
+		       const struct snapshot *s, int sel, const struct ctr_model *m)
 {
 	const struct port_info *p = &s->ports[sel];
 	int nl, nr, nw, rows, r, y, colw;
 	char title[160];
 
-	rows = ports_detail_build(p, s, f->w, f->detail_cols, &nl, &nr, &nw);
+	rows = ports_detail_build(p, s, m, f->w, f->detail_cols, &nl, &nr, &nw);
 	detail.rows = rows;
 	detail.h = f->detail_h;
 	detail.top = layout_clamp(detail.top, 0,
