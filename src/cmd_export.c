@@ -206,16 +206,11 @@ static void slow_growth(struct exp_state *x, struct local *l, int i)
 static void local_ber(struct export_target *et, const struct delta_port *d, int lanes,
 		      double lane_gbps)
 {
-	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
 	struct ber b;
 
-	et->ber_valid = false;
-	if (!c || !c->have)
+	et->ber_valid = ber_since_start(&b, d, lanes, lane_gbps) && b.valid;
+	if (!et->ber_valid)
 		return;
-	ber_compute(&b, c->total, lanes, lane_gbps, d->t_last - d->t_first);
-	if (!b.valid)
-		return;
-	et->ber_valid = true;
 	et->ber = b.rate;
 	et->ber_bound = b.bound;
 	et->ber_window_s = b.seconds;

@@ -305,17 +305,14 @@ static void ber_json(struct json *j, const struct delta_port *d, int lanes, doub
 		     const struct thresholds *th)
 {
 	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
-	double secs = d->t_last - d->t_first;
 	const char *why = NULL;
 	char text[64];
 	struct ber b;
 
-	if (!c || !c->have)
+	if (!ber_since_start(&b, d, lanes, lane_gbps))
 		why = "SymbolErrorCounter not read";
-	else if (lanes <= 0 || lane_gbps <= 0)
-		why = "the link's width or lane rate is not known";
-	else if (!(secs > 0))
-		why = "one sample so far";
+	else if (!b.valid)
+		why = b.seconds > 0 ? "the link's width or lane rate is not known" : "one sample so far";
 	json_obj_begin(j, "ber");
 	if (why) {
 		json_null(j, "rate");
@@ -323,14 +320,13 @@ static void ber_json(struct json *j, const struct delta_port *d, int lanes, doub
 		json_obj_end(j);
 		return;
 	}
-	ber_compute(&b, c->total, lanes, lane_gbps, secs);
 	ber_judge(&b, th->ber_watch, th->ber_act);
 	ber_text(&b, text, sizeof(text));
 	json_num(j, "rate", b.rate);
 	json_bool(j, "bound", b.bound);
-	json_u64(j, "symbol_errors", c->total);
+	json_u64(j, "symbol_errors", b.errors);
 	json_bool(j, "symbol_errors_at_least", c->total_lb);
-	json_num(j, "window_s", secs);
+	json_num(j, "window_s", b.seconds);
 	json_int(j, "lanes", lanes);
 	json_num(j, "lane_gbps", lane_gbps);
 	json_num(j, "bits", b.bits);

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/counters/delta.h"
+
 void ber_compute(struct ber *b, uint64_t errors, int lanes, double lane_gbps, double seconds)
 {
 	*b = (struct ber){ .errors = errors, .seconds = seconds };
@@ -23,6 +25,16 @@ void ber_compute(struct ber *b, uint64_t errors, int lanes, double lane_gbps, do
 		b->rate = -log(0.05) / b->bits;
 		b->bound = true;
 	}
+}
+
+bool ber_since_start(struct ber *b, const struct delta_port *d, int lanes, double lane_gbps)
+{
+	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
+
+	if (!c || !c->have)
+		return false;
+	ber_compute(b, c->total, lanes, lane_gbps, d->t_last - d->t_first);
+	return true;
 }
 
 void ber_judge(struct ber *b, double watch, double act)

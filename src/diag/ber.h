@@ -30,6 +30,14 @@ struct ber {
  * when any of the three is not positive. */
 void ber_compute(struct ber *b, uint64_t errors, int lanes, double lane_gbps, double seconds);
 
+struct delta_port;
+/* d's SymbolErrorCounter total since its first sample over lanes x
+ * lane_gbps x the seconds between its first and last sample (watch, the
+ * console and the exporter). False, b untouched, when the counter was
+ * not read; b->valid false when the width, lane rate or window is not
+ * known. */
+bool ber_since_start(struct ber *b, const struct delta_port *d, int lanes, double lane_gbps);
+
 /* OK at or below watch, WATCH above it, ACT above act; a bound is never
  * worse than OK (no error was seen). */
 void ber_judge(struct ber *b, double watch, double act);

@@ -12,7 +12,6 @@
 #include "core/counters/counters_json.h"
 #include "diag/baseline.h"
 #include "diag/ber.h"
-#include "core/counters/delta.h"
 
 static struct thresholds ctrview_th;
 static bool ctrview_th_loaded;
@@ -245,14 +244,12 @@ void ctrview_spark(const struct delta_ctr *c, int width, bool utf8, char *out,
 bool ctrview_ber(const struct delta_port *d, int lanes, double lane_gbps, char *buf, int len,
 		 enum ui_role *role)
 {
-	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
 	struct ber b;
 
-	if (!c || !c->have)
+	if (!ber_since_start(&b, d, lanes, lane_gbps))
 		return false;
-	ber_compute(&b, c->total, lanes, lane_gbps, d->t_last - d->t_first);
 	if (!b.valid) {
-		snprintf(buf, (size_t)len, "n/a (%s)", d->t_last > d->t_first ?
+		snprintf(buf, (size_t)len, "n/a (%s)", b.seconds > 0 ?
 			 "the link's width or lane rate is not known" : "one sample so far");
 		*role = UI_DIM;
 		return true;

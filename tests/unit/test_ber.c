@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/counters/counters.h"
+#include "core/counters/delta.h"
 #include "diag/ber.h"
 
 static void test_rate(void **state)
@@ -92,6 +94,33 @@ static void test_invalid(void **state)
 	assert_string_equal(text, "2.5 h");
 }
 
+/* From a port's samples: the SymbolErrorCounter total between the first
+ * and the last sample, over that time. */
+static void test_since_start(void **state)
+{
+	static struct delta_port d;
+	static struct counter_set cs;
+	struct ber b;
+
+	(void)state;
+	delta_init(&d, "mlx5_0/1", 1);
+	assert_false(ber_since_start(&b, &d, 4, 10.0));	/* not read yet */
+	cs.valid = true;
+	counters_put(&cs, "SymbolErrorCounter", 5)->valid = true;
+	delta_update(&d, &cs, 100.0);
+	assert_true(ber_since_start(&b, &d, 4, 10.0));
+	assert_false(b.valid);				/* one sample: no window */
+	cs.c[0].value = 505;
+	delta_update(&d, &cs, 105.0);
+	cs.c[0].value = 1005;
+	delta_update(&d, &cs, 110.0);
+	assert_true(ber_since_start(&b, &d, 4, 10.0));
+	assert_true(b.valid);
+	assert_int_equal(b.errors, 1000);
+	assert_true(fabs(b.seconds - 10.0) < 1e-9);
+	assert_true(fabs(b.rate - 1000 / (4 * 10e9 * 10.0)) < 1e-22);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_since_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
