@@ -196,8 +196,10 @@ int thresholds_load(struct thresholds *th, const char *path, char *err,
 			snprintf(th->origin, sizeof(th->origin), "config %.30s:%d", path, ln);
 			continue;
 		}
-		/* the test verdicts' table (and the acceptance's fleet rules) */
-		if (!strncmp(k, "test_", 5) || !strncmp(k, "accept_", 7)) {
+		/* the test verdicts' table (and the acceptance's fleet rules,
+		 * the exporter's fabric_rediscover_s) */
+		if (!strncmp(k, "test_", 5) || !strncmp(k, "accept_", 7) ||
+		    !strncmp(k, "fabric_", 7)) {
 			int trc = tv_limits_set(&th->tv, k, v);
 
 			if (trc < 0) {
