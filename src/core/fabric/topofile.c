@@ -245,7 +245,9 @@ struct tparse {
 /* Why a topology could not be read. */
 enum tparse_err { TP_OK, TP_NUL, TP_LONG, TP_NPORTS, TP_SYNTAX, TP_BADPORT, TP_OOM };
 
-#define TOPO_LINE 1024
+#define TOPO_LINE_MAX 1023	/* bytes per line, newline excluded */
+#define TOPO_STR_(x) #x
+#define TOPO_STR(x) TOPO_STR_(x)
 
 /* A "Switch N "id" # "name" lid L" line (also Ca, Rt, Hca): word is its
  * first word, s what follows it, c its comment ("" none). */
@@ -292,11 +294,33 @@ static int parse_node_line(struct tparse *t, const char *word, const char *s,
 	return TP_OK;
 }
 
+/* One end of a link line at *s: "[P]" and an optional "(guid)", which
+ * must be closed where more follows (closed). *s moves past it. */
+static int port_end(const char **s, int *port, uint64_t *guid, bool closed)
+{
+	const char *p;
+	char *end;
+
+	*port = portnum(*s + 1, &end);
+	if (*end != ']')
+		return TP_SYNTAX;
+	if (*port < 0)
+		return TP_BADPORT;
+	*s = end + 1;
+	if (**s != '(')
+		return TP_OK;
+	*guid = strtoull(*s + 1, NULL, 16);
+	p = strchr(*s, ')');
+	if (p)
+		*s = p + 1;
+	return p || !closed ? TP_OK : TP_SYNTAX;
+}
+
 /* A "[P](guid) "remote"[P](guid) # ..." link line of the current node. */
 static int parse_link_line(struct tparse *t, const char *s, const char *c)
 {
 	struct tline *l;
-	char *end;
+	int rc;
 
 	if (t->cur < 0)
 		return TP_SYNTAX;
@@ -305,29 +329,14 @@ static int parse_link_line(struct tparse *t, const char *s, const char *c)
 	l = &t->tl[t->ntl];
 	memset(l, 0, sizeof(*l));
 	l->node = t->cur;
-	l->port = portnum(s + 1, &end);
-	if (*end != ']')
-		return TP_SYNTAX;
-	if (l->port < 0)
-		return TP_BADPORT;
-	s = end + 1;
-	if (*s == '(') {
-		l->port_guid = strtoull(s + 1, &end, 16);
-		s = strchr(s, ')');
-		if (!s)
-			return TP_SYNTAX;
-		s++;
-	}
+	rc = port_end(&s, &l->port, &l->port_guid, true);
+	if (rc)
+		return rc;
 	if (quoted(&s, l->rid, sizeof(l->rid)) || *s != '[')
 		return TP_SYNTAX;
-	l->rport = portnum(s + 1, &end);
-	if (*end != ']')
-		return TP_SYNTAX;
-	if (l->rport < 0)
-		return TP_BADPORT;
-	s = end + 1;
-	if (*s == '(')
-		l->rport_guid = strtoull(s + 1, NULL, 16);
+	rc = port_end(&s, &l->rport, &l->rport_guid, false);
+	if (rc)
+		return rc;
 	if (*c) {
 		const char *q = strchr(c, '"');
 
@@ -471,33 +480,21 @@ oom:
 static void tparse_error(int rc, const char *name, int lineno, char *err,
 			 size_t errlen)
 {
-	const char *give = "give a file saved with --save or ibnetdiscover's output";
-	const char *fix = "fix the line or give ibnetdiscover's output";
+	static const char *const why[] = {
+		[TP_NUL] = " holds a NUL byte",
+		[TP_LONG] = " is longer than " TOPO_STR(TOPO_LINE_MAX) " bytes",
+		[TP_NPORTS] = ": the number of ports is not 0..254",
+		[TP_SYNTAX] = " is not ibnetdiscover's format",
+		[TP_BADPORT] = ": a port number is not 1..254",
+	};
 
-	switch (rc) {
-	case TP_NUL:
-		snprintf(err, errlen, "cannot read the topology %s: line %d holds a NUL byte — %s",
-			 name, lineno, give);
-		break;
-	case TP_LONG:
-		snprintf(err, errlen, "cannot read the topology %s: line %d is longer than %d bytes — %s",
-			 name, lineno, TOPO_LINE - 1, give);
-		break;
-	case TP_NPORTS:
-		snprintf(err, errlen, "cannot read the topology %s: line %d: the number of ports is not 0..254 — %s",
-			 name, lineno, fix);
-		break;
-	case TP_SYNTAX:
-		snprintf(err, errlen, "cannot read the topology %s: line %d is not ibnetdiscover's format — %s",
-			 name, lineno, give);
-		break;
-	case TP_BADPORT:
-		snprintf(err, errlen, "cannot read the topology %s: line %d: a port number is not 1..254 — %s",
-			 name, lineno, fix);
-		break;
-	default:
+	if (rc == TP_OOM) {
 		snprintf(err, errlen, "reading the topology %s: out of memory", name);
+		return;
 	}
+	snprintf(err, errlen, "cannot read the topology %s: line %d%s — %s", name, lineno, why[rc],
+		 rc == TP_NPORTS || rc == TP_BADPORT ? "fix the line or give ibnetdiscover's output" :
+		 "give a file saved with --save or ibnetdiscover's output");
 }
 
 struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
@@ -505,7 +502,7 @@ struct fabric *fabric_parse_topology(FILE *fp, const char *name, char *err,
 {
 	struct tparse t = { .cur = -1 };
 	struct fabric *f = NULL;
-	char line[TOPO_LINE];
+	char line[TOPO_LINE_MAX + 1];
 	int r, rc = TP_OK, lineno = 0;
 
 	while (!rc && (r = parse_line(fp, line, sizeof(line))) != 0) {
