@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fabric/discovery.h"
 #include "core/fabric/fabric.h"
 
 struct sweeper {
@@ -17,6 +18,8 @@ struct sweeper {
 	double discovered_at;		/* monotonic, of the kept model */
 	bool want_discovery;
 	bool *answered;			/* h.sw.n: read by the last round */
+	bool follow;			/* the discovery worker's model */
+	unsigned view_gen;		/* its view taken last, 0 none */
 	struct sweeper_stats st;
 	/* the console's round */
 	monitor_listing_rule listed;
@@ -126,28 +129,26 @@ static int carry_prev(const struct sweep *prev, struct sweep *nw,
 	return 0;
 }
 
-/* Discovers the model again; the kept samples follow their ports. */
-static int discover(struct sweeper *s, char *err, size_t errlen)
+/* Takes nw (and f, the model it came from: kept with keep_model, else
+ * freed) as the new port list; the kept samples follow their ports. */
+static int install(struct sweeper *s, struct sweep *nw, struct fabric *f,
+		   char *err, size_t errlen)
 {
-	struct sweep nw, np = { 0 };
-	struct fabric *f = NULL;
-	bool *ans;
-	int rc = sweep_discover_model(&nw, &f, &s->o.so, err, errlen);
+	struct sweep np = { 0 };
+	bool *ans = calloc((size_t)nw->n + 1, sizeof(*ans));
+	int rc;
 
-	if (rc)
-		return rc;
-	ans = calloc((size_t)nw.n + 1, sizeof(*ans));
-	if (!ans || (s->h.have && carry_prev(&s->h.prev, &nw, &np))) {
+	if (!ans || (s->h.have && carry_prev(&s->h.prev, nw, &np))) {
 		free(ans);
-		sweep_free(&nw);
+		sweep_free(nw);
 		fabric_free(f);
-		snprintf(err, errlen, "out of memory for %d swept ports", nw.n);
+		snprintf(err, errlen, "out of memory for %d swept ports", nw->n);
 		return 5;
 	}
-	nw.mads_sent = s->h.sw.mads_sent;
-	nw.mads_failed = s->h.sw.mads_failed;
+	nw->mads_sent = s->h.sw.mads_sent;
+	nw->mads_failed = s->h.sw.mads_failed;
 	sweep_history_free(&s->h);
-	s->h.sw = nw;
+	s->h.sw = *nw;
 	if (np.p) {
 		s->h.prev = np;
 		s->h.have = true;
@@ -164,9 +165,54 @@ static int discover(struct sweeper *s, char *err, size_t errlen)
 		fabric_free(f);
 	s->discovered_at = counters_now();
 	s->want_discovery = false;
-	s->st.discoveries++;
 	s->st.discovered = true;
 	s->st.discover_s = s->h.sw.discover_s;
+	return 0;
+}
+
+/* Discovers the model again. */
+static int discover(struct sweeper *s, char *err, size_t errlen)
+{
+	struct sweep nw;
+	struct fabric *f = NULL;
+	int rc = sweep_discover_model(&nw, &f, &s->o.so, err, errlen);
+
+	if (!rc)
+		rc = install(s, &nw, f, err, errlen);
+	if (!rc)
+		s->st.discoveries++;
+	return rc;
+}
+
+/* discovery_shared_take()'s copy: the port list of the worker's model. */
+static int take_model(void *ctx, const struct fabric *f)
+{
+	struct sweeper *s = ctx;
+	struct sweep nw;
+	char err[80];
+
+	if (sweep_from_fabric(&nw, f, err, sizeof(err)) ||
+	    install(s, &nw, NULL, err, sizeof(err)))
+		return -1;
+	s->st.taken++;
+	return 0;
+}
+
+/* The model for this round: the discovery worker's newest where one runs
+ * (follow), else a discovery of its own when none is kept or one is due. */
+static int model_for_round(struct sweeper *s, char *err, size_t errlen)
+{
+	bool due = s->o.rediscover_s > 0 &&
+		   counters_now() - s->discovered_at >= s->o.rediscover_s;
+
+	if (s->follow) {
+		int r = discovery_shared_take(&s->view_gen, take_model, s);
+
+		if (r > 0 || (r == 0 && s->h.have))
+			return 0;
+	}
+	if (!s->h.have || s->want_discovery || due)
+		return discover(s, err, errlen);
 	return 0;
 }
 
@@ -199,19 +245,19 @@ static bool changed(const struct sweeper *s)
 
 int sweeper_query(struct sweeper *s, char *err, size_t errlen)
 {
-	bool due = s->o.rediscover_s > 0 &&
-		   counters_now() - s->discovered_at >= s->o.rediscover_s;
-	int rc = 0;
+	int rc;
 
 	s->st.discovered = false;
 	s->st.discover_s = 0;
-	if (!s->h.have || s->want_discovery || due)
-		rc = discover(s, err, errlen);
+	rc = model_for_round(s, err, errlen);
 	if (!rc)
 		rc = sweep_query(&s->h.sw, &s->o.so, err, errlen);
 	if (!rc && !s->st.discovered && s->o.rediscover_on_change && changed(s)) {
-		rc = discover(s, err, errlen);
-		if (!rc)
+		/* a followed worker discovers on its thread: the next round
+		 * takes its model */
+		if (s->follow && s->view_gen)
+			discovery_shared_request();
+		else if (!(rc = discover(s, err, errlen)))
 			rc = sweep_query(&s->h.sw, &s->o.so, err, errlen);
 	}
 	if (rc)
@@ -244,8 +290,10 @@ struct sweeper *sweeper_new(const struct snap_opts *o, monitor_listing_rule list
 	};
 	struct sweeper *s = sweeper_open(&so);
 
-	if (s)
+	if (s) {
 		s->listed = listed;
+		s->follow = true;
+	}
 	return s;
 }
 

@@ -65,6 +65,7 @@ int sweeper_keep(struct sweeper *s);
 /* What the sweeper did so far. */
 struct sweeper_stats {
 	unsigned long discoveries;	/* models discovered */
+	unsigned long taken;		/* models taken from the worker */
 	bool discovered;		/* by the last sweeper_query() */
 	double discover_s;		/* that discovery's time, 0: reused */
 	unsigned long mads_sent;	/* PMA queries, all rounds */
@@ -72,7 +73,12 @@ struct sweeper_stats {
 void sweeper_stats(const struct sweeper *s, struct sweeper_stats *st);
 
 /* The console's sweeper of the device and port in o (NULL: the first);
- * listed says which swept ports it lists. NULL out of memory. */
+ * listed says which swept ports it lists. It takes the model of the
+ * running discovery worker (the fabric screen's, discovery.h) whenever
+ * that has a newer one, so `r` there and its --rediscover timer reach the
+ * sweep, and asks it to discover again when a round meets a changed
+ * port; only while no worker runs or it has no model yet does the
+ * sweeper discover on its own. NULL out of memory. */
 struct sweeper *sweeper_new(const struct snap_opts *o, monitor_listing_rule listed);
 /* For monitor_start(): the console's round as a monitor_sweeper. */
 struct monitor_sweeper sweeper_for_monitor(struct sweeper *s);
