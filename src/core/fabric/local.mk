@@ -1,6 +1,7 @@
 # src/core/fabric: libibnetdisc discovery and its worker, topology files
-# and their diff, the fabric-wide counter sweep and the console's
-# sweeper (the sweep's rounds, judged against the previous one).
+# (read: topofile.c, written: topowrite.c) and their diff, the fabric-wide
+# counter sweep, and the sweeper: the one sweep loop of errors, the
+# exporter and the console (kept model, rounds, previous samples).
 libibc_core_a_SOURCES += \
 	src/core/fabric/fabric.c src/core/fabric/fabric.h \
 	src/core/fabric/diff.c src/core/fabric/diff.h \
