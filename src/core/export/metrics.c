@@ -123,12 +123,12 @@ static void label_guid(struct expo_buf *x, bool *first, const char *key, uint64_
 	expo_label(x, first, key, g);
 }
 
-void export_write_counters(struct expo_buf *b, const char *prefix,
-			   const struct export_target *t, int n)
+/* PMA data, packets and PortXmitWait: a family each. */
+static void write_pma_families(struct expo_buf *b, const char *prefix,
+			       const struct export_target *t, int n)
 {
-	char name[96], help[256];
+	char name[96];
 
-	/* PMA data, packets and PortXmitWait: a family each */
 	for (int k = 0; k < NPMA_FAMILIES; k++) {
 		const struct pma_family *fam = &pma_families[k];
 		bool header = false;
@@ -149,7 +149,14 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			expo_sample_u64(b, name, t[i].labels, NULL, NULL, v->value * fam->mult);
 		}
 	}
-	/* the error counters, one family with the PMA name as a label */
+}
+
+/* The error counters, one family with the PMA name as a label. */
+static void write_error_counters(struct expo_buf *b, const char *prefix,
+				 const struct export_target *t, int n)
+{
+	char name[96];
+
 	name_of(name, sizeof(name), prefix, "errors_total");
 	expo_family(b, name, "counter",
 		    "Error counters of the port by their PMA name (IBTA PortCounters; the classic ones stop at their maximum instead of wrapping).");
@@ -167,7 +174,15 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 						ctr_table[c].name, v->value);
 		}
 	}
-	/* driver hw_counters (RoCE: retries, sequence errors, CNPs ...) */
+}
+
+/* Driver hw_counters (RoCE: retries, sequence errors, CNPs ...) and
+ * netdev pause / PFC statistics (ethtool -S names). */
+static void write_driver_counters(struct expo_buf *b, const char *prefix,
+				  const struct export_target *t, int n)
+{
+	char name[96];
+
 	name_of(name, sizeof(name), prefix, "hw_events_total");
 	expo_family(b, name, "counter",
 		    "Driver counters from the port's hw_counters directory in sysfs (RoCE), by file name; class is error, congestion or traffic.");
@@ -205,7 +220,14 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 				    v->value);
 		}
 	}
-	/* whether the counters could be read, and why not */
+}
+
+/* Whether the counters could be read, why not, and from where. */
+static void write_read_state(struct expo_buf *b, const char *prefix,
+			     const struct export_target *t, int n)
+{
+	char name[96];
+
 	name_of(name, sizeof(name), prefix, "counters_up");
 	expo_family(b, name, "gauge",
 		    "1 when the port's counters were read in the last collection, 0 when not (see the _counters_error_info series).");
@@ -226,7 +248,14 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			sample_plus(b, name, t[i].labels, "source",
 				    cs->source == CTR_SRC_PMA ? "pma" : "sysfs", "mode", cs->mode, 1);
 	}
-	/* the counter rules' verdicts */
+}
+
+/* The counter rules' verdicts, and which counter decided each. */
+static void write_verdicts(struct expo_buf *b, const char *prefix,
+			   const struct export_target *t, int n)
+{
+	char name[96], help[256];
+
 	name_of(name, sizeof(name), prefix, "verdict");
 	snprintf(help, sizeof(help),
 		 "Verdict of each counter rule on the port: 0 ok, 1 watch, 2 act (thresholds from the configuration file, defaults of the reference procedure).");
@@ -254,6 +283,16 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 				    t[i].vclass[r], (uint64_t)t[i].verdict[r]);
 			expo_free(&l);
 		}
+}
+
+void export_write_counters(struct expo_buf *b, const char *prefix,
+			   const struct export_target *t, int n)
+{
+	write_pma_families(b, prefix, t, n);
+	write_error_counters(b, prefix, t, n);
+	write_driver_counters(b, prefix, t, n);
+	write_read_state(b, prefix, t, n);
+	write_verdicts(b, prefix, t, n);
 }
 
 /* The link families shared by local and fabric ports. */
