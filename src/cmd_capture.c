@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cmdutil.h"
+#include "core/base/clock.h"
 #include "core/base/json.h"
 #include "core/base/parse.h"
 #include "core/base/spawn.h"
@@ -353,14 +354,86 @@ static int write_archive(const char *out, char *err, size_t errlen)
 	return rc;
 }
 
+/* The archive's name: -o, or ibconsole-capture-HOST-YYYYMMDDTHHMMSSZ.tar.gz. */
+static void out_name(const struct cli *c, const char *host, char *out, size_t len)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (c->capture_out) {
+		snprintf(out, len, "%s", c->capture_out);
+		return;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, len, "ibconsole-capture-%s-%s.tar.gz", host, stamp);
+}
+
+/* The counters of every local port, sampled twice interval apart; the
+ * first sample's time is the capture's. A signal ends the program in the
+ * wait (nothing is written before the end, so nothing is left behind). */
+static void sample_counters(const struct cli *c, struct snapshot *s, double interval,
+			    struct manifest *mf)
+{
+	struct sample *x = calloc(1, sizeof(*x));
+
+	if (!x) {
+		missing("counters", "out of memory");
+		return;
+	}
+	x->s = s;
+	x->r = reader_open();
+	x->nt = x->r ? reader_targets_local(s, x->t, CTRS_MAX_TARGETS) : 0;
+	for (int i = 0; i < x->nt && c->no_smp; i++)
+		x->t[i].lid = 0;	/* --no-smp: no PMA query either, sysfs only */
+	if (!x->r)
+		missing("counters", "out of memory");
+	cmd_iso_time(x->time, sizeof(x->time));
+	mf->t1 = strdup(x->time);
+	fprintf(stderr, "ibconsole: capture: counters, sample 1 of 2; sample 2 in %g s…\n", interval);
+	if (x->r)
+		put_json("counters-1.json", sample_json, x);
+	clock_sleep_until(mono_s() + interval, NULL);
+	cmd_iso_time(x->time, sizeof(x->time));
+	if (x->r) {
+		put_json("counters-2.json", sample_json, x);
+		reader_close(x->r);
+	}
+	free(x);
+}
+
+/* What follows the ports and counters: the fabric, events, records, config. */
+static void capture_rest(const struct cli *c)
+{
+	char buf[600];
+	const char *cfg;
+
+	if (c->no_smp) {
+		missing("fabric", "--no-smp: no MADs sent");
+	} else {
+		fprintf(stderr, "ibconsole: capture: discovering the fabric…\n");
+		capture_fabric(c);
+	}
+	fprintf(stderr, "ibconsole: capture: events, records, config…\n");
+	if (events_path(buf, sizeof(buf)))
+		put_file("events.log", buf, "port events");
+	else
+		missing("port events", "neither XDG_STATE_HOME nor HOME is set");
+	capture_records();
+	cfg = thresholds_config_path(c->config, buf, sizeof(buf));
+	if (cfg)
+		put_file("config", cfg, "config");
+	else
+		missing("config", "none in force: the defaults judge");
+}
+
 int cmd_capture(const struct cli *c, const struct snap_opts *o)
 {
-	struct sample x = { 0 };
 	struct snapshot *s = calloc(1, sizeof(*s));
 	struct manifest mf = { 0 };
-	char host[256] = "", out[1024], why[200], err[640], t0[32], t2[32], buf[600];
+	char host[256] = "", out[1024], why[200], err[640], t0[32], t2[32];
 	double interval = c->interval_set ? c->interval : 10;
-	struct timespec ts;
 	enum snap_status st;
 	int rc = 0;
 
@@ -373,17 +446,7 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 	}
 	gethostname(host, sizeof(host) - 1);
 	cmd_iso_time(t0, sizeof(t0));
-	if (c->capture_out) {
-		snprintf(out, sizeof(out), "%s", c->capture_out);
-	} else {
-		char stamp[32];
-		struct tm tm;
-		time_t now = time(NULL);
-
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		snprintf(out, sizeof(out), "ibconsole-capture-%s-%s.tar.gz", host, stamp);
-	}
+	out_name(c, host, out, sizeof(out));
 	if (parse_out_path(out, why, sizeof(why))) {
 		snprintf(err, sizeof(err), "cannot write the capture to %.400s: %.150s — give a file name in an existing directory",
 			 out, why);
@@ -404,63 +467,10 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 		goto done;
 	}
 	sysfs_pass(o);
-	x.s = s;
-	x.r = reader_open();
-	x.nt = x.r ? reader_targets_local(s, x.t, CTRS_MAX_TARGETS) : 0;
-	for (int i = 0; i < x.nt && c->no_smp; i++)
-		x.t[i].lid = 0;	/* --no-smp: no PMA query either, sysfs only */
-	if (!x.r)
-		missing("counters", "out of memory");
-	cmd_iso_time(x.time, sizeof(x.time));
-	mf.t1 = strdup(x.time);
-	fprintf(stderr, "ibconsole: capture: counters, sample 1 of 2; sample 2 in %g s…\n", interval);
-	if (x.r)
-		put_json("counters-1.json", sample_json, &x);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	{
-		double end = ts.tv_sec + ts.tv_nsec / 1e9 + interval, now;
-
-		/* bounded by the interval; a signal ends the program (nothing
-		 * is written before the end, so nothing is left behind) */
-		do {
-			struct timespec d;
-
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			now = ts.tv_sec + ts.tv_nsec / 1e9;
-			if (now >= end)
-				break;
-			d.tv_sec = (time_t)(end - now);
-			d.tv_nsec = (long)((end - now - (double)d.tv_sec) * 1e9);
-			nanosleep(&d, NULL);
-		} while (1);
-	}
-	cmd_iso_time(x.time, sizeof(x.time));
-	if (x.r) {
-		put_json("counters-2.json", sample_json, &x);
-		reader_close(x.r);
-	}
+	sample_counters(c, s, interval, &mf);
 	sysfs_tap = NULL;
+	capture_rest(c);
 
-	if (c->no_smp) {
-		missing("fabric", "--no-smp: no MADs sent");
-	} else {
-		fprintf(stderr, "ibconsole: capture: discovering the fabric…\n");
-		capture_fabric(c);
-	}
-	fprintf(stderr, "ibconsole: capture: events, records, config…\n");
-	if (events_path(buf, sizeof(buf)))
-		put_file("events.log", buf, "port events");
-	else
-		missing("port events", "neither XDG_STATE_HOME nor HOME is set");
-	capture_records();
-	{
-		const char *cfg = thresholds_config_path(c->config, buf, sizeof(buf));
-
-		if (cfg)
-			put_file("config", cfg, "config");
-		else
-			missing("config", "none in force: the defaults judge");
-	}
 	cmd_iso_time(t2, sizeof(t2));
 	mf.host = host;
 	mf.t0 = t0;

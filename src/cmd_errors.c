@@ -20,7 +20,7 @@
 #include "core/base/sysfs.h"
 #include "core/base/sigexit.h"
 #include "core/base/clock.h"
-#include "core/fabric/sweep.h"
+#include "core/fabric/sweeper.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
@@ -74,8 +74,8 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 
 /* One run's sweeps and what they listed. */
 struct errors {
-	struct sweep_history h;		/* the sweep, and the first of two */
-	struct sweep *prev;		/* &h.prev after two sweeps */
+	struct sweeper *s;		/* the sweep, and the first of two */
+	const struct sweep *sw;		/* its ports */
 	struct listed *ls;
 	int nl, nfail, levels[3];
 	double q1;			/* the first sweep's query time */
@@ -87,31 +87,33 @@ struct errors {
 static int errors_sweep(const struct cli *c, const struct snap_opts *o,
 			struct errors *e, char *err, size_t errlen)
 {
-	struct sweep_opts so = { 0 };
+	struct sweeper_opts so = { 0 };
 	int rc;
 
-	so.dev = o->device;
-	so.port = o->port;
-	so.window = c->inflight;
-	so.max_smps = c->inflight;
-	rc = sweep_history_discover(&e->h, &so, err, errlen);
-	if (rc)
-		return rc;
-	rc = sweep_query(&e->h.sw, &so, err, errlen);
+	so.so.dev = o->device;
+	so.so.port = o->port;
+	so.so.window = c->inflight;
+	so.so.max_smps = c->inflight;
+	e->s = sweeper_open(&so);
+	if (!e->s) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	e->sw = sweeper_sweep(e->s);
+	rc = sweeper_query(e->s, err, errlen);
 	if (rc || !c->interval_set)
 		return rc;
 	{
 		double t = counters_now() + c->interval;
 
-		e->q1 = e->h.sw.query_s;
-		if (sweep_history_keep(&e->h)) {
+		e->q1 = e->sw->query_s;
+		if (sweeper_keep(e->s)) {
 			snprintf(err, errlen, "out of memory");
 			return 5;
 		}
-		e->prev = &e->h.prev;
 		clock_sleep_until(t, &sigexit_stop);
 	}
-	return sweep_query(&e->h.sw, &so, err, errlen);
+	return sweeper_query(e->s, err, errlen);
 }
 
 /* Judges every swept port and lists those a rule or the sweep's own
@@ -119,13 +121,13 @@ static int errors_sweep(const struct cli *c, const struct snap_opts *o,
 static int errors_judge(const struct cli *c, const struct thresholds *th,
 			struct errors *e, char *err, size_t errlen)
 {
-	e->ls = calloc((size_t)e->h.sw.n + 1, sizeof(*e->ls));
+	e->ls = calloc((size_t)e->sw->n + 1, sizeof(*e->ls));
 	if (!e->ls) {
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
-	for (int i = 0; i < e->h.sw.n; i++) {
-		const struct counter_set *pv = sweep_port_pair(&e->h.sw, e->prev, i, &e->cs, &e->pcs);
+	for (int i = 0; i < e->sw->n; i++) {
+		const struct counter_set *pv = sweeper_pair(e->s, i, &e->cs, &e->pcs);
 		struct verdict v;
 		bool moved;
 
@@ -159,8 +161,8 @@ static bool counter_shown(const struct ctr_value *x, const struct ctr_value *y)
 
 static void errors_json_port(struct json *j, struct errors *e, int k)
 {
-	const struct sweep_port *p = &e->h.sw.p[e->ls[k].idx];
-	const struct counter_set *pv = sweep_port_pair(&e->h.sw, e->prev, e->ls[k].idx, &e->cs, &e->pcs);
+	const struct sweep_port *p = &e->sw->p[e->ls[k].idx];
+	const struct counter_set *pv = sweeper_pair(e->s, e->ls[k].idx, &e->cs, &e->pcs);
 	char g[24];
 
 	json_obj_begin(j, NULL);
@@ -192,12 +194,12 @@ static void errors_json(const struct cli *c, struct errors *e, const char *when)
 	json_obj_begin(&j, NULL);
 	json_str(&j, "schema", "ibconsole/errors/1");
 	json_str(&j, "time", when);
-	json_int(&j, "nodes", e->h.sw.nodes);
-	json_int(&j, "ports_swept", e->h.sw.n);
+	json_int(&j, "nodes", e->sw->nodes);
+	json_int(&j, "ports_swept", e->sw->n);
 	json_int(&j, "ports_failed", e->nfail);
-	json_num(&j, "discover_s", e->h.sw.discover_s);
-	json_num(&j, "query_s", e->q1 ? e->q1 : e->h.sw.query_s);
-	json_int(&j, "mads_sent", (long long)e->h.sw.mads_sent);
+	json_num(&j, "discover_s", e->sw->discover_s);
+	json_num(&j, "query_s", e->q1 ? e->q1 : e->sw->query_s);
+	json_int(&j, "mads_sent", (long long)e->sw->mads_sent);
 	json_int(&j, "inflight", c->inflight ? c->inflight : 64);
 	json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
 	json_arr_begin(&j, "listed");
@@ -205,14 +207,14 @@ static void errors_json(const struct cli *c, struct errors *e, const char *when)
 		errors_json_port(&j, e, k);
 	json_arr_end(&j);
 	json_arr_begin(&j, "failed");
-	for (int i = 0; i < e->h.sw.n; i++) {
-		if (sweep_port_valid(&e->h.sw.p[i]))
+	for (int i = 0; i < e->sw->n; i++) {
+		if (sweep_port_valid(&e->sw->p[i]))
 			continue;
-		sweep_port_counters(&e->h.sw, i, &e->cs);
+		sweep_port_counters(e->sw, i, &e->cs);
 		json_obj_begin(&j, NULL);
-		json_str(&j, "node_desc", e->h.sw.p[i].node_desc);
-		json_int(&j, "lid", e->h.sw.p[i].lid);
-		json_int(&j, "port", e->h.sw.p[i].port);
+		json_str(&j, "node_desc", e->sw->p[i].node_desc);
+		json_int(&j, "lid", e->sw->p[i].lid);
+		json_int(&j, "port", e->sw->p[i].port);
 		json_str(&j, "error", e->cs.why);
 		json_obj_end(&j);
 	}
@@ -229,8 +231,8 @@ static void errors_json(const struct cli *c, struct errors *e, const char *when)
 static void errors_text(struct errors *e)
 {
 	for (int k = 0; k < e->nl; k++) {
-		const struct sweep_port *p = &e->h.sw.p[e->ls[k].idx];
-		const struct counter_set *pv = sweep_port_pair(&e->h.sw, e->prev, e->ls[k].idx, &e->cs, &e->pcs);
+		const struct sweep_port *p = &e->sw->p[e->ls[k].idx];
+		const struct counter_set *pv = sweeper_pair(e->s, e->ls[k].idx, &e->cs, &e->pcs);
 
 		printf("%-5s \"%s\" lid %u port %d:", verdict_name(e->ls[k].v.level),
 		       p->node_desc, p->lid, p->port);
@@ -249,16 +251,16 @@ static void errors_text(struct errors *e)
 		if (e->ls[k].v.level != VERDICT_OK)
 			printf("      %s\n", e->ls[k].v.text);
 	}
-	for (int i = 0; i < e->h.sw.n; i++) {
-		if (sweep_port_valid(&e->h.sw.p[i]))
+	for (int i = 0; i < e->sw->n; i++) {
+		if (sweep_port_valid(&e->sw->p[i]))
 			continue;
-		sweep_port_counters(&e->h.sw, i, &e->cs);
-		printf("fail  \"%s\" lid %u port %d: %s\n", e->h.sw.p[i].node_desc,
-		       e->h.sw.p[i].lid, e->h.sw.p[i].port, e->cs.why);
+		sweep_port_counters(e->sw, i, &e->cs);
+		printf("fail  \"%s\" lid %u port %d: %s\n", e->sw->p[i].node_desc,
+		       e->sw->p[i].lid, e->sw->p[i].port, e->cs.why);
 	}
 	printf("## %d nodes, %d ports swept in %.2f s (discovery %.2f s, %lu MADs); %d listed: %d act, %d watch; %d failed\n",
-	       e->h.sw.nodes, e->h.sw.n, e->q1 ? e->q1 : e->h.sw.query_s, e->h.sw.discover_s,
-	       e->h.sw.mads_sent, e->nl, e->levels[VERDICT_ACT], e->levels[VERDICT_WATCH], e->nfail);
+	       e->sw->nodes, e->sw->n, e->q1 ? e->q1 : e->sw->query_s, e->sw->discover_s,
+	       e->sw->mads_sent, e->nl, e->levels[VERDICT_ACT], e->levels[VERDICT_WATCH], e->nfail);
 }
 
 static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
@@ -290,7 +292,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		rc = e->levels[VERDICT_ACT] ? 1 : 0;
 	}
 	free(e->ls);
-	sweep_history_free(&e->h);
+	sweeper_free(e->s);
 	free(e);
 	return rc;
 }

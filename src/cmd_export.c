@@ -26,7 +26,7 @@
 #include "core/export/metrics.h"
 #include "core/export/server.h"
 #include "core/fabric/fabric.h"
-#include "core/fabric/sweep.h"
+#include "core/fabric/sweeper.h"
 #include "core/port/snapshot.h"
 #include "diag/portfacts.h"
 #include "diag/baseline.h"
@@ -80,7 +80,8 @@ struct exp_state {
 	double fabric_done;		/* last complete sweep, wall clock */
 	double discover_s, query_s;
 	int fabric_nodes, fabric_ports;
-	unsigned long sweeps, sweep_failures, mads;
+	unsigned long sweeps, sweep_failures, mads, discoveries;
+	struct sweeper *swp;		/* the fabric thread's (or --once's) */
 	bool fabric_ok;			/* the last attempt completed */
 	int fabric_status;		/* its exit-status-style code */
 	char fabric_err[400];
@@ -132,7 +133,7 @@ static void head(struct expo_buf *b, void *arg)
 				    "Age of the served fabric sweep at this scrape.");
 			expo_sample(b, "ibconsole_fabric_sweep_age_seconds", "", NULL, NULL, now - x->fabric_done);
 			expo_family(b, "ibconsole_fabric_sweep_duration_seconds", "gauge",
-				    "How long the served sweep's phases took: discovery (libibnetdisc) and counters (pipelined PMA queries).");
+				    "How long the served sweep's phases took: discovery (libibnetdisc; 0 when the sweep reused the kept model) and counters (pipelined PMA queries).");
 			expo_sample(b, "ibconsole_fabric_sweep_duration_seconds", "", "phase", "discovery", x->discover_s);
 			expo_sample(b, "ibconsole_fabric_sweep_duration_seconds", "", "phase", "counters", x->query_s);
 			expo_family(b, "ibconsole_fabric_sweep_nodes", "gauge", "Nodes in the served sweep.");
@@ -142,6 +143,9 @@ static void head(struct expo_buf *b, void *arg)
 			expo_family(b, "ibconsole_fabric_sweep_mads_total", "counter",
 				    "PMA queries sent by all sweeps since the exporter started.");
 			expo_sample(b, "ibconsole_fabric_sweep_mads_total", "", NULL, NULL, (double)x->mads);
+			expo_family(b, "ibconsole_fabric_discoveries_total", "counter",
+				    "Fabric discoveries since the exporter started: the first, every fabric_rediscover_s, and one for each sweep that met a port whose link or peer changed (other sweeps reuse the model and send PMA queries only).");
+			expo_sample(b, "ibconsole_fabric_discoveries_total", "", NULL, NULL, (double)x->discoveries);
 		}
 	}
 	pthread_mutex_unlock(&x->lock);
@@ -285,223 +289,115 @@ static int collect_local(struct exp_state *x, struct local *l, bool windowed)
 
 /* --- fabric --- */
 
-/* The previous sweep's error counters of one port, compact: the interval
- * rule needs them, and a whole counter set per port would double the
- * memory of a large fabric. */
-#define PREV_MAX 16
-struct prev_port {
-	uint64_t guid;
-	int port;
-	int n;
-	struct { uint8_t row, bits; bool sat; uint64_t v; } c[PREV_MAX];
-};
-
-struct prev_sweep {
-	struct prev_port *p;
-	int n;
-	double t;		/* monotonic time of that sweep */
-};
-
-static int prev_cmp(const void *a, const void *b)
-{
-	const struct prev_port *x = a, *y = b;
-
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return x->port - y->port;
-}
-
-/* Keeps the error counters of sw's valid ports (their sets in sets[]);
- * the old ones are freed. */
-static void prev_keep(struct prev_sweep *ps, const struct sweep *sw,
-		      const struct counter_set *sets, double t)
-{
-	struct prev_port *p = calloc((size_t)sw->n + 1, sizeof(*p));
-	int n = 0;
-
-	free(ps->p);
-	ps->p = p;
-	ps->n = 0;
-	ps->t = t;
-	if (!p)
-		return;		/* the next sweep judges no interval */
-	for (int i = 0; i < sw->n; i++) {
-		const struct counter_set *cs = &sets[i];
-		struct prev_port *q = &p[n];
-
-		if (!cs->valid)
-			continue;
-		q->guid = sw->p[i].guid;
-		q->port = sw->p[i].port;
-		for (int r = 0; r < ctr_table_count && q->n < PREV_MAX; r++) {
-			const struct ctr_value *v;
-
-			if (ctr_table[r].cls != CTR_ERROR ||
-			    !(v = counters_find(cs, ctr_table[r].name)) || !v->valid)
-				continue;
-			q->c[q->n].row = (uint8_t)r;
-			q->c[q->n].bits = v->bits;
-			q->c[q->n].sat = v->saturates;
-			q->c[q->n].v = v->value;
-			q->n++;
-		}
-		n++;
-	}
-	ps->n = n;
-	qsort(p, (size_t)n, sizeof(*p), prev_cmp);
-}
-
-/* The previous sample of guid/port as a counter set; false when none. */
-static bool prev_find(const struct prev_sweep *ps, uint64_t guid, int port,
-		      struct counter_set *out)
-{
-	struct prev_port key = { .guid = guid, .port = port };
-	const struct prev_port *q;
-
-	if (!ps->n)
-		return false;
-	q = bsearch(&key, ps->p, (size_t)ps->n, sizeof(*ps->p), prev_cmp);
-	if (!q)
-		return false;
-	memset(out, 0, offsetof(struct counter_set, c));
-	for (int k = 0; k < q->n; k++) {
-		struct ctr_value *v = counters_put(out, ctr_table[q->c[k].row].name, q->c[k].v);
-
-		if (v) {
-			v->bits = q->c[k].bits;
-			v->saturates = q->c[k].sat;
-		}
-	}
-	out->valid = true;
-	return true;
-}
-
 /* A swept port's verdicts: its values since the last clear, and what
- * moved since the previous sweep where it has one; *worst follows. */
-static void judge_port(struct exp_state *x, const struct prev_sweep *ps,
-		       const struct sweep_port *p, const struct counter_set *cs,
-		       struct export_target *et, int *worst)
+ * moved since the previous sweep where it has one (pv); *worst follows. */
+static void judge_port(struct exp_state *x, const struct counter_set *pv,
+		       const struct counter_set *cs, struct export_target *et,
+		       int *worst)
 {
-	struct counter_set *pcs;
 	struct verdict v;
 
 	rules_eval_values(cs, &x->th, &v);
 	verdict_to(et, EXPORT_RULE_SINCE_CLEAR, &v);
 	if ((int)v.level > *worst)
 		*worst = (int)v.level;
-	pcs = malloc(sizeof(*pcs));
-	if (pcs && prev_find(ps, p->guid, p->port, pcs)) {
-		rules_eval_interval(pcs, cs, &x->th, cs->t_mono - ps->t, &v);
+	if (pv) {
+		rules_eval_interval(pv, cs, &x->th, cs->t_mono - pv->t_mono, &v);
 		verdict_to(et, EXPORT_RULE_INTERVAL, &v);
 		if ((int)v.level > *worst)
 			*worst = (int)v.level;
 	}
-	free(pcs);
 }
 
-/* One sweep: discovery (names, links) and every port's counters, judged,
- * rendered and published. 0, or a status with err. */
-static int sweep_once(struct exp_state *x, struct prev_sweep *ps, char *err,
-		      size_t errlen)
+/* Every swept port's labels, counters and verdicts into et, sets and
+ * fport (its index in the model), rendered and published. 0, or 5 out
+ * of memory with err. */
+static int render_sweep(struct exp_state *x, struct export_target *et,
+			struct counter_set *sets, int *fport, int *worst,
+			char *err, size_t errlen)
 {
-	const struct cli *c = x->cli;
-	struct fab_opts fo = { 0 };
-	struct sweep_opts so = { 0 };
-	struct export_target *et = NULL;
-	struct counter_set *sets = NULL;	/* every port's, for the writers */
-	struct fabric *f;
-	struct sweep sw;
+	const struct sweep *sw = sweeper_sweep(x->swp);
+	const struct fabric *f = sweeper_fabric(x->swp);
+	struct counter_set *pcs = malloc(sizeof(*pcs));
 	struct expo_buf b;
-	int *fport = NULL, rc, worst = VERDICT_OK;
 
-	fo.ca = x->so->device;
-	fo.ca_port = x->so->port;
-	fo.max_smps = c->inflight > 0 ? c->inflight : 64;
-	fo.timeout_ms = c->mad_timeout_ms > 0 ? c->mad_timeout_ms : 300;
-	fo.retries = 2;
-	fo.node_name_map = c->node_name_map;
-	so.dev = x->so->device;
-	so.port = x->so->port;
-	so.window = c->inflight;
-	so.timeout_ms = c->mad_timeout_ms;
-	so.all_counters = true;
-	umadlock_span_begin();
-	f = fabric_discover(&fo, err, errlen);
-	umadlock_span_end();
-	if (!f)
-		return 4;
-	rc = sweep_from_fabric(&sw, f, err, errlen);
-	if (rc) {
-		fabric_free(f);
-		return rc;
+	if (!pcs) {
+		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
+		return 5;
 	}
-	rc = sweep_query(&sw, &so, err, errlen);
-	if (rc)
-		goto out;
-	et = calloc((size_t)sw.n + 1, sizeof(*et));
-	fport = calloc((size_t)sw.n + 1, sizeof(*fport));
-	sets = malloc(((size_t)sw.n + 1) * sizeof(*sets));
-	if (!et || !fport || !sets) {
-		snprintf(err, errlen, "out of memory for %d fabric ports", sw.n);
-		rc = 5;
-		goto out;
-	}
-	for (int i = 0, k = 0; i < sw.n; i++) {
-		/* the sweep lists the model's ports in order, port 0 left out */
-		while (k < f->nports && f->ports[k].portnum < 1)
-			k++;
-		if (k < f->nports && f->nodes[f->ports[k].node].guid == sw.p[i].guid &&
-		    f->ports[k].portnum == sw.p[i].port)
-			fport[i] = k++;
-		else
-			fport[i] = fabric_find_port(f, sw.p[i].guid, sw.p[i].port);
-		if (fport[i] < 0) {
-			snprintf(err, errlen, "sweep port %s/%d not in the fabric model", sw.p[i].node_desc, sw.p[i].port);
-			rc = 5;
-			goto out;
-		}
+	for (int i = 0; i < sw->n; i++) {
+		const struct counter_set *pv = sweeper_pair(x->swp, i, &sets[i], pcs);
+
+		fport[i] = sw->p[i].fi;
 		export_labels_fabric(&et[i], f, fport[i]);
-		sweep_port_counters(&sw, i, &sets[i]);
 		et[i].cs = &sets[i];
 		for (int r = 0; r < EXPORT_NRULES; r++)
 			et[i].verdict[r] = -1;
 		if (sets[i].valid)
-			judge_port(x, ps, &sw.p[i], &sets[i], &et[i], &worst);
+			judge_port(x, pv, &sets[i], &et[i], worst);
 	}
+	free(pcs);
 	expo_init(&b);
-	export_write_fabric(&b, f, et, fport, sw.n);
-	export_write_counters(&b, "ibconsole_fabric_port", et, sw.n);
+	export_write_fabric(&b, f, et, fport, sw->n);
+	export_write_counters(&b, "ibconsole_fabric_port", et, sw->n);
 	if (b.oom) {
 		expo_free(&b);
-		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw.n);
-		rc = 5;
-		goto out;
+		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw->n);
+		return 5;
 	}
 	export_store_publish(x->store, SLOT_FABRIC, export_blob_take(&b));
-	prev_keep(ps, &sw, sets, sw.n ? sw.p[0].t_mono : counters_now());
+	return 0;
+}
+
+/* One sweep (the sweeper's: the kept model, or a new one when due), every
+ * port's counters judged, rendered and published. 0, or a status with err. */
+static int sweep_once(struct exp_state *x, char *err, size_t errlen)
+{
+	const struct sweep *sw = sweeper_sweep(x->swp);
+	struct export_target *et = NULL;
+	struct counter_set *sets = NULL;	/* every port's, for the writers */
+	struct sweeper_stats st;
+	int *fport = NULL, rc, worst = VERDICT_OK;
+
+	rc = sweeper_query(x->swp, err, errlen);
+	if (rc)
+		return rc;
+	et = calloc((size_t)sw->n + 1, sizeof(*et));
+	fport = calloc((size_t)sw->n + 1, sizeof(*fport));
+	sets = malloc(((size_t)sw->n + 1) * sizeof(*sets));
+	if (!et || !fport || !sets) {
+		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
+		rc = 5;
+	} else {
+		rc = render_sweep(x, et, sets, fport, &worst, err, errlen);
+	}
+	/* a sweep that was not served judges nothing: no previous round */
+	if (!rc)
+		sweeper_keep(x->swp);
+	sweeper_stats(x->swp, &st);
 	pthread_mutex_lock(&x->lock);
-	x->fabric_done = wall_now();
-	x->discover_s = f->discover_s;
-	x->query_s = sw.query_s;
-	x->fabric_nodes = f->nnodes;
-	x->fabric_ports = sw.n;
-	x->mads += sw.mads_sent;
-	if (worst > x->worst)
-		x->worst = worst;
+	x->mads = st.mads_sent;
+	x->discoveries = st.discoveries;
+	if (!rc) {
+		x->fabric_done = wall_now();
+		x->discover_s = st.discover_s;
+		x->query_s = sw->query_s;
+		x->fabric_nodes = sw->nodes;
+		x->fabric_ports = sw->n;
+		if (worst > x->worst)
+			x->worst = worst;
+	}
 	pthread_mutex_unlock(&x->lock);
-out:
 	free(et);
 	free(fport);
 	free(sets);
-	sweep_free(&sw);
-	fabric_free(f);
 	return rc;
 }
 
-static int sweep_and_note(struct exp_state *x, struct prev_sweep *ps)
+static int sweep_and_note(struct exp_state *x)
 {
 	char err[400] = "";
-	int rc = sweep_once(x, ps, err, sizeof(err));
+	int rc = sweep_once(x, err, sizeof(err));
 
 	pthread_mutex_lock(&x->lock);
 	x->sweeps++;
@@ -521,13 +417,12 @@ static void *fabric_loop(void *arg)
 {
 	struct exp_state *x = arg;
 	double every = x->cli->sweep_interval > 0 ? x->cli->sweep_interval : DEFAULT_SWEEP_S;
-	struct prev_sweep ps = { 0 };
 
 	while (!sigexit_stop) {
 		struct timespec until;
 		double t = wall_now() + every;
 
-		sweep_and_note(x, &ps);
+		sweep_and_note(x);
 		until.tv_sec = (time_t)t;
 		until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
 		pthread_mutex_lock(&x->lock);
@@ -536,8 +431,33 @@ static void *fabric_loop(void *arg)
 			;
 		pthread_mutex_unlock(&x->lock);
 	}
-	free(ps.p);
 	return NULL;
+}
+
+/* The fabric's sweeper: the exporter's MAD budget, every counter, the
+ * model kept and discovered again on the config's timer or a changed
+ * port. 0, or 5 out of memory. */
+static int open_sweeper(const struct cli *c, struct exp_state *x, char *err,
+			size_t errlen)
+{
+	struct sweeper_opts so = { 0 };
+
+	so.so.dev = x->so->device;
+	so.so.port = x->so->port;
+	so.so.window = c->inflight;
+	so.so.max_smps = c->inflight;
+	so.so.timeout_ms = c->mad_timeout_ms;
+	so.so.all_counters = true;
+	so.so.node_name_map = c->node_name_map;
+	so.rediscover_s = x->th.tv.fabric_rediscover_s;
+	so.rediscover_on_change = true;
+	so.keep_model = true;
+	x->swp = sweeper_open(&so);
+	if (!x->swp) {
+		snprintf(err, errlen, "out of memory");
+		return 5;
+	}
+	return 0;
 }
 
 /* --- the command --- */
@@ -580,12 +500,10 @@ static void sleep_until(double t)
 static int export_once(const struct cli *c, struct exp_state *x, char *err,
 		       size_t errlen)
 {
-	struct prev_sweep ps = { 0 };
 	int rc = 0;
 
 	if (c->fabric)
-		rc = sweep_and_note(x, &ps);
-	free(ps.p);
+		rc = sweep_and_note(x);
 	if (rc) {
 		snprintf(err, errlen, "%s", x->fabric_err);
 		return rc;
@@ -672,6 +590,8 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 	x->so = &x->so_modules;
 	x->fabric = c->fabric;
 	rc = load_thresholds(c, &x->th, err, errlen);
+	if (!rc && c->fabric)
+		rc = open_sweeper(c, x, err, errlen);
 	if (rc)
 		goto out;
 	x->so_modules.module_near_db = x->th.optic_near_db;
@@ -713,6 +633,7 @@ static int export_run(const struct cli *c, const struct snap_opts *o, char *err,
 out:
 	export_server_stop(srv);
 	export_store_free(x->store);
+	sweeper_free(x->swp);
 	reader_close(l->rd);
 	free(l->dp);
 	if (l->s)

@@ -29,6 +29,8 @@ void tv_limits_defaults(struct tv_limits *l)
 		.rate_ref_gbps = 200, .rate_ref_size = 4,
 		.accept = 0.90,
 		.accept_fleet_bw = 0.93, .accept_fleet_lat = 2.1,
+		/* ibconsole's own choice: no source gives a number */
+		.fabric_rediscover_s = 600,
 		.large_min = 1 << 20,
 		.small_lat_max = 64,
 		/* the NDR example: 370 .. 390 of 400 Gb/s normal, below 350
@@ -62,6 +64,7 @@ const struct tv_setting tv_settings[] = {
 	{ "test_accept_pct", OFF(accept), 1, 100, "acceptance line: pass at or above this % of the data rate (90)" },
 	{ "accept_fleet_bw_pct", OFF(accept_fleet_bw), 1, 100, "accept --hosts: a pair is bad below this % of the best pair's bandwidth (93, as ClusterKit)" },
 	{ "accept_fleet_lat_ratio", OFF(accept_fleet_lat), 1, 1000, "accept --hosts: a pair is bad above this multiple of the best pair's latency (2.1, as ClusterKit)" },
+	{ "fabric_rediscover_s", OFF(fabric_rediscover_s), 0, 86400, "export --fabric: discover the fabric again after this many seconds, 0 only when a sweep meets a changed port (600, ibconsole's own choice)" },
 	{ "test_bw_large_min_bytes", OFF(large_min), 2, 8 << 20, "smallest size the large-message rules judge (1048576)" },
 	{ "test_bw_64k_healthy_pct", OFF(bw64k_healthy), 1, 100, "bandwidth at 64 KiB: healthy at or above this % of the data rate (92.5)" },
 	{ "test_bw_64k_abnormal_pct", OFF(bw64k_abnormal), 1, 100, "… investigate below this % (87.5)" },

@@ -25,6 +25,7 @@ struct tv_limits {
 	double accept;					/* fraction of the data rate */
 	double accept_fleet_bw;				/* accept --hosts: of the best pair */
 	double accept_fleet_lat;			/* accept --hosts: times the best */
+	double fabric_rediscover_s;			/* export --fabric: model's age */
 	double large_min;				/* bytes: large-message rules */
 	double bw64k_healthy, bw64k_abnormal;		/* fraction of the data rate */
 	double bw64k_size;				/* bytes: the 64 KiB rule's size */

@@ -265,8 +265,10 @@ static int load_line(struct load *L, char *line, int r)
 	rc = load_global(L, k, v);
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	/* the test verdicts' table (and the acceptance's fleet rules) */
-	if (!strncmp(k, "test_", 5) || !strncmp(k, "accept_", 7)) {
+	/* the test verdicts' table (and the acceptance's fleet rules,
+	 * the exporter's fabric_rediscover_s) */
+	if (!strncmp(k, "test_", 5) || !strncmp(k, "accept_", 7) ||
+	    !strncmp(k, "fabric_", 7)) {
 		rc = tv_limits_set(&L->th->tv, k, v);
 		if (rc < 0) {
 			snprintf(L->err, L->errlen, "%s:%d: %s '%s' is not a number in range — fix the line",

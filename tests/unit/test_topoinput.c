@@ -58,6 +58,14 @@ static void test_port_range(void **state)
 	assert_null(parse("Switch 300 \"S-1\"\n"));
 	assert_non_null(strstr(err, "number of ports"));
 	assert_null(parse("Switch -1 \"S-1\"\n"));
+	/* a port that is no number, or an unclosed end, is not the format:
+	 * not a port out of range */
+	assert_null(parse("Switch 4 \"S-1\"\n[x] \"H-3\"[1]\n"));
+	assert_non_null(strstr(err, "line 2 is not ibnetdiscover's format"));
+	assert_null(parse("Switch 4 \"S-1\"\n[1] \"H-3\"[-x]\n"));
+	assert_non_null(strstr(err, "line 2 is not ibnetdiscover's format"));
+	assert_null(parse("Ca 1 \"H-1\"\n[1](10 \"S-3\"[1]\n"));
+	assert_non_null(strstr(err, "line 2 is not ibnetdiscover's format"));
 	/* the limits themselves are fine */
 	f = parse("Switch 254 \"S-1\"\n[1] \"H-3\"[254]\n");
 	assert_non_null(f);

@@ -165,6 +165,123 @@ static bool local_has_request(const struct monitor *w)
 	       w->req_clear;
 }
 
+/* A new target list into m (under the local worker's lock): each port
+ * keeps its last polled state, deltas start again. */
+static void apply_targets(struct monitor *w, struct ctr_model *m)
+{
+	/* a port keeps its last state across a new target list (the
+	 * snapshot's neighbour changes when the link goes down): else that
+	 * change is lost */
+	struct port_track keep[CTRW_MAX_PORTS];
+
+	memcpy(keep, w->track, sizeof(keep));
+	memset(w->track, 0, sizeof(w->track));
+	for (int i = 0; i < w->ntargets; i++)
+		for (int k = 0; k < CTRW_MAX_PORTS; k++)
+			if (keep[k].state &&
+			    !strcmp(keep[k].port, w->targets[i].label)) {
+				w->track[i] = keep[k];
+				break;
+			}
+	m->n = w->ntargets;
+	for (int i = 0; i < m->n; i++) {
+		memset(&m->port[i], 0, sizeof(m->port[i]));
+		m->port[i].t = w->targets[i];
+		m->port[i].cong.link_lane_gbps = w->lanes[i];
+		delta_init(&m->dp[i], w->targets[i].label, w->interval_s);
+		m->peer[i] = w->peers[i];
+		delta_init(&m->peer_dp[i], w->peers[i].t.label, w->interval_s);
+	}
+	w->targets_new = false;
+}
+
+/* Local port i's sample (and its neighbour's) into m's deltas, the
+ * event log and the port events. */
+static void sample_port(struct monitor *w, struct ctr_model *m, int i,
+			struct counter_set *cs, const struct timespec *wall)
+{
+	reader_read(w->smp, &m->port[i].t, cs);
+	m->port[i].valid = cs->valid;
+	m->port[i].source = cs->source;
+	snprintf(m->port[i].mode, sizeof(m->port[i].mode), "%s", cs->mode);
+	snprintf(m->port[i].why, sizeof(m->port[i].why), "%s", cs->why);
+	m->port[i].det = cs->det;
+	portcong_tick(&m->port[i].cong, &m->port[i].t);
+	delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
+	eventlog_add_from(&m->log, &m->dp[i], wall);
+	port_events(w, m, i, wall);
+	if (!m->peer[i].sampled)
+		return;
+	reader_read(w->smp, &m->peer[i].t, cs);
+	m->peer[i].valid = cs->valid;
+	snprintf(m->peer[i].why, sizeof(m->peer[i].why), "%s", cs->why);
+	delta_update(&m->peer_dp[i], cs, cs->valid ? cs->t_mono : worker_now());
+	eventlog_add_from(&m->log, &m->peer_dp[i], wall);
+}
+
+/* One sample of every local port, then the verbs events since the last
+ * one (the thread wrote them to the file as they came). */
+static void sample_all(struct monitor *w, struct ctr_model *m)
+{
+	struct timespec wall;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	for (int i = 0; i < m->n; i++) {
+		struct counter_set *cs = malloc(sizeof(*cs));
+
+		if (!cs)
+			break;
+		sample_port(w, m, i, cs, &wall);
+		free(cs);
+	}
+	for (;;) {
+		struct port_event ve[8];
+		int nv = asyncev_take(w->verbs, ve, 8);
+
+		for (int k = 0; k < nv; k++)
+			port_event(w, m, &ve[k], false);
+		if (nv < 8)
+			break;
+	}
+}
+
+/* The requests the local worker carries out this turn, taken under its
+ * lock. */
+struct local_req {
+	bool ack, mark, changed, clear;
+	char clear_dev[64];
+	int clear_port;
+};
+
+/* Takes the requests (under the lock) and applies a new target list or
+ * interval to m; *next moves with a new interval. */
+static void take_requests(struct monitor *w, struct ctr_model *m,
+			  struct local_req *r, double last, double *next)
+{
+	r->ack = w->req_ack;
+	r->mark = w->req_mark;
+	r->clear = w->req_clear;
+	memcpy(r->clear_dev, w->clear_dev, sizeof(r->clear_dev));
+	r->clear_port = w->clear_port;
+	w->req_ack = w->req_mark = w->req_clear = false;
+	r->changed = w->targets_new;
+	if (r->changed)
+		apply_targets(w, m);
+	if (w->interval_new) {
+		/* The new interval counts from the last sample: a shorter
+		 * one is due now, and no port calls the samples around the
+		 * change a gap. */
+		for (int i = 0; i < m->n; i++) {
+			delta_set_interval(&m->dp[i], w->interval_s);
+			delta_set_interval(&m->peer_dp[i], w->interval_s);
+		}
+		if (last >= 0)
+			*next = last + w->interval_s;
+		w->interval_new = false;
+	}
+	m->interval_s = w->interval_s;
+}
+
 static void local_main(struct worker *wk, void *arg)
 {
 	struct monitor *w = arg;
@@ -173,9 +290,7 @@ static void local_main(struct worker *wk, void *arg)
 
 	worker_lock(wk);
 	while (!worker_stopping(wk)) {
-		bool ack, mark, changed, clear;
-		char clear_dev[64];
-		int clear_port;
+		struct local_req r;
 		double t;
 
 		while (!worker_stopping(wk) && worker_now() < next &&
@@ -183,103 +298,20 @@ static void local_main(struct worker *wk, void *arg)
 			worker_wait(wk, next);
 		if (worker_stopping(wk))
 			break;
-		ack = w->req_ack;
-		mark = w->req_mark;
-		clear = w->req_clear;
-		memcpy(clear_dev, w->clear_dev, sizeof(clear_dev));
-		clear_port = w->clear_port;
-		w->req_ack = w->req_mark = w->req_clear = false;
-		changed = w->targets_new;
-		if (changed) {
-			/* a port keeps its last state across a new target
-			 * list (the snapshot's neighbour changes when the
-			 * link goes down): else that change is lost */
-			struct port_track keep[CTRW_MAX_PORTS];
-
-			memcpy(keep, w->track, sizeof(keep));
-			memset(w->track, 0, sizeof(w->track));
-			for (int i = 0; i < w->ntargets; i++)
-				for (int k = 0; k < CTRW_MAX_PORTS; k++)
-					if (keep[k].state &&
-					    !strcmp(keep[k].port, w->targets[i].label)) {
-						w->track[i] = keep[k];
-						break;
-					}
-			m->n = w->ntargets;
-			for (int i = 0; i < m->n; i++) {
-				memset(&m->port[i], 0, sizeof(m->port[i]));
-				m->port[i].t = w->targets[i];
-				m->port[i].cong.link_lane_gbps = w->lanes[i];
-				delta_init(&m->dp[i], w->targets[i].label, w->interval_s);
-				m->peer[i] = w->peers[i];
-				delta_init(&m->peer_dp[i], w->peers[i].t.label, w->interval_s);
-			}
-			w->targets_new = false;
-		}
-		if (w->interval_new) {
-			/* The new interval counts from the last sample: a
-			 * shorter one is due now, and no port calls the
-			 * samples around the change a gap. */
-			for (int i = 0; i < m->n; i++) {
-				delta_set_interval(&m->dp[i], w->interval_s);
-				delta_set_interval(&m->peer_dp[i], w->interval_s);
-			}
-			if (last >= 0)
-				next = last + w->interval_s;
-			w->interval_new = false;
-		}
-		m->interval_s = w->interval_s;
+		take_requests(w, m, &r, last, &next);
 		worker_unlock(wk);
 
 		umadlock_span_begin();
 		/* a new port's tick: a MAD, so outside the lock */
-		for (int i = 0; changed && i < m->n; i++)
+		for (int i = 0; r.changed && i < m->n; i++)
 			portcong_open(&m->port[i].cong, &m->port[i].t, m->port[i].cong.link_lane_gbps,
 				      w->smp);
-		if (clear)
-			clear_port_counters(w, m, clear_dev, clear_port);
+		if (r.clear)
+			clear_port_counters(w, m, r.clear_dev, r.clear_port);
 		t = worker_now();
 		/* a request alone does not sample again before its time */
-		if (t >= next || changed || clear) {
-			struct timespec wall;
-
-			clock_gettime(CLOCK_REALTIME, &wall);
-			for (int i = 0; i < m->n; i++) {
-				struct counter_set *cs = malloc(sizeof(*cs));
-
-				if (!cs)
-					break;
-				reader_read(w->smp, &m->port[i].t, cs);
-				m->port[i].valid = cs->valid;
-				m->port[i].source = cs->source;
-				snprintf(m->port[i].mode, sizeof(m->port[i].mode), "%s", cs->mode);
-				snprintf(m->port[i].why, sizeof(m->port[i].why), "%s", cs->why);
-				m->port[i].det = cs->det;
-				portcong_tick(&m->port[i].cong, &m->port[i].t);
-				delta_update(&m->dp[i], cs, cs->valid ? cs->t_mono : worker_now());
-				eventlog_add_from(&m->log, &m->dp[i], &wall);
-				port_events(w, m, i, &wall);
-				if (m->peer[i].sampled) {
-					reader_read(w->smp, &m->peer[i].t, cs);
-					m->peer[i].valid = cs->valid;
-					snprintf(m->peer[i].why, sizeof(m->peer[i].why), "%s", cs->why);
-					delta_update(&m->peer_dp[i], cs,
-						     cs->valid ? cs->t_mono : worker_now());
-					eventlog_add_from(&m->log, &m->peer_dp[i], &wall);
-				}
-				free(cs);
-			}
-			/* verbs events since the last sample: the thread
-			 * wrote them to the file as they came */
-			for (;;) {
-				struct port_event ve[8];
-				int nv = asyncev_take(w->verbs, ve, 8);
-
-				for (int k = 0; k < nv; k++)
-					port_event(w, m, &ve[k], false);
-				if (nv < 8)
-					break;
-			}
+		if (t >= next || r.changed || r.clear) {
+			sample_all(w, m);
 			m->now = worker_now();
 			m->gen++;
 			last = t;
@@ -289,16 +321,16 @@ static void local_main(struct worker *wk, void *arg)
 		if (umadlock_sim())
 			reader_release(w->smp);
 		umadlock_span_end();
-		if (mark)
+		if (r.mark)
 			for (int i = 0; i < m->n; i++) {
 				delta_mark(&m->dp[i], worker_now());
 				delta_mark(&m->peer_dp[i], worker_now());
 			}
-		if (ack)
+		if (r.ack)
 			eventlog_ack(&m->log);
 
 		worker_lock(wk);
-		if (mark || ack)
+		if (r.mark || r.ack)
 			m->gen++;
 		copy_local(w->pub, m);
 		worker_notify(wk);

@@ -126,45 +126,12 @@ static void label_guid(struct expo_buf *x, bool *first, const char *key, uint64_
 	expo_label(x, first, key, g);
 }
 
-/* The bit error rate families of the ports that have one. */
-static void write_ber(struct expo_buf *b, const char *prefix, const struct export_target *t, int n)
+/* PMA data, packets and PortXmitWait: a family each. */
+static void write_pma_families(struct expo_buf *b, const char *prefix,
+			       const struct export_target *t, int n)
 {
-	static const struct {
-		const char *suffix, *help;
-	} fam[] = {
-		{ "_bit_error_rate", "Effective bit error rate since the exporter started: SymbolErrorCounter "
-		  "over lanes x lane signalling rate x seconds (post-FEC on links with FEC); with no error, "
-		  "the 95 % upper bound." },
-		{ "_bit_error_rate_bound", "1 when _bit_error_rate is an upper bound (no symbol error seen)." },
-		{ "_bit_error_rate_window_seconds", "The window _bit_error_rate covers." },
-	};
 	char name[96];
 
-	for (size_t k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
-		bool header = false;
-
-		snprintf(name, sizeof(name), "%s%s", prefix, fam[k].suffix);
-		for (int i = 0; i < n; i++) {
-			if (!t[i].ber_valid)
-				continue;
-			if (!header) {
-				expo_family(b, name, "gauge", fam[k].help);
-				header = true;
-			}
-			expo_sample(b, name, t[i].labels, NULL, NULL,
-				    k == 0 ? t[i].ber : k == 1 ? (double)t[i].ber_bound : t[i].ber_window_s);
-		}
-	}
-}
-
-void export_write_counters(struct expo_buf *b, const char *prefix,
-			   const struct export_target *t, int n)
-{
-	char name[96], help[256];
-
-	write_ber(b, prefix, t, n);
-
-	/* PMA data, packets and PortXmitWait: a family each */
 	for (int k = 0; k < NPMA_FAMILIES; k++) {
 		const struct pma_family *fam = &pma_families[k];
 		bool header = false;
@@ -185,7 +152,14 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			expo_sample_u64(b, name, t[i].labels, NULL, NULL, v->value * fam->mult);
 		}
 	}
-	/* the error counters, one family with the PMA name as a label */
+}
+
+/* The error counters, one family with the PMA name as a label. */
+static void write_error_counters(struct expo_buf *b, const char *prefix,
+				 const struct export_target *t, int n)
+{
+	char name[96];
+
 	name_of(name, sizeof(name), prefix, "errors_total");
 	expo_family(b, name, "counter",
 		    "Error counters of the port by their PMA name (IBTA PortCounters; the classic ones stop at their maximum instead of wrapping).");
@@ -203,7 +177,15 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 						ctr_table[c].name, v->value);
 		}
 	}
-	/* driver hw_counters (RoCE: retries, sequence errors, CNPs ...) */
+}
+
+/* Driver hw_counters (RoCE: retries, sequence errors, CNPs ...) and
+ * netdev pause / PFC statistics (ethtool -S names). */
+static void write_driver_counters(struct expo_buf *b, const char *prefix,
+				  const struct export_target *t, int n)
+{
+	char name[96];
+
 	name_of(name, sizeof(name), prefix, "hw_events_total");
 	expo_family(b, name, "counter",
 		    "Driver counters from the port's hw_counters directory in sysfs (RoCE), by file name; class is error, congestion or traffic.");
@@ -241,7 +223,14 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 				    v->value);
 		}
 	}
-	/* whether the counters could be read, and why not */
+}
+
+/* Whether the counters could be read, why not, and from where. */
+static void write_read_state(struct expo_buf *b, const char *prefix,
+			     const struct export_target *t, int n)
+{
+	char name[96];
+
 	name_of(name, sizeof(name), prefix, "counters_up");
 	expo_family(b, name, "gauge",
 		    "1 when the port's counters were read in the last collection, 0 when not (see the _counters_error_info series).");
@@ -262,7 +251,14 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 			sample_plus(b, name, t[i].labels, "source",
 				    cs->source == CTR_SRC_PMA ? "pma" : "sysfs", "mode", cs->mode, 1);
 	}
-	/* the counter rules' verdicts */
+}
+
+/* The counter rules' verdicts, and which counter decided each. */
+static void write_verdicts(struct expo_buf *b, const char *prefix,
+			   const struct export_target *t, int n)
+{
+	char name[96], help[256];
+
 	name_of(name, sizeof(name), prefix, "verdict");
 	snprintf(help, sizeof(help),
 		 "Verdict of each counter rule on the port: 0 ok, 1 watch, 2 act (thresholds from the configuration file, defaults of the reference procedure).");
@@ -290,6 +286,48 @@ void export_write_counters(struct expo_buf *b, const char *prefix,
 				    t[i].vclass[r], (uint64_t)t[i].verdict[r]);
 			expo_free(&l);
 		}
+}
+
+/* The bit error rate families of the ports that have one. */
+static void write_ber(struct expo_buf *b, const char *prefix, const struct export_target *t, int n)
+{
+	static const struct {
+		const char *suffix, *help;
+	} fam[] = {
+		{ "_bit_error_rate", "Effective bit error rate since the exporter started: SymbolErrorCounter "
+		  "over lanes x lane signalling rate x seconds (post-FEC on links with FEC); with no error, "
+		  "the 95 % upper bound." },
+		{ "_bit_error_rate_bound", "1 when _bit_error_rate is an upper bound (no symbol error seen)." },
+		{ "_bit_error_rate_window_seconds", "The window _bit_error_rate covers." },
+	};
+	char name[96];
+
+	for (size_t k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
+		bool header = false;
+
+		snprintf(name, sizeof(name), "%s%s", prefix, fam[k].suffix);
+		for (int i = 0; i < n; i++) {
+			if (!t[i].ber_valid)
+				continue;
+			if (!header) {
+				expo_family(b, name, "gauge", fam[k].help);
+				header = true;
+			}
+			expo_sample(b, name, t[i].labels, NULL, NULL,
+				    k == 0 ? t[i].ber : k == 1 ? (double)t[i].ber_bound : t[i].ber_window_s);
+		}
+	}
+}
+
+void export_write_counters(struct expo_buf *b, const char *prefix,
+			   const struct export_target *t, int n)
+{
+	write_ber(b, prefix, t, n);
+	write_pma_families(b, prefix, t, n);
+	write_error_counters(b, prefix, t, n);
+	write_driver_counters(b, prefix, t, n);
+	write_read_state(b, prefix, t, n);
+	write_verdicts(b, prefix, t, n);
 }
 
 /* The link families shared by local and fabric ports. */

@@ -16,6 +16,12 @@
 
 #define WATCH_PERIOD_S 1.0
 
+/* The running worker whose views others may take (discovery_shared_take):
+ * the last one started; its stop clears it under this lock, so a take in
+ * progress ends before the worker goes. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct discovery *shared;
+
 struct discovery {
 	struct worker w;		/* its lock guards everything below */
 	struct fab_opts opts;
@@ -204,6 +210,9 @@ struct discovery *discovery_start(const struct fab_opts *o,
 		free(w);
 		return NULL;
 	}
+	pthread_mutex_lock(&shared_lock);
+	shared = w;
+	pthread_mutex_unlock(&shared_lock);
 	return w;
 }
 
@@ -211,6 +220,10 @@ void discovery_stop(struct discovery *w)
 {
 	if (!w)
 		return;
+	pthread_mutex_lock(&shared_lock);
+	if (shared == w)
+		shared = NULL;
+	pthread_mutex_unlock(&shared_lock);
 	/* A discovery in flight finishes first: libibnetdisc cannot be
 	 * interrupted; its per-MAD time-out bounds the wait. */
 	worker_stop(&w->w);
@@ -273,6 +286,36 @@ void discovery_put(struct discovery *w, struct fabric_view *v)
 	worker_lock(&w->w);
 	view_unref(v);
 	worker_unlock(&w->w);
+}
+
+int discovery_shared_take(unsigned *gen,
+			  int (*take)(void *ctx, const struct fabric *f), void *ctx)
+{
+	struct fabric_view *v;
+	int rc = -1;
+
+	pthread_mutex_lock(&shared_lock);
+	v = shared ? discovery_get(shared) : NULL;
+	if (v && v->fabric && v->gen != *gen) {
+		rc = take(ctx, v->fabric);
+		if (!rc)
+			*gen = v->gen;
+		rc = rc ? -1 : 1;
+	} else if (shared) {
+		rc = 0;
+	}
+	if (v)
+		discovery_put(shared, v);
+	pthread_mutex_unlock(&shared_lock);
+	return rc;
+}
+
+void discovery_shared_request(void)
+{
+	pthread_mutex_lock(&shared_lock);
+	if (shared)
+		discovery_request(shared);
+	pthread_mutex_unlock(&shared_lock);
 }
 
 void discovery_watch(struct discovery *w, unsigned lid, int port)

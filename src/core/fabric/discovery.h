@@ -47,6 +47,17 @@ void discovery_progress(struct discovery *w, struct fabric_progress *p);
 struct fabric_view *discovery_get(struct discovery *w);
 void discovery_put(struct discovery *w, struct fabric_view *v);
 
+/* The newest view of the running worker (the last one started and not
+ * stopped), for a sweep that wants its model rather than a discovery of
+ * its own: when it holds a model newer than *gen, take() copies what it
+ * needs (the model is valid only during the call; 0 ok) and *gen moves
+ * on. 1 taken, 0 nothing newer (or no model yet), -1 no worker runs or
+ * take() failed. */
+int discovery_shared_take(unsigned *gen,
+			  int (*take)(void *ctx, const struct fabric *f), void *ctx);
+/* Asks the running worker, if any, for a discovery now. */
+void discovery_shared_request(void);
+
 /* Live counters of one fabric port (the screen's selection), read from its
  * PMA by the worker about once a second while no discovery runs. lid 0
  * stops it: call it when the fabric screen is left. */

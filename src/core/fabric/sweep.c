@@ -56,6 +56,7 @@ int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
 			sp->lid = sw_node ? node->lid : fp->lid;
 			sp->port = fp->portnum;
 			sp->port_guid = fp->guid;
+			sp->fi = node->first_port + i;
 		}
 		d += l;
 	}
@@ -125,6 +126,16 @@ void sweep_port_counters(const struct sweep *sw, int i, struct counter_set *cs)
 int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 		   size_t errlen)
 {
+	struct fabric *f = NULL;
+	int rc = sweep_discover_model(sw, &f, o, err, errlen);
+
+	fabric_free(f);
+	return rc;
+}
+
+int sweep_discover_model(struct sweep *sw, struct fabric **fp,
+			 const struct sweep_opts *o, char *err, size_t errlen)
+{
 	struct fab_opts fo = { 0 };
 	struct fabric *f;
 	char ferr[320];
@@ -157,6 +168,7 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 	fo.max_smps = o->max_smps > 0 ? o->max_smps : 64;
 	fo.timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 300;
 	fo.retries = 2;
+	fo.node_name_map = o->node_name_map;
 	umadlock_span_begin();
 	f = fabric_discover(&fo, ferr, sizeof(ferr));
 	umadlock_span_end();
@@ -166,7 +178,10 @@ int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 		return 4;
 	}
 	rc = sweep_from_fabric(sw, f, err, errlen);
-	fabric_free(f);
+	if (rc)
+		fabric_free(f);
+	else
+		*fp = f;
 	return rc;
 }
 

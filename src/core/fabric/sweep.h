@@ -35,6 +35,7 @@ struct sweep_port {
 	uint16_t cap;		/* ClassPortInfo CapabilityMask */
 	uint32_t cap2;
 	int vi;			/* SWEEP_READ: its row of sweep.vals */
+	int fi;			/* its index in the model's ports */
 	double t_mono;		/* CLOCK_MONOTONIC seconds of the query */
 };
 
@@ -62,6 +63,7 @@ struct sweep_opts {
 	 * PMA has 64-bit data: no AllPortSelect shortcut, traffic counters
 	 * kept (the exporter's full collection). */
 	bool all_counters;
+	const char *node_name_map;	/* discovery's names, NULL: none */
 };
 
 struct fabric;
@@ -72,6 +74,9 @@ struct fabric;
  * and takes its port list. */
 int sweep_discover(struct sweep *sw, const struct sweep_opts *o, char *err,
 		   size_t errlen);
+/* The same, and the fabric model itself into *f (the caller frees it). */
+int sweep_discover_model(struct sweep *sw, struct fabric **f,
+			 const struct sweep_opts *o, char *err, size_t errlen);
 /* The port list of an existing fabric model: every port but switch port
  * 0, switches queried on their port-0 LID. 0, or 5 out of memory. */
 int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,

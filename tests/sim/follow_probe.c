@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/* Drives the console's sweep beside a running discovery worker on the
+ * simulated fabric: the sweep must take the worker's model (no discovery
+ * of its own), and a new model of the worker (discovery_request, as the
+ * fabric screen's r) must reach the next sweep. Prints one line per
+ * check; exits 0 when all hold, 1 otherwise. sweeper-follow.test counts
+ * the NodeInfo SMPs ibsim delivered meanwhile. */
+#include "config.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/base/sysfs.h"
+#include "core/base/worker.h"
+#include "core/counters/monitor.h"
+#include "core/fabric/discovery.h"
+#include "core/fabric/sweeper.h"
+#include "diag/sweeplisting.h"
+
+static struct ctr_model model;
+
+/* Waits up to 30 s for the worker's view gen (or newer) with a model:
+ * its node count, or -1. */
+static int wait_view(struct discovery *w, unsigned gen)
+{
+	double t0 = worker_now();
+
+	do {
+		struct fabric_view *v = discovery_get(w);
+		int n = v && v->gen >= gen && v->fabric ? v->fabric->nnodes : -1;
+
+		if (v)
+			discovery_put(w, v);
+		if (n >= 0)
+			return n;
+		poll(NULL, 0, 100);
+	} while (worker_now() - t0 < 30);
+	return -1;
+}
+
+/* Requests a sweep and waits up to 30 s for one newer than gen. */
+static bool sweep_once(struct monitor *m, unsigned long gen)
+{
+	double t0 = worker_now();
+
+	monitor_sweep(m);
+	do {
+		monitor_get(m, &model);
+		if (model.sweep_gen > gen && !model.sweep_busy)
+			return true;
+		poll(NULL, 0, 100);
+	} while (worker_now() - t0 < 30);
+	return false;
+}
+
+static int check(struct sweeper *swp, int nodes, unsigned long taken)
+{
+	struct sweeper_stats st;
+
+	sweeper_stats(swp, &st);
+	if (model.sweep_err[0] || model.sweep_nodes != nodes || st.discoveries ||
+	    st.taken != taken) {
+		printf("FAIL: sweep of %d nodes (worker's %d), err '%s', %lu own discoveries, %lu models taken (want 0, %lu)\n",
+		       model.sweep_nodes, nodes, model.sweep_err, st.discoveries, st.taken, taken);
+		return 1;
+	}
+	printf("ok: the sweep read %d ports of the worker's model %lu (%d nodes), no discovery of its own\n",
+	       model.sweep_ports, taken, nodes);
+	return 0;
+}
+
+int main(void)
+{
+	struct fab_opts fo = { 0 };
+	struct discovery *w;
+	struct monitor *m = NULL;
+	struct sweeper *swp = NULL;
+	struct monitor_sweeper ms;
+	char err[320] = "out of memory";
+	int nodes, bad = 0;
+
+	sysfs_set_root("/");
+	w = discovery_start(&fo, 0, err, sizeof(err));
+	if (!w || (nodes = wait_view(w, 1)) < 0) {
+		printf("FAIL: the discovery worker: %s\n", w ? "no model within 30 s" : err);
+		discovery_stop(w);
+		return 1;
+	}
+	swp = sweeper_new(NULL, sweeplisting_listed);
+	ms = sweeper_for_monitor(swp);
+	m = swp ? monitor_start(1.0, NULL, &ms, err, sizeof(err)) : NULL;
+	if (!m || !sweep_once(m, 0)) {
+		printf("FAIL: the first sweep: %s\n", m ? "none within 30 s" : err);
+		bad = 1;
+		goto out;
+	}
+	bad |= check(swp, nodes, 1);
+	/* the worker discovers again (the fabric screen's r): the next
+	 * sweep takes that model */
+	discovery_request(w);
+	if ((nodes = wait_view(w, 2)) < 0 || !sweep_once(m, model.sweep_gen)) {
+		printf("FAIL: no second model or sweep within 30 s\n");
+		bad = 1;
+		goto out;
+	}
+	bad |= check(swp, nodes, 2);
+out:
+	monitor_stop(m);
+	sweeper_free(swp);
+	discovery_stop(w);
+	return bad;
+}
