@@ -16,7 +16,9 @@ SUDO=
 # (ibsim + opensm for the fabric, qemu + busybox for the Soft-RoCE VM),
 # the oracle tools (infiniband-diags, perftest, ibverbs-utils, iperf3), tmux,
 # the Prometheus server and node_exporter the exporter's tests scrape with,
-# libarchive (capture archives: tar + gzip, read safely),
+# libarchive (capture archives: tar + gzip, read safely), libmnl (the
+# generic-netlink plumbing of the ethtool module EEPROM page read),
+# ethtool (`ethtool -m`, the oracle that a netdev exposes no module),
 # gdb, which prints a crashed test process's backtrace into its log, and
 # nftables, whose nft plants the firewall rule the triage's environment
 # check must find (in a network namespace of the test's own).
@@ -28,7 +30,7 @@ PKGS="build-essential autoconf automake pkg-config
  prometheus prometheus-node-exporter
  tmux iperf3 python3 curl procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
- valgrind clang-14 libclang-rt-14-dev gdb nftables"
+ valgrind clang-14 libclang-rt-14-dev gdb nftables ethtool"
 
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086

@@ -31,7 +31,7 @@ EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh tests/vm/
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test tests/vm/agent-tcp.test \
 	tests/vm/keylat.py tests/vm/screenlib.sh tests/vm/t-50-screen-faults.sh \
 	tests/vm/agent-orders.test \
-	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-snapshot.sh \
+	tests/vm/t-00-env.sh tests/vm/t-05-permission.sh tests/vm/t-06-optics.sh tests/vm/t-snapshot.sh \
 	tests/vm/t-perftest.sh tests/vm/t-40-counters.sh tests/vm/t-40-engine-bw.sh \
 	tests/vm/t-41-fabric.sh tests/vm/t-41-faults-net.sh \
 	tests/vm/t-42-engine-lat-rate.sh tests/vm/t-43-engine-oracle.sh \
