@@ -9,7 +9,8 @@
 #include "core/optics/report.h"
 
 /* Which pages a decoder needs, from the lower page already read:
- * fills want[i] = { address index (0: 0x50, 1: 0x51), page }; returns how
+ * fills want[i] = { address index (0: 0x50, 1: 0x51), page (-1: the
+ * lower half) }; returns how
  * many. */
 int optics_pages_wanted(const struct optics_pages *pg, int want[][2], int max);
 
