@@ -10,8 +10,7 @@
 
 /* Which pages a decoder needs, from the lower page already read:
  * fills want[i] = { address index (0: 0x50, 1: 0x51), page (-1: the
- * lower half) }; returns how
- * many. */
+ * lower half) }; returns how many. */
 int optics_pages_wanted(const struct optics_pages *pg, int want[][2], int max);
 
 /* Saved pages: dir holds <addr>-lower.hex and <addr>-page-<NN>.hex
