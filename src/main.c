@@ -32,8 +32,8 @@ static int open_capture(struct cli *c, char *root, size_t len)
 		return 2;
 	}
 	if (!views[i] || c->t.peer) {
-		fprintf(stderr, "ibconsole: --from %s: %s needs a live host — a capture serves the console, snapshot, fabric and triage without --peer; run it on the host itself\n",
-			c->from, c->t.peer ? "triage --peer" : name);
+		fprintf(stderr, "ibconsole: --from %s: %s%s needs a live host — a capture serves the console, snapshot, fabric and triage without --peer; run it on the host itself\n",
+			c->from, name, c->t.peer ? " --peer" : "");
 		return 2;
 	}
 	rc = replay_open(c->from, err, sizeof(err));
