@@ -439,6 +439,8 @@ enum fab_known screen_fabric_problems(int *errors, int *warns)
 {
 	struct fabric_view *v;
 
+	if (!fs.w && replay_active())
+		return FAB_CAPTURE;
 	if (!fs.w)
 		return fs.err[0] ? FAB_FAILED : FAB_DISCOVERING;
 	v = discovery_get(fs.w);
