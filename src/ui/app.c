@@ -260,8 +260,6 @@ static bool ui_key(struct ui_app *a, int key)
 		a->notice[0] = '\0';
 		a->dirty = true;
 	}
-	if (a->capture && a->have && ui_capture_refuses(a, key, act))
-		return true;
 
 	if (key == KEY_RESIZE) {
 		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
@@ -289,6 +287,9 @@ static bool ui_key(struct ui_app *a, int key)
 		if (fl & SCREEN_HANDLED)
 			return true;
 	}
+	/* after the screen: a filter being typed keeps its letters */
+	if (a->capture && ui_capture_refuses(a, key, act))
+		return true;
 	switch (act) {
 	case UI_ACT_QUIT:
 		return false;
