@@ -249,6 +249,20 @@ static bool ui_capture_refuses(struct ui_app *a, int key, enum ui_action act)
 	return true;
 }
 
+/* The terminal changed size: every screen lays itself out again. */
+static void ui_resize(struct ui_app *a)
+{
+	const struct screen *const all[] = {
+		&screen_ports, &screen_help, &screen_fabric, &screen_counters,
+		&screen_events, &screen_sweep, &screen_test, &screen_triage,
+		&screen_demo, &screen_accept,
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
+		all[i]->on_resize(getmaxx(stdscr), getmaxy(stdscr));
+	a->dirty = a->clear = true;
+}
+
 /* Returns false when the loop should stop. */
 static bool ui_key(struct ui_app *a, int key)
 {
@@ -262,17 +276,7 @@ static bool ui_key(struct ui_app *a, int key)
 	}
 
 	if (key == KEY_RESIZE) {
-		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_help.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_fabric.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_test.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_triage.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_demo.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_accept.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		a->dirty = a->clear = true;
+		ui_resize(a);
 		return true;
 	}
 	/* The current screen sees the key first (help closes on any). */
