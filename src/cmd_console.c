@@ -10,6 +10,7 @@
 #include "cmd_fabric.h"
 #include "cmd_test.h"
 #include "cmd_triage.h"
+#include "core/capture/replay.h"
 #include "core/testrun/peer.h"
 #include "core/port/snapshot.h"
 #include "ui/ui.h"
@@ -20,6 +21,7 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 			     .config = c->config, .accept_results = c->con.accept_results,
 			     .accept_iters = c->t.iters, .accept_duration_s = c->t.duration_s };
 	struct fab_opts fo;
+	char label[400];
 
 	if (c->t.iters && c->t.duration_s > 0) {
 		fprintf(stderr, "ibconsole: the acceptance screen runs by --iters or by --duration, not both — drop one\n");
@@ -29,6 +31,11 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 	u.fabric = &fo;
 	u.rediscover_s = c->con.rediscover_s;
 	u.source_label = getenv("IBCONSOLE_DEMO") ? "ibsim (demo)" : NULL;
+	if (replay_active()) {		/* --from FILE */
+		snprintf(label, sizeof(label), "capture of %s at %s", replay_host(), replay_time());
+		u.source_label = label;
+		u.capture = true;
+	}
 	if (c->t.peer)
 		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */
 	return ui_run(o, &u);

@@ -50,6 +50,9 @@ struct ui_app {
 	struct monitor *cw;
 	struct sweeper *swp;		/* the fabric sweep the monitor runs */
 	struct ctr_model *ctr;
+	/* --from FILE */
+	bool capture;
+	char notice[240];	/* a refused key's one line, until the next key */
 };
 
 /*
@@ -199,6 +202,10 @@ static void ui_draw(struct ui_app *a, time_t now)
 		ui_draw_header(a, w, now);
 		if (a->have) {
 			a->screen->draw(stdscr, &c);
+			if (a->notice[0]) {	/* over the screen's footer */
+				widgets_bar(stdscr, h - 1, w, UI_WARN);
+				widgets_text(stdscr, h - 1, 0, w, a->notice, UI_WARN, false, true);
+			}
 		} else {
 			const char *msg[1] = { "Reading ports ..." };
 
@@ -211,6 +218,51 @@ static void ui_draw(struct ui_app *a, time_t now)
 	a->dirty = false;
 }
 
+/* On a capture, the keys that need a live host (traffic, counters read
+ * now) say so in one line instead of starting; true when key was one. */
+static bool ui_capture_refuses(struct ui_app *a, int key, enum ui_action act)
+{
+	const char *what;
+
+	switch (act) {
+	case UI_ACT_TEST:
+		what = "a bandwidth/latency test needs a live host and peer";
+		break;
+	case UI_ACT_ACCEPT:
+		what = "acceptance runs traffic: it needs live hosts";
+		break;
+	case UI_ACT_COUNTERS:
+	case UI_ACT_EVENTS:
+	case UI_ACT_SWEEP:
+	case UI_ACT_ACK:
+	case UI_ACT_MARK:
+	case UI_ACT_CLEAR:
+		what = "no live counters in a capture";
+		break;
+	default:
+		return false;
+	}
+	snprintf(a->notice, sizeof(a->notice),
+		 " %c: %s \xe2\x80\x94 this is a capture; run ibconsole on the host itself",
+		 key > 32 && key < 127 ? key : '?', what);
+	a->dirty = true;
+	return true;
+}
+
+/* The terminal changed size: every screen lays itself out again. */
+static void ui_resize(struct ui_app *a)
+{
+	const struct screen *const all[] = {
+		&screen_ports, &screen_help, &screen_fabric, &screen_counters,
+		&screen_events, &screen_sweep, &screen_test, &screen_triage,
+		&screen_demo, &screen_accept,
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
+		all[i]->on_resize(getmaxx(stdscr), getmaxy(stdscr));
+	a->dirty = a->clear = true;
+}
+
 /* Returns false when the loop should stop. */
 static bool ui_key(struct ui_app *a, int key)
 {
@@ -218,18 +270,13 @@ static bool ui_key(struct ui_app *a, int key)
 	struct ui_ctx c = ui_ctx_of(a);
 	int fl;
 
+	if (key != KEY_RESIZE && a->notice[0]) {
+		a->notice[0] = '\0';
+		a->dirty = true;
+	}
+
 	if (key == KEY_RESIZE) {
-		screen_ports.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_help.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_fabric.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_counters.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_events.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_sweep.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_test.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_triage.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_demo.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		screen_accept.on_resize(getmaxx(stdscr), getmaxy(stdscr));
-		a->dirty = a->clear = true;
+		ui_resize(a);
 		return true;
 	}
 	/* The current screen sees the key first (help closes on any). */
@@ -244,6 +291,9 @@ static bool ui_key(struct ui_app *a, int key)
 		if (fl & SCREEN_HANDLED)
 			return true;
 	}
+	/* after the screen: a filter being typed keeps its letters */
+	if (a->capture && ui_capture_refuses(a, key, act))
+		return true;
 	switch (act) {
 	case UI_ACT_QUIT:
 		return false;
@@ -412,6 +462,7 @@ static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui
 		return 5;
 	}
 	a->source = ui_source(u);
+	a->capture = u->capture;
 	a->screen = screen_accept_has_results() ? &screen_accept : &screen_ports;
 	a->dirty = true;
 	screen_fabric_configure(u->fabric, u->rediscover_s);
@@ -440,7 +491,8 @@ static bool ui_turn(struct ui_app *a, int *rc)
 		a->dirty = true;
 		if (a->st.good_gen)
 			a->have = true;
-		if (a->have) {
+		/* a capture's ports have no live counters to sample */
+		if (a->have && !a->capture) {
 			monitor_set_targets(a->cw, a->snap);
 			screen_triage_watch(a->snap);
 		}

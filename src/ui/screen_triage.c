@@ -206,7 +206,7 @@ static void tri_enter(const struct ui_ctx *c)
 	long age = walk_age();
 
 	(void)c;
-	if (!ts.ev || ts.stale[0] || age > TS_FRESH_S)
+	if (!ts.ev || ts.stale[0] || age >= TS_FRESH_S)
 		start(-1);
 }
 

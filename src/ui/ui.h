@@ -21,6 +21,9 @@ struct ui_opts {
 					 * heat map; NULL none */
 	long long accept_iters;		/* -n for the acceptance screen, 0 default */
 	double accept_duration_s;	/* -D for it, 0: by iterations */
+	bool capture;			/* --from FILE: no live host behind
+					 * the ports; the keys that need one
+					 * refuse, no counters are read */
 };
 
 /* Runs the console until the user quits or a signal (INT, TERM, HUP)
