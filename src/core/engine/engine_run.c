@@ -24,6 +24,7 @@ struct run {
 	double best_interval_gbps;
 	bool stop_req;		/* the peer (or the duration) says stop */
 	bool lat_live;		/* lat has this phase's samples (latency, initiator) */
+	bool defer_repost;	/* latency: receives are reposted after the reply's post */
 	struct eng_lat_live lat;
 	char *err;
 	size_t errlen;
@@ -167,7 +168,8 @@ enum eng_status eng_prepare(struct eng *e, uint64_t size, char *err, size_t errl
 	return ENG_OK;
 }
 
-/* Drains the receive CQ, reposting at once so the ring stays full. */
+/* Drains the receive CQ, reposting at once so the ring stays full; the
+ * latency loop reposts later (refill_recv), off the ping-pong's path. */
 static enum eng_status poll_recv(struct run *r, uint64_t now)
 {
 	struct ibv_wc wc[16];
@@ -186,7 +188,7 @@ static enum eng_status poll_recv(struct run *r, uint64_t now)
 			continue;
 		r->e->qp[i].rx_posted--;
 		r->rcvd++;
-		if (post_recv(r->e, i)) {
+		if (!r->defer_repost && post_recv(r->e, i)) {
 			snprintf(r->err, r->errlen, "cannot repost a receive on QP %u", i + 1);
 			return ENG_INTERNAL;
 		}
@@ -244,6 +246,17 @@ static void finish_bw(struct run *r, struct eng_result *res, uint64_t t_first)
 				    r->best_interval_gbps : res->bw_avg_gbps;
 		res->peak_valid = res->ns > 0;
 	}
+}
+
+/* Tops the receive ring of QP i up again (latency, after the post). */
+static enum eng_status refill_recv(struct run *r, uint32_t i)
+{
+	while (r->e->qp[i].rx_posted < r->e->rx_depth)
+		if (post_recv(r->e, i)) {
+			snprintf(r->err, r->errlen, "cannot repost a receive on QP %u", i + 1);
+			return ENG_INTERNAL;
+		}
+	return ENG_OK;
 }
 
 /* Bandwidth and message rate: keep up to tx_depth WRs in flight per QP,
@@ -424,6 +437,9 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 
 	r->lat_live = ini;
 	r->lat.halved = op != OP_READ;
+	/* a receive consumed by this ping is replaced after the answer is
+	 * posted: the ring (ENG_RX_DEPTH deep) never runs dry one-at-a-time */
+	r->defer_repost = op == OP_SEND;
 	if (!ini && op == OP_READ) {	/* nothing to do on the far end of a read */
 		while (!r->stop_req) {
 			struct timespec d = { 0, 1000000 };
@@ -472,6 +488,11 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 		}
 		r->scnt[0] = i + 1;
 		r->totp++;
+		if (r->defer_repost) {
+			st = refill_recv(r, 0);
+			if (st)
+				return st;
+		}
 		if (ini && !wait_first) {
 			st = op == OP_READ ? wait_send(r, 0, i + 1) : wait_in(r, i, true);
 			if (st)
