@@ -32,7 +32,7 @@ for v in $variants; do
 	wait_listening "agent-$name.log"
 	eval "port_$name=$port bin_$name=\$bin"
 	names="$names $name"
-	port=$((port + 1))
+	port=$((port + 10))	# the agent may use the next ports too
 done
 
 # metric -> perftest program and options, ibconsole options, JSON key
