@@ -438,7 +438,10 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	/* who waits for a ping before posting: the responder, and the
 	 * initiator too when the peer posts first */
 	bool wait_first = !ini || (e->cfg.answer_first && op != OP_READ);
-	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0;
+	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0, c_first = 0;
+	/* ns per stamp unit: 1, or the TSC's, measured over 2 ms for the live
+	 * figures and over the whole run for the result */
+	double ns_per = 1.0;
 	enum eng_status st;
 
 	r->lat_live = ini;
@@ -446,6 +449,15 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	/* a receive consumed by this ping is replaced after the answer is
 	 * posted: the ring (ENG_RX_DEPTH deep) never runs dry one-at-a-time */
 	r->defer_repost = op == OP_SEND;
+	if (ini && !eng_stamp_is_ns()) {
+		struct timespec d = { 0, 2000000 };
+		uint64_t t0 = eng_now_ns(), c0 = eng_stamp(), t1, c1;
+
+		nanosleep(&d, NULL);
+		t1 = eng_now_ns();
+		c1 = eng_stamp();
+		ns_per = c1 > c0 ? (double)(t1 - t0) / (double)(c1 - c0) : 1.0;
+	}
 	if (!ini && op == OP_READ) {	/* nothing to do on the far end of a read */
 		while (!r->stop_req) {
 			struct timespec d = { 0, 1000000 };
@@ -475,16 +487,20 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 				return st;
 		}
 		if (ini) {
-			uint64_t now = eng_now_ns();
+			/* the duration's end is noticed by housekeeping */
+			uint64_t now = eng_stamp(), gap;
 
-			if (r->end_at && now >= r->end_at)
+			if (r->end_at && r->stop_req)
 				break;
 			if (i < ENG_MAX_TS)
 				e->tp[i] = now;
-			if (i == 0)
-				t_first = now;
-			else	/* the same sample as the final report's, live */
-				eng_lat_live_add(&r->lat, op != OP_READ ? (now - t_prev) / 2 : now - t_prev);
+			if (i == 0) {
+				t_first = eng_now_ns();
+				c_first = now;
+			} else {	/* the same sample as the final report's, live */
+				gap = now > t_prev ? (uint64_t)((double)(now - t_prev) * ns_per) : 0;
+				eng_lat_live_add(&r->lat, op != OP_READ ? gap / 2 : gap);
+			}
 			t_prev = now;
 		}
 		e->qp[0].src[r->size - 1] = v;
@@ -512,6 +528,8 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 			return st;
 	}
 	t_end = eng_now_ns();
+	if (ini && !eng_stamp_is_ns() && t_prev > c_first && t_end > t_first)
+		ns_per = (double)(t_end - t_first) / (double)(eng_stamp() - c_first);
 	if (ini)	/* the last samples too: the live summary ends complete */
 		progress(r, t_end);
 	res->msgs = i;
@@ -526,7 +544,8 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 
 		/* iters posts give iters - 1 gaps; tc is free here, reuse it */
 		for (uint64_t k = 0; k + 1 < n; k++)
-			e->tc[k] = e->tp[k + 1] - e->tp[k];
+			e->tc[k] = e->tp[k + 1] > e->tp[k] ?
+				   (uint64_t)((double)(e->tp[k + 1] - e->tp[k]) * ns_per) : 0;
 		if (n > 1)
 			eng_lat_stats(e->tc, n - 1, op != OP_READ, res);
 	}
