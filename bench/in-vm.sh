@@ -1,51 +1,148 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # in-vm.sh: the body of engine-vs-perftest.sh, run inside the VM.
+# One agent ('serve') per ibconsole build under test, then REPS rounds (the
+# first a warm-up, left out of the figures); in every round each metric
+# runs once with perftest and once with every build, the order rotated
+# by one place per round, so each tool goes first in turn.
 set -eu
 . "$(dirname "$0")/../tests/vm/vmlib.sh"
-IBC=$IBCONSOLE
-reps=${IBCONSOLE_BENCH_REPS:-5}
+reps=${IBCONSOLE_BENCH_REPS:-10}
+# builds under test: NAME=PATH ... (default: the one in the build tree)
+variants=${IBCONSOLE_BENCH_VARIANTS:-ibconsole=$IBCONSOLE}
+# builds that also run the bandwidth check (default: all)
+bw_variants=${IBCONSOLE_BENCH_BW_VARIANTS:-}
+metrics=${IBCONSOLE_BENCH_METRICS:-send_lat write_lat write_bw}
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 gid=$(roce_v2_ipv4_index rxe0 1 "$ip4")
 echo "BENCH clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource);" \
-	"cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o 'constant_tsc\|nonstop_tsc' | tr '\n' ' ')"
-cd "$(mktemp -d)"
-"$IBC" serve -p 18800 2> agent.log &
-agent=$!
-trap 'kill $agent 2>/dev/null || true' EXIT
-sleep 0.5
-pt() {
-	tool=$1
-	shift
-	timeout 120 "$tool" -d rxe0 -x "$gid" -p 18801 "$@" > s.log 2>&1 &
-	s=$!
-	k=0
-	until ss -ltn | grep -q ':18801 '; do k=$((k + 1)); [ $k -lt 100 ] || break; sleep 0.1; done
-	timeout 120 "$tool" -d rxe0 -x "$gid" -p 18801 "$@" 127.0.0.1 > c.log 2>&1
-	wait $s || true
-	awk '/^ *#bytes/ {getline; print; exit}' c.log
+	"cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o 'constant_tsc\|nonstop_tsc' | tr '\n' ' ');" \
+	"$(ib_send_lat --version 2>&1 | head -1)"
+dir=$(mktemp -d)
+cd "$dir"
+echo "BENCH runs in $dir/runs.txt"
+agents=
+trap 'for a in $agents; do kill $a 2>/dev/null || true; done' EXIT
+port=18800
+names=
+for v in $variants; do
+	name=${v%%=*} bin=${v#*=}
+	"$bin" serve -p $port 2> "agent-$name.log" &
+	agents="$agents $!"
+	wait_listening "agent-$name.log"
+	eval "port_$name=$port bin_$name=\$bin"
+	names="$names $name"
+	port=$((port + 10))	# the agent uses port + 1 too (TCP baseline)
+done
+
+# metric -> perftest program and options, ibconsole options, JSON key
+pt_args() {
+	case $1 in
+	send_lat) echo "ib_send_lat -s 2 -n 1000" ;;
+	write_lat) echo "ib_write_lat -s 2 -n 1000" ;;
+	read_lat) echo "ib_read_lat -s 2 -n 1000" ;;
+	ud_send_lat) echo "ib_send_lat -c UD -s 2 -n 1000" ;;
+	write_bw) echo "ib_write_bw -s 65536 -n 2000 --report_gbits" ;;
+	esac
 }
-ours() {
-	key=$1
+our_args() {
+	case $1 in
+	send_lat) echo "lat --op send -s 2 -n 1000" ;;
+	write_lat) echo "lat --op write -s 2 -n 1000" ;;
+	read_lat) echo "lat --op read -s 2 -n 1000" ;;
+	ud_send_lat) echo "lat --op send -c UD -s 2 -n 1000" ;;
+	write_bw) echo "bw -s 65536 -n 2000" ;;
+	esac
+}
+
+# pt METRIC: one perftest run on rxe0, prints t_typical (lat) or BW average
+pt() {
+	set -- $(pt_args "$1")
+	prog=$1
 	shift
-	timeout 120 "$IBC" test "$@" -p 18800 --json --no-record "$ip4" > o.json 2> o.err || [ $? = 1 ]
+	case $prog in
+	*_bw) col=4 ;;
+	*) col=5 ;;
+	esac
+	# under TCG perftest's cycle-counter calibration now and then gives
+	# "inf": such a run is run again (3 tries), and said so on stderr
+	try=0
+	while :; do
+		try=$((try + 1))
+		perftest_pair 120 18799 "$prog" -d rxe0 -x "$gid" -p 18799 "$@" >&2
+		[ "$pt_rc$pt_src" = 00 ] || { cat client.log server.log >&2; fail "$prog: client $pt_rc, server $pt_src"; }
+		val=$(awk -v c=$col '/^ *#bytes/ {getline; print $c; exit}' client.log)
+		case $val in
+		*[0-9]*) case $val in *inf* | *nan*) ;; *) break ;; esac ;;
+		esac
+		echo "BENCH perftest $prog gave '$val' (try $try)" >&2
+		[ $try -lt 3 ] || break
+	done
+	echo "$val"
+}
+# ours NAME METRIC: one run of build NAME against its own agent
+ours() {
+	eval "bin=\$bin_$1 port=\$port_$1"
+	case $2 in
+	*_bw) key=bw_avg_gbps ;;
+	*) key=lat_median_us ;;
+	esac
+	rc=0
+	# shellcheck disable=SC2046
+	timeout 120 "$bin" test $(our_args "$2") -p "$port" --json --no-record "$ip4" > o.json 2> o.err || rc=$?
+	[ $rc = 0 ] || [ $rc = 1 ] || { cat o.err; fail "$1 $2: exit $rc"; }
 	python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
 }
-: > bw.pt; : > bw.ours; : > lat.pt; : > lat.ours
-i=0
-while [ $i -lt "$reps" ]; do
-	pt ib_write_bw -s 65536 -n 2000 --report_gbits | awk '{print $4}' >> bw.pt
-	ours bw_avg_gbps bw -s 65536 -n 2000 >> bw.ours
-	pt ib_send_lat -s 2 -n 2000 | awk '{print $5}' >> lat.pt
-	ours lat_median_us lat --op send -s 2 -n 2000 >> lat.ours
-	i=$((i + 1))
+
+tools="perftest$names"
+ntools=$(echo $tools | wc -w)
+r=0
+while [ $r -lt "$reps" ]; do
+	# this round's order: the tool list rotated by r places
+	k=$((r % ntools))
+	order=$tools
+	j=0
+	while [ $j -lt $k ]; do
+		order="$(echo $order | cut -d' ' -f2-) $(echo $order | cut -d' ' -f1)"
+		j=$((j + 1))
+	done
+	for m in $metrics; do
+		for t in $order; do
+			if [ $m = write_bw ] && [ $t != perftest ] && [ -n "$bw_variants" ]; then
+				case " $bw_variants " in *" $t "*) ;; *) continue ;; esac
+			fi
+			if [ $t = perftest ]; then v=$(pt $m); else v=$(ours $t $m); fi
+			[ -n "$v" ] || fail "round $r: $t $m gave no figure"
+			echo "BENCH RUN round=$r metric=$m tool=$t value=$v"
+			echo "$r $m $t $v" >> runs.txt
+		done
+	done
+	r=$((r + 1))
 done
-python3 - <<'PY'
-import statistics as st
-def rd(f): return [float(x) for x in open(f).read().split()]
-bp, bo, lp, lo = rd("bw.pt"), rd("bw.ours"), rd("lat.pt"), rd("lat.ours")
-print("BENCH write bw 64 KiB  Gb/s: perftest %s  ibconsole %s" % (bp, bo))
-print("BENCH send lat 2 B median us: perftest %s  ibconsole %s" % (lp, lo))
-print("BENCH RATIO write_bw_64k = %.3f (goal >= 1.0)" % (st.median(bo) / st.median(bp)))
-print("BENCH RATIO send_lat_2b  = %.3f (goal <= 1.0)" % (st.median(lo) / st.median(lp)))
+python3 - "$dir/runs.txt" <<'PY'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1])]
+import math
+val = {(int(r), m, t): float(v) for r, m, t, v in rows if int(r) > 0}   # round 0: warm-up
+for k in [k for k, v in val.items() if not math.isfinite(v) or v <= 0]:
+    print("BENCH round %d %s %s gave %s: that round of %s is left out" % (k + (val[k], k[1])))
+    for kk in [kk for kk in val if kk[0] == k[0] and kk[1] == k[1]]:
+        del val[kk]
+metrics = sorted({m for _, m, _ in val}, key=lambda m: [x[1] for x in rows].index(m))
+tools = []
+for _, _, t, _ in rows:
+    if t not in tools:
+        tools.append(t)
+for m in metrics:
+    rounds = sorted({r for r, mm, t in val if mm == m and t == "perftest"})
+    pt = [val[(r, m, "perftest")] for r in rounds]
+    print("BENCH %s perftest: %s (median %.3f)" % (m, " ".join("%g" % x for x in pt), st.median(pt)))
+    for t in tools[1:]:
+        if (rounds[0], m, t) not in val:
+            continue
+        o = [val[(r, m, t)] for r in rounds]
+        q = [a / b for a, b in zip(o, pt)]
+        print("BENCH %s %s: %s (median %.3f)" % (m, t, " ".join("%g" % x for x in o), st.median(o)))
+        print("BENCH RATIO %s %s/perftest pairs=%d median=%.3f range=%.3f-%.3f" %
+              (m, t, len(q), st.median(q), min(q), max(q)))
 PY

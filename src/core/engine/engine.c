@@ -90,6 +90,29 @@ const char *eng_clock_name(void)
 	return clk.tsc ? "tsc" : "clock_gettime";
 }
 
+/* The latency loop's stamps. perftest reads the cycle counter whatever the
+ * CPU flags say; where eng_now_ns is not the TSC (no constant_tsc, e.g. a
+ * VM), a clock_gettime per round trip is a system call on the path. So on
+ * x86-64 the latency loop stamps with the raw TSC and scales the gaps
+ * against CLOCK_MONOTONIC over the run itself (eng_stamp_is_ns false). */
+bool eng_stamp_is_ns(void)
+{
+#if defined(__x86_64__)
+	return clk.tsc;
+#else
+	return true;
+#endif
+}
+
+uint64_t eng_stamp(void)
+{
+#if defined(__x86_64__)
+	if (!clk.tsc)
+		return rdtsc();
+#endif
+	return eng_now_ns();
+}
+
 uint64_t eng_now_ns(void)
 {
 #if defined(__x86_64__)

@@ -43,6 +43,10 @@ struct eng {
 };
 
 void eng_clock_init(void);
+/* The latency loop's time stamps: ns, or raw TSC cycles where
+ * eng_stamp_is_ns() is false (scaled by the caller over its run). */
+uint64_t eng_stamp(void);
+bool eng_stamp_is_ns(void);
 const char *eng_clock_name(void);
 const struct port_info *eng_port(const struct eng *e);
 

@@ -24,6 +24,7 @@ struct run {
 	double best_interval_gbps;
 	bool stop_req;		/* the peer (or the duration) says stop */
 	bool lat_live;		/* lat has this phase's samples (latency, initiator) */
+	bool defer_repost;	/* latency: receives are reposted after the reply's post */
 	struct eng_lat_live lat;
 	char *err;
 	size_t errlen;
@@ -167,7 +168,8 @@ enum eng_status eng_prepare(struct eng *e, uint64_t size, char *err, size_t errl
 	return ENG_OK;
 }
 
-/* Drains the receive CQ, reposting at once so the ring stays full. */
+/* Drains the receive CQ, reposting at once so the ring stays full; the
+ * latency loop reposts later (refill_recv), off the ping-pong's path. */
 static enum eng_status poll_recv(struct run *r, uint64_t now)
 {
 	struct ibv_wc wc[16];
@@ -186,7 +188,7 @@ static enum eng_status poll_recv(struct run *r, uint64_t now)
 			continue;
 		r->e->qp[i].rx_posted--;
 		r->rcvd++;
-		if (post_recv(r->e, i)) {
+		if (!r->defer_repost && post_recv(r->e, i)) {
 			snprintf(r->err, r->errlen, "cannot repost a receive on QP %u", i + 1);
 			return ENG_INTERNAL;
 		}
@@ -244,6 +246,17 @@ static void finish_bw(struct run *r, struct eng_result *res, uint64_t t_first)
 				    r->best_interval_gbps : res->bw_avg_gbps;
 		res->peak_valid = res->ns > 0;
 	}
+}
+
+/* Tops the receive ring of QP i up again (latency, after the post). */
+static enum eng_status refill_recv(struct run *r, uint32_t i)
+{
+	while (r->e->qp[i].rx_posted < r->e->rx_depth)
+		if (post_recv(r->e, i)) {
+			snprintf(r->err, r->errlen, "cannot repost a receive on QP %u", i + 1);
+			return ENG_INTERNAL;
+		}
+	return ENG_OK;
 }
 
 /* Bandwidth and message rate: keep up to tx_depth WRs in flight per QP,
@@ -343,10 +356,17 @@ static inline uint8_t ping_val(uint64_t i)
 	return (uint8_t)(i + 1);
 }
 
+/* Latency waits look at the clock (housekeeping) once in this many empty
+ * polls: a round trip takes hundreds of polls under emulation, and a clock
+ * read where clock_gettime is a system call would otherwise fall on the
+ * path several times a round trip; perftest's loop has none. */
+#define LAT_LOOK 1024
+
 /* Waits for one completion on the send CQ (lat tests post one at a time). */
 static enum eng_status wait_send(struct run *r, uint32_t i, uint64_t id)
 {
-	for (unsigned spin = 0;; spin++) {
+	/* spin starts at 1: a first miss costs no clock read */
+	for (unsigned spin = 1;; spin++) {
 		uint64_t now;
 		enum eng_status st = poll_send(r, 0);	/* stamps completions itself */
 
@@ -354,7 +374,7 @@ static enum eng_status wait_send(struct run *r, uint32_t i, uint64_t id)
 			return st;
 		if (r->ccnt[i] >= id)
 			return ENG_OK;
-		if (spin % 64)
+		if (spin % LAT_LOOK)
 			continue;
 		now = eng_now_ns();
 		/* even after a stop: a completion still due always comes, or the
@@ -372,7 +392,10 @@ static enum eng_status wait_in(struct run *r, uint64_t iter, bool initiator_side
 	volatile uint8_t *flag = e->qp[0].dst + r->size - 1;
 	uint64_t want = r->rcvd + 1;
 
-	for (unsigned spin = 0;; spin++) {
+	/* from 1, not 0: the pong is never there at the first look, right
+	 * after the ping's post, and a clock read there would be on every
+	 * ping's path */
+	for (unsigned spin = 1;; spin++) {
 		uint64_t now;
 		enum eng_status st;
 
@@ -387,7 +410,7 @@ static enum eng_status wait_in(struct run *r, uint64_t iter, bool initiator_side
 			if (r->rcvd >= want)
 				return ENG_OK;
 		}
-		if (spin % 64)
+		if (spin % LAT_LOOK)
 			continue;
 		now = eng_now_ns();
 		/* the responder waits for the next ping as long as the client is there */
@@ -415,11 +438,26 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	/* who waits for a ping before posting: the responder, and the
 	 * initiator too when the peer posts first */
 	bool wait_first = !ini || (e->cfg.answer_first && op != OP_READ);
-	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0;
+	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0, c_first = 0;
+	/* ns per stamp unit: 1, or the TSC's, measured over 2 ms for the live
+	 * figures and over the whole run for the result */
+	double ns_per = 1.0;
 	enum eng_status st;
 
 	r->lat_live = ini;
 	r->lat.halved = op != OP_READ;
+	/* a receive consumed by this ping is replaced after the answer is
+	 * posted: the ring (ENG_RX_DEPTH deep) never runs dry one-at-a-time */
+	r->defer_repost = op == OP_SEND;
+	if (ini && !eng_stamp_is_ns()) {
+		struct timespec d = { 0, 2000000 };
+		uint64_t t0 = eng_now_ns(), c0 = eng_stamp(), t1, c1;
+
+		nanosleep(&d, NULL);
+		t1 = eng_now_ns();
+		c1 = eng_stamp();
+		ns_per = c1 > c0 ? (double)(t1 - t0) / (double)(c1 - c0) : 1.0;
+	}
 	if (!ini && op == OP_READ) {	/* nothing to do on the far end of a read */
 		while (!r->stop_req) {
 			struct timespec d = { 0, 1000000 };
@@ -434,6 +472,14 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	for (i = 0; i < r->total; i++) {
 		uint8_t v = ping_val(i);
 
+		/* progress, the peer's tick and the duration's end once in 64
+		 * round trips: the waits only get there when one round trip
+		 * takes LAT_LOOK polls, which a fast link never does */
+		if (i % 64 == 63) {
+			st = housekeeping(r, eng_now_ns(), ini);
+			if (st)
+				return st;
+		}
 		if (wait_first) {
 			st = wait_in(r, i, ini);
 			if (st)
@@ -449,16 +495,20 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 				return st;
 		}
 		if (ini) {
-			uint64_t now = eng_now_ns();
+			/* the duration's end is noticed by housekeeping */
+			uint64_t now = eng_stamp(), gap;
 
-			if (r->end_at && now >= r->end_at)
+			if (r->end_at && r->stop_req)
 				break;
 			if (i < ENG_MAX_TS)
 				e->tp[i] = now;
-			if (i == 0)
-				t_first = now;
-			else	/* the same sample as the final report's, live */
-				eng_lat_live_add(&r->lat, op != OP_READ ? (now - t_prev) / 2 : now - t_prev);
+			if (i == 0) {
+				t_first = eng_now_ns();
+				c_first = now;
+			} else {	/* the same sample as the final report's, live */
+				gap = now > t_prev ? (uint64_t)((double)(now - t_prev) * ns_per) : 0;
+				eng_lat_live_add(&r->lat, op != OP_READ ? gap / 2 : gap);
+			}
 			t_prev = now;
 		}
 		e->qp[0].src[r->size - 1] = v;
@@ -468,6 +518,11 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 		}
 		r->scnt[0] = i + 1;
 		r->totp++;
+		if (r->defer_repost) {
+			st = refill_recv(r, 0);
+			if (st)
+				return st;
+		}
 		if (ini && !wait_first) {
 			st = op == OP_READ ? wait_send(r, 0, i + 1) : wait_in(r, i, true);
 			if (st)
@@ -481,6 +536,8 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 			return st;
 	}
 	t_end = eng_now_ns();
+	if (ini && !eng_stamp_is_ns() && t_prev > c_first && t_end > t_first)
+		ns_per = (double)(t_end - t_first) / (double)(eng_stamp() - c_first);
 	if (ini)	/* the last samples too: the live summary ends complete */
 		progress(r, t_end);
 	res->msgs = i;
@@ -495,7 +552,8 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 
 		/* iters posts give iters - 1 gaps; tc is free here, reuse it */
 		for (uint64_t k = 0; k + 1 < n; k++)
-			e->tc[k] = e->tp[k + 1] - e->tp[k];
+			e->tc[k] = e->tp[k + 1] > e->tp[k] ?
+				   (uint64_t)((double)(e->tp[k + 1] - e->tp[k]) * ns_per) : 0;
 		if (n > 1)
 			eng_lat_stats(e->tc, n - 1, op != OP_READ, res);
 	}
