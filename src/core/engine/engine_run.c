@@ -428,6 +428,61 @@ static enum eng_status wait_in(struct run *r, uint64_t iter, bool initiator_side
 	}
 }
 
+/* ns per stamp unit when the stamps are not the engine's clock (the
+ * TSC): measured over 2 ms for the live figures; the run's result is
+ * scaled again over the whole run. */
+static double stamp_ns_per(void)
+{
+	struct timespec d = { 0, 2000000 };
+	uint64_t t0 = eng_now_ns(), c0 = eng_stamp(), t1, c1;
+
+	nanosleep(&d, NULL);
+	t1 = eng_now_ns();
+	c1 = eng_stamp();
+	return c1 > c0 ? (double)(t1 - t0) / (double)(c1 - c0) : 1.0;
+}
+
+/* The far end of a read latency test has nothing to do but stay there. */
+static enum eng_status read_far_end(struct run *r)
+{
+	while (!r->stop_req) {
+		struct timespec d = { 0, 1000000 };
+		enum eng_status st = housekeeping(r, eng_now_ns(), false);
+
+		if (st)
+			return st;
+		nanosleep(&d, NULL);
+	}
+	return ENG_OK;
+}
+
+/* A latency phase's result: n posts over ns; on the initiator, the gaps
+ * between consecutive posts (scaled by ns_per) become the statistics. */
+static void lat_result(struct run *r, struct eng_result *res, uint64_t n_posts, uint64_t ns,
+		       double ns_per)
+{
+	struct eng *e = r->e;
+
+	res->msgs = n_posts;
+	res->bytes = n_posts * r->size;
+	res->ns = ns;
+	if (res->ns) {
+		res->bw_avg_gbps = (double)res->bytes * 8.0 / (double)res->ns;
+		res->msg_rate_mpps = (double)res->msgs * 1e3 / (double)res->ns;
+	}
+	if (e->cfg.initiator) {
+		uint64_t n = n_posts < ENG_MAX_TS ? n_posts : ENG_MAX_TS;
+
+		/* iters posts give iters - 1 gaps; tc is free here, reuse it */
+		for (uint64_t k = 0; k + 1 < n; k++)
+			e->tc[k] = e->tp[k + 1] > e->tp[k] ?
+				   (uint64_t)((double)(e->tp[k + 1] - e->tp[k]) * ns_per) : 0;
+		if (n > 1)
+			eng_lat_stats(e->tc, n - 1, e->cfg.p.op != OP_READ, res);
+	}
+	res->recv_msgs = r->rcvd;
+}
+
 /* Latency: ping-pong for write and send (both ends active), one-sided for
  * read. Samples are the gaps between consecutive posts, as perftest. */
 static enum eng_status run_lat(struct run *r, struct eng_result *res)
@@ -449,26 +504,10 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	/* a receive consumed by this ping is replaced after the answer is
 	 * posted: the ring (ENG_RX_DEPTH deep) never runs dry one-at-a-time */
 	r->defer_repost = op == OP_SEND;
-	if (ini && !eng_stamp_is_ns()) {
-		struct timespec d = { 0, 2000000 };
-		uint64_t t0 = eng_now_ns(), c0 = eng_stamp(), t1, c1;
-
-		nanosleep(&d, NULL);
-		t1 = eng_now_ns();
-		c1 = eng_stamp();
-		ns_per = c1 > c0 ? (double)(t1 - t0) / (double)(c1 - c0) : 1.0;
-	}
-	if (!ini && op == OP_READ) {	/* nothing to do on the far end of a read */
-		while (!r->stop_req) {
-			struct timespec d = { 0, 1000000 };
-
-			st = housekeeping(r, eng_now_ns(), false);
-			if (st)
-				return st;
-			nanosleep(&d, NULL);
-		}
-		return ENG_OK;
-	}
+	if (ini && !eng_stamp_is_ns())
+		ns_per = stamp_ns_per();
+	if (!ini && op == OP_READ)	/* nothing to do on the far end of a read */
+		return read_far_end(r);
 	for (i = 0; i < r->total; i++) {
 		uint8_t v = ping_val(i);
 
@@ -540,24 +579,7 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 		ns_per = (double)(t_end - t_first) / (double)(eng_stamp() - c_first);
 	if (ini)	/* the last samples too: the live summary ends complete */
 		progress(r, t_end);
-	res->msgs = i;
-	res->bytes = i * r->size;
-	res->ns = t_end - t_first;
-	if (res->ns) {
-		res->bw_avg_gbps = (double)res->bytes * 8.0 / (double)res->ns;
-		res->msg_rate_mpps = (double)res->msgs * 1e3 / (double)res->ns;
-	}
-	if (ini) {
-		uint64_t n = i < ENG_MAX_TS ? i : ENG_MAX_TS;
-
-		/* iters posts give iters - 1 gaps; tc is free here, reuse it */
-		for (uint64_t k = 0; k + 1 < n; k++)
-			e->tc[k] = e->tp[k + 1] > e->tp[k] ?
-				   (uint64_t)((double)(e->tp[k + 1] - e->tp[k]) * ns_per) : 0;
-		if (n > 1)
-			eng_lat_stats(e->tc, n - 1, op != OP_READ, res);
-	}
-	res->recv_msgs = r->rcvd;
+	lat_result(r, res, i, t_end - t_first, ns_per);
 	return ENG_OK;
 }
 
