@@ -60,7 +60,9 @@ struct nl {
 	struct mnl_socket *sock;
 	unsigned portid, seq;
 	uint16_t family;
-	char buf[8192];	/* MNL_SOCKET_BUFFER_SIZE at most (a runtime value) */
+	/* MNL_SOCKET_BUFFER_SIZE at most (a runtime value); aligned for the
+	 * struct nlmsghdr that libmnl lays at its start */
+	_Alignas(8) char buf[8192];
 };
 
 static int family_cb(const struct nlattr *a, void *data)
