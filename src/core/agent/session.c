@@ -45,12 +45,17 @@ void agent_logf(const struct agent_opts *o, const char *fmt, ...)
 }
 
 
-static int send_counters(struct sess *s, char *err, size_t errlen)
+/* settled: the phase is over, wait out the driver's counter cache so the
+ * last message holds all of it; a tick during the phase must not sleep. */
+static int send_counters(struct sess *s, bool settled, char *err, size_t errlen)
 {
 	struct proto_msg m = { .type = MSG_COUNTERS };
 	struct testctr now, d;
 
-	testctr_sample_after(&now, &s->base, eng_info(s->e)->device, eng_info(s->e)->ib_port);
+	if (settled)
+		testctr_sample_after(&now, &s->base, eng_info(s->e)->device, eng_info(s->e)->ib_port);
+	else
+		testctr_sample(&now, eng_info(s->e)->device, eng_info(s->e)->ib_port);
 	testctr_delta(&s->base, &now, &d);
 	m.u.counters.t_ms = (uint32_t)((eng_now_ns() - s->t0) / 1000000);
 	m.u.counters.n = d.n;
@@ -69,7 +74,7 @@ static int agent_tick(void *arg, char *err, size_t errlen)
 
 	if (now >= s->next_ctr) {
 		s->next_ctr = now + (uint64_t)s->ctr_ms * 1000000;
-		if (send_counters(s, err, errlen))
+		if (send_counters(s, false, err, errlen))
 			return -1;
 	}
 	if (poll(&p, 1, 0) <= 0)
@@ -119,7 +124,7 @@ static int agent_run_phase(struct sess *s, const struct proto_msg *run, char *er
 		return st;
 	if (!s->phase_end && expect(s, &m, MSG_PHASE_END, err, errlen))
 		return ENG_PEER;
-	if (send_counters(s, err, errlen))
+	if (send_counters(s, true, err, errlen))
 		return ENG_PEER;
 	memset(&m, 0, sizeof(m));
 	m.type = MSG_PHASE_RESULT;

@@ -66,18 +66,17 @@ void testctr_sample(struct testctr *t, const char *dev, int port)
 void testctr_sample_after(struct testctr *t, const struct testctr *base,
 			  const char *dev, int port)
 {
-	uint64_t fresh = base->taken_ns + (uint64_t)base->lifespan_ms * 1000000u + 1000000u;
-	uint64_t now = mono_ns();
+	/* The kernel keeps a hw_counters value until jiffies pass its
+	 * timestamp + lifespan, so a value may be a jiffy older than the
+	 * lifespan says (10 ms at HZ=100); and any reader of the device
+	 * (the other end of a loopback test) renews that cache.  Waiting
+	 * twice the lifespan and 5 ms more from now makes whatever the
+	 * kernel hands back younger than everything done before this call. */
+	uint64_t wait = base->lifespan_ms ? (uint64_t)(2 * base->lifespan_ms + 5) * 1000000u : 0;
+	struct timespec ts = { (time_t)(wait / 1000000000u), (long)(wait % 1000000000u) };
 
-	if (base->lifespan_ms && now < fresh) {
-		struct timespec ts = { 0, (long)(fresh - now) };
-
-		while (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+	if (wait)
 		nanosleep(&ts, NULL);
-	}
 	testctr_sample(t, dev, port);
 }
 

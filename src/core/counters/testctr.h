@@ -24,8 +24,10 @@ struct testctr {
 };
 
 void testctr_sample(struct testctr *t, const char *dev, int port);
-/* Samples again once the driver's counter cache (hw_counters/lifespan)
- * has expired since base, so a short test does not read base's values. */
+/* Samples again once the driver's counter cache (hw_counters/lifespan,
+ * as base read it) can no longer hold a value from before this call, so
+ * a short test does not read stale values.  Sleeps up to ~25 ms: for the
+ * end of a run, not for a loop. */
 void testctr_sample_after(struct testctr *t, const struct testctr *base,
 			  const char *dev, int port);
 /* out = now − base per name; a counter that went down (reset) or is
