@@ -28,8 +28,10 @@
 #include "core/capture/archive.h"
 #include "core/capture/replay.h"
 #include "core/capture/smpfile.h"
+#include "core/capture/sweepfile.h"
 #include "core/counters/counters_json.h"
 #include "core/counters/reader.h"
+#include "core/fabric/sweeper.h"
 #include "core/port/events.h"
 #include "core/port/snapshot.h"
 #include "core/port/sources.h"
@@ -370,18 +372,64 @@ static void out_name(const struct cli *c, const char *host, char *out, size_t le
 	snprintf(out, len, "ibconsole-capture-%s-%s.tar.gz", host, stamp);
 }
 
-/* The counters of every local port, sampled twice interval apart; the
- * first sample's time is the capture's. A signal ends the program in the
- * wait (nothing is written before the end, so nothing is left behind). */
+/* A sweep's text into member NAME. */
+static void put_sweep(const char *name, const struct sweep *sw, const char *time)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		missing(name, "out of memory");
+		return;
+	}
+	sweepfile_write(f, sw, time);
+	fclose(f);
+	put(name, buf, len);
+	free(buf);
+}
+
+/* One round of the fabric-wide sweep `errors` makes (the same sweeper,
+ * the same options), into member errors-ROUND.sweep; false when it
+ * failed (said in the manifest, and no second round). */
+static bool sweep_round(struct sweeper *sw, int round, const char *time)
+{
+	char err[320], name[32];
+
+	snprintf(name, sizeof(name), CAPTURE_SWEEP, round);
+	if (round == 2 && sweeper_keep(sw)) {
+		missing("fabric counters", "out of memory");
+		return false;
+	}
+	if (sweeper_query(sw, err, sizeof(err))) {
+		missing("fabric counters", err);
+		return false;
+	}
+	put_sweep(name, sweeper_sweep(sw), time);
+	return true;
+}
+
+/* The counters of every local port and, unless --no-smp, of every port
+ * of the fabric (errors' sweep), sampled twice interval apart; the first
+ * sample's time is the capture's. A signal ends the program in the wait
+ * (nothing is written before the end, so nothing is left behind). */
 static void sample_counters(const struct cli *c, struct snapshot *s, double interval,
 			    struct manifest *mf)
 {
 	struct sample *x = calloc(1, sizeof(*x));
+	struct sweeper_opts so = { 0 };
+	struct sweeper *sw = NULL;
+	bool swept = false;
+	double t2;
 
 	if (!x) {
 		missing("counters", "out of memory");
 		return;
 	}
+	so.so.dev = c->device;
+	so.so.port = c->port;
+	if (!c->no_smp && !(sw = sweeper_open(&so)))
+		missing("fabric counters", "out of memory");
 	x->s = s;
 	x->r = reader_open();
 	x->nt = x->r ? reader_targets_local(s, x->t, CTRS_MAX_TARGETS) : 0;
@@ -391,15 +439,24 @@ static void sample_counters(const struct cli *c, struct snapshot *s, double inte
 		missing("counters", "out of memory");
 	cmd_iso_time(x->time, sizeof(x->time));
 	mf->t1 = strdup(x->time);
-	fprintf(stderr, "ibconsole: capture: counters, sample 1 of 2; sample 2 in %g s…\n", interval);
-	if (x->r)
+	if (x->r) {
 		put_json("counters-1.json", sample_json, x);
-	clock_sleep_until(mono_s() + interval, NULL);
+		reader_release(x->r);	/* the sweep's PMA client next */
+	}
+	/* each second sample interval after its first: the sweep follows
+	 * the local ports in both rounds */
+	t2 = mono_s() + interval;
+	swept = sw && sweep_round(sw, 1, x->time);
+	fprintf(stderr, "ibconsole: capture: counters, sample 1 of 2 taken; sample 2 in %g s…\n", interval);
+	clock_sleep_until(t2, NULL);
 	cmd_iso_time(x->time, sizeof(x->time));
 	if (x->r) {
 		put_json("counters-2.json", sample_json, x);
 		reader_close(x->r);
 	}
+	if (swept)
+		sweep_round(sw, 2, x->time);
+	sweeper_free(sw);
 	free(x);
 }
 

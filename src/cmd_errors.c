@@ -20,6 +20,7 @@
 #include "core/base/sysfs.h"
 #include "core/base/sigexit.h"
 #include "core/base/clock.h"
+#include "core/capture/replay.h"
 #include "core/fabric/sweeper.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
@@ -76,11 +77,51 @@ static void sweep_counter_json(struct json *j, const struct ctr_value *x,
 struct errors {
 	struct sweeper *s;		/* the sweep, and the first of two */
 	const struct sweep *sw;		/* its ports */
+	struct sweep rep[2];		/* --from: the captured rounds */
+	bool replay;
+	bool interval_set;		/* two rounds, interval seconds apart */
+	double interval;
+	char when[32];			/* --from: the second round's time */
 	struct listed *ls;
 	int nl, nfail, levels[3];
 	double q1;			/* the first sweep's query time */
 	struct counter_set cs, pcs;
 };
+
+/* Port i's counters into e->cs, and its previous round's into e->pcs:
+ * that, or NULL with none. */
+static const struct counter_set *errors_pair(struct errors *e, int i)
+{
+	if (e->replay)
+		return sweep_port_pair(&e->rep[1], &e->rep[0], i, &e->cs, &e->pcs);
+	return sweeper_pair(e->s, i, &e->cs, &e->pcs);
+}
+
+/* --from FILE: the capture's two rounds, its interval apart, as the live
+ * command's --interval would have swept them. */
+static int errors_replayed(const struct cli *c, struct errors *e, char *err, size_t errlen)
+{
+	int rc;
+
+	if (c->interval_set) {
+		snprintf(err, errlen, "--from: errors --interval: the capture's rounds were taken %g s apart — drop --interval",
+			 replay_interval());
+		return 2;
+	}
+	if (!(replay_interval() > 0)) {
+		snprintf(err, errlen, "--from: the capture's manifest names no interval between its rounds — capture again");
+		return 2;
+	}
+	rc = replay_sweeps(e->rep, e->when, sizeof(e->when), err, errlen);
+	if (rc)
+		return rc;
+	e->replay = true;
+	e->interval_set = true;
+	e->interval = replay_interval();
+	e->sw = &e->rep[1];
+	e->q1 = e->rep[0].query_s;
+	return 0;
+}
 
 /* Discovers the fabric and sweeps it once, or with --interval twice:
  * 0, or a status with err. */
@@ -90,6 +131,10 @@ static int errors_sweep(const struct cli *c, const struct snap_opts *o,
 	struct sweeper_opts so = { 0 };
 	int rc;
 
+	if (replay_active())
+		return errors_replayed(c, e, err, errlen);
+	e->interval_set = c->interval_set;
+	e->interval = c->interval;
 	so.so.dev = o->device;
 	so.so.port = o->port;
 	so.so.window = c->inflight;
@@ -101,7 +146,7 @@ static int errors_sweep(const struct cli *c, const struct snap_opts *o,
 	}
 	e->sw = sweeper_sweep(e->s);
 	rc = sweeper_query(e->s, err, errlen);
-	if (rc || !c->interval_set)
+	if (rc || !e->interval_set)
 		return rc;
 	{
 		double t = counters_now() + c->interval;
@@ -127,7 +172,7 @@ static int errors_judge(const struct cli *c, const struct thresholds *th,
 		return 5;
 	}
 	for (int i = 0; i < e->sw->n; i++) {
-		const struct counter_set *pv = sweeper_pair(e->s, i, &e->cs, &e->pcs);
+		const struct counter_set *pv = errors_pair(e, i);
 		struct verdict v;
 		bool moved;
 
@@ -138,7 +183,7 @@ static int errors_judge(const struct cli *c, const struct thresholds *th,
 		/* two sweeps: judge what moved between them; one sweep: the
 		 * values since the last clear, with their own levels */
 		if (pv)
-			rules_eval_interval(pv, &e->cs, th, c->interval, &v);
+			rules_eval_interval(pv, &e->cs, th, e->interval, &v);
 		else
 			rules_eval_values(&e->cs, th, &v);
 		if (!port_listed(&e->cs, pv, &v, &moved))
@@ -162,7 +207,7 @@ static bool counter_shown(const struct ctr_value *x, const struct ctr_value *y)
 static void errors_json_port(struct json *j, struct errors *e, int k)
 {
 	const struct sweep_port *p = &e->sw->p[e->ls[k].idx];
-	const struct counter_set *pv = sweeper_pair(e->s, e->ls[k].idx, &e->cs, &e->pcs);
+	const struct counter_set *pv = errors_pair(e, e->ls[k].idx);
 	char g[24];
 
 	json_obj_begin(j, NULL);
@@ -201,7 +246,7 @@ static void errors_json(const struct cli *c, struct errors *e, const char *when)
 	json_num(&j, "query_s", e->q1 ? e->q1 : e->sw->query_s);
 	json_int(&j, "mads_sent", (long long)e->sw->mads_sent);
 	json_int(&j, "inflight", c->inflight ? c->inflight : 64);
-	json_num_or_null(&j, "interval_s", c->interval_set, c->interval);
+	json_num_or_null(&j, "interval_s", e->interval_set, e->interval);
 	json_arr_begin(&j, "listed");
 	for (int k = 0; k < e->nl; k++)
 		errors_json_port(&j, e, k);
@@ -232,7 +277,7 @@ static void errors_text(struct errors *e)
 {
 	for (int k = 0; k < e->nl; k++) {
 		const struct sweep_port *p = &e->sw->p[e->ls[k].idx];
-		const struct counter_set *pv = sweeper_pair(e->s, e->ls[k].idx, &e->cs, &e->pcs);
+		const struct counter_set *pv = errors_pair(e, e->ls[k].idx);
 
 		printf("%-5s \"%s\" lid %u port %d:", verdict_name(e->ls[k].v.level),
 		       p->node_desc, p->lid, p->port);
@@ -283,7 +328,10 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	if (!rc)
 		rc = errors_judge(c, &th, e, err, errlen);
 	if (!rc) {
-		cmd_iso_time(when, sizeof(when));
+		if (e->replay)
+			snprintf(when, sizeof(when), "%s", e->when);
+		else
+			cmd_iso_time(when, sizeof(when));
 		if (c->json)
 			errors_json(c, e, when);
 		else
@@ -293,6 +341,8 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	}
 	free(e->ls);
 	sweeper_free(e->s);
+	sweep_free(&e->rep[0]);
+	sweep_free(&e->rep[1]);
 	free(e);
 	return rc;
 }

@@ -21,7 +21,7 @@
  * its sysfs tree as the root; the others refuse. 0, or the exit status. */
 static int open_capture(struct cli *c, char *root, size_t len)
 {
-	static const char *const views[] = { "console", "snapshot", "fabric", "triage", NULL };
+	static const char *const views[] = { "console", "snapshot", "fabric", "errors", "triage", NULL };
 	const char *name = c->command ? cli_command_of(c)->name : "console";
 	char err[700];
 	int i, rc;
@@ -34,7 +34,7 @@ static int open_capture(struct cli *c, char *root, size_t len)
 		return 2;
 	}
 	if (!views[i] || c->t.peer) {
-		fprintf(stderr, "ibconsole: --from %s: %s%s needs a live host — a capture serves the console, snapshot, fabric and triage without --peer; run it on the host itself\n",
+		fprintf(stderr, "ibconsole: --from %s: %s%s needs a live host — a capture serves the console, snapshot, fabric, errors and triage without --peer; run it on the host itself\n",
 			c->from, name, c->t.peer ? " --peer" : "");
 		return 2;
 	}

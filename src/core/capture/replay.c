@@ -14,12 +14,16 @@
 
 #include "core/base/json.h"
 #include "core/base/jsonscan.h"
+#include "core/base/parse.h"
 #include "core/capture/archive.h"
+#include "core/capture/sweepfile.h"
 #include "core/fabric/diff.h"
 #include "core/fabric/fabric.h"
+#include "core/fabric/sweep.h"
 
 static char dir[4096];
 static char host[256], when[64];
+static double interval = -1;
 
 bool replay_active(void)
 {
@@ -36,6 +40,7 @@ const char *replay_path(const char *name, char *buf, size_t len)
 
 const char *replay_host(void) { return host; }
 const char *replay_time(void) { return when; }
+double replay_interval(void) { return interval; }
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
@@ -73,8 +78,11 @@ static void marker(struct json *j)
 static void take(void *arg, const char *path, const char *val, bool is_str)
 {
 	(void)arg;
-	if (!is_str)
+	if (!is_str) {
+		if (!strcmp(path, "interval_s"))
+			interval = strtod(val, NULL);
 		return;
+	}
 	if (!strcmp(path, "host"))
 		snprintf(host, sizeof(host), "%s", val);
 	else if (!strcmp(path, "time"))
@@ -104,6 +112,35 @@ struct fabric *replay_fabric(char *err, size_t errlen)
 			f->taken.tv_sec = timegm(&tm);
 	}
 	return f;
+}
+
+int replay_sweeps(struct sweep *sw, char *time, size_t tlen, char *err, size_t errlen)
+{
+	char path[4200], name[32], why[200];
+
+	memset(sw, 0, 2 * sizeof(*sw));
+	for (int i = 0; i < 2; i++) {
+		size_t len;
+		char *text;
+
+		snprintf(name, sizeof(name), CAPTURE_SWEEP, i + 1);
+		replay_path(name, path, sizeof(path));
+		if (access(path, F_OK)) {
+			snprintf(err, errlen, "the capture of %s holds no fabric-wide counter sweep (taken with --no-smp, without a MAD path, or by an older ibconsole) — capture again without --no-smp",
+				 host);
+			sweep_free(&sw[0]);
+			return 3;
+		}
+		text = parse_slurp(path, CAPAR_MAX_MEMBER, &len, why, sizeof(why));
+		if (!text || sweepfile_read(text, len, &sw[i], time, tlen, why, sizeof(why))) {
+			snprintf(err, errlen, "--from: the capture's %s: %s — capture again", name, why);
+			free(text);
+			sweep_free(&sw[0]);
+			return 2;
+		}
+		free(text);
+	}
+	return 0;
 }
 
 static int read_manifest(char *err, size_t errlen)

@@ -14,6 +14,7 @@
 #define CAPTURE_MANIFEST "manifest.json"
 #define CAPTURE_SYSFS "sysfs"		/* the sysfs files, under their paths */
 #define CAPTURE_TOPO "fabric.topo"	/* ibnetdiscover text; .json: ours */
+#define CAPTURE_SWEEP "errors-%d.sweep"	/* errors' two rounds, 1 and 2 */
 
 /* 0, or an exit status (2: a bad or hostile archive, 5: internal) with a
  * one-line reason in err. */
@@ -27,6 +28,14 @@ const char *replay_time(void);	/* the first counter sample, ISO 8601 UTC */
  * with err filled (none captured: --no-smp, or no MAD path). */
 struct fabric;
 struct fabric *replay_fabric(char *err, size_t errlen);
+/* The seconds between the two counter samples (the manifest's
+ * interval_s), < 0 when it names none. */
+double replay_interval(void);
+/* The captured fabric-wide sweeps of `errors` into sw[0] and sw[1], the first and second
+ * round, and the second's time: 0, or 3 (none captured) / 2 (a bad
+ * file) with err; on failure sw holds nothing. */
+struct sweep;
+int replay_sweeps(struct sweep *sw, char *time, size_t tlen, char *err, size_t errlen);
 /* Removes the folder; safe to call twice. */
 void replay_close(void);
 
