@@ -3,7 +3,7 @@
 # `make fuzz` fuzzes each for IBCONSOLE_FUZZ_SECONDS (default 60).
 FUZZ_TESTS = fuzz/fuzz-proto.test fuzz/fuzz-topo.test fuzz/fuzz-config.test \
 	fuzz/fuzz-namemap.test fuzz/fuzz-perftest.test fuzz/fuzz-acceptres.test \
-	fuzz/fuzz-capture.test
+	fuzz/fuzz-capture.test fuzz/fuzz-capsweep.test
 TESTS += $(FUZZ_TESTS)
 fuzz:
 	IBCONSOLE_FUZZ_SECONDS=$${IBCONSOLE_FUZZ_SECONDS:-60}; export IBCONSOLE_FUZZ_SECONDS; \
@@ -15,7 +15,8 @@ EXTRA_DIST += fuzz/fuzz-proto.test fuzz/fuzz_proto.c fuzz/corpus \
 	fuzz/fuzz-namemap.test fuzz/fuzz_namemap.c fuzz/corpus-namemap \
 	fuzz/fuzz-perftest.test fuzz/fuzz_perftest.c fuzz/corpus-perftest \
 	fuzz/fuzz-acceptres.test fuzz/fuzz_acceptres.c fuzz/corpus-acceptres \
-	fuzz/fuzz-capture.test fuzz/fuzz_capture.c fuzz/corpus-capture
+	fuzz/fuzz-capture.test fuzz/fuzz_capture.c fuzz/corpus-capture \
+	fuzz/fuzz-capsweep.test fuzz/fuzz_capsweep.c fuzz/corpus-capsweep
 # The module page decoders and the saved-page reader.
 FUZZ_TESTS += fuzz/fuzz-optics.test
 EXTRA_DIST += fuzz/fuzz-optics.test fuzz/fuzz_optics.c fuzz/corpus-optics

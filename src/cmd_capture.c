@@ -98,6 +98,38 @@ static void tap(const char *path, const char *line)
 	put(name, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
 }
 
+/* sysfs_bin_tap: a binary file (a PCI function's config) as it was read. */
+static void bin_tap(const char *path, const void *data, size_t len)
+{
+	char name[320];
+
+	snprintf(name, sizeof(name), "%s%s", CAPTURE_SYSFS, path);
+	put(name, data, len);
+}
+
+/* sysfs_link_tap: each link read, a line "PATH TAB NAME" of member
+ * links (replay makes them again); a link read twice, once. */
+static char *links;
+static size_t links_len;
+
+static void link_tap(const char *path, const char *target)
+{
+	char line[600];
+	int n = snprintf(line, sizeof(line), "%s\t%s\n", path, target);
+	char *grown;
+
+	if (n <= 0 || (size_t)n >= sizeof(line) || (links && strstr(links, line)))
+		return;
+	grown = realloc(links, links_len + (size_t)n + 1);
+	if (!grown) {
+		cap.full = true;
+		return;
+	}
+	links = grown;
+	memcpy(links + links_len, line, (size_t)n + 1);
+	links_len += (size_t)n;
+}
+
 /* smp_tap: each port's SMP PortInfo and peer, under smp/DEV/PORT. */
 static void smp_rec(const struct port_info *p, const uint8_t *pi)
 {
@@ -330,6 +362,9 @@ static void free_members(void)
 		free(cap.m[i].data);
 	free(cap.m);
 	memset(&cap, 0, sizeof(cap));
+	free(links);
+	links = NULL;
+	links_len = 0;
 }
 
 static int write_archive(const char *out, char *err, size_t errlen)
@@ -389,6 +424,24 @@ static void put_sweep(const char *name, const struct sweep *sw, const char *time
 	free(buf);
 }
 
+/* The discovered ports' PortInfo fields (what the saved topology lacks
+ * for the link rules) into member fabric.ports. */
+static void put_fabric_ports(const struct fabric *fab)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		missing(CAPTURE_FABPORTS, "out of memory");
+		return;
+	}
+	smpfile_fabric_write(f, fab);
+	fclose(f);
+	put(CAPTURE_FABPORTS, buf, len);
+	free(buf);
+}
+
 /* One round of the fabric-wide sweep `errors` makes (the same sweeper,
  * the same options), into member errors-ROUND.sweep; false when it
  * failed (said in the manifest, and no second round). */
@@ -406,6 +459,8 @@ static bool sweep_round(struct sweeper *sw, int round, const char *time)
 		return false;
 	}
 	put_sweep(name, sweeper_sweep(sw), time);
+	if (round == 1 && sweeper_fabric(sw))
+		put_fabric_ports(sweeper_fabric(sw));
 	return true;
 }
 
@@ -428,6 +483,7 @@ static void sample_counters(const struct cli *c, struct snapshot *s, double inte
 	}
 	so.so.dev = c->device;
 	so.so.port = c->port;
+	so.keep_model = true;	/* its ports' PortInfo for fabric.ports */
 	if (!c->no_smp && !(sw = sweeper_open(&so)))
 		missing("fabric counters", "out of memory");
 	x->s = s;
@@ -514,11 +570,15 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 
 	fprintf(stderr, "ibconsole: capture: reading the ports…\n");
 	sysfs_tap = tap;
+	sysfs_link_tap = link_tap;
+	sysfs_bin_tap = bin_tap;
 	smp_tap = smp_rec;
 	st = snapshot_collect(s, o, err, sizeof(err));
 	smp_tap = NULL;
 	if (st != SNAP_OK) {
 		sysfs_tap = NULL;
+		sysfs_link_tap = NULL;
+		sysfs_bin_tap = NULL;
 		cmd_fail(err);
 		rc = st;
 		goto done;
@@ -526,6 +586,10 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 	sysfs_pass(o);
 	sample_counters(c, s, interval, &mf);
 	sysfs_tap = NULL;
+	sysfs_link_tap = NULL;
+	sysfs_bin_tap = NULL;
+	if (links)
+		put(CAPTURE_LINKS, links, links_len);
 	capture_rest(c);
 
 	cmd_iso_time(t2, sizeof(t2));

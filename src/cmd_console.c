@@ -35,6 +35,7 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 		snprintf(label, sizeof(label), "capture of %s at %s", replay_host(), replay_time());
 		u.source_label = label;
 		u.capture = true;
+		fo.load = replay_fabric;	/* the fabric screen: the captured one */
 	}
 	if (c->t.peer)
 		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */

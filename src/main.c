@@ -79,6 +79,8 @@ static int run(int argc, char **argv)
 		return rc;
 	/* once, before any worker thread reads sysfs */
 	sysfs_set_root(c.sysfs_root ? c.sysfs_root : "/");
+	if (c.from)	/* said as the capture, not as its temporary folder */
+		sysfs_set_root_label(c.from);
 	/* saved module pages instead of the kernel, as --sysfs-root for sysfs */
 	optics_set_dump_root(getenv("IBCONSOLE_MODULE_ROOT"));
 	o.device = c.device;

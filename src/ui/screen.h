@@ -110,8 +110,7 @@ void screen_demo_line_note(double port_gbps, char *buf, int len);
 /* Starts the fabric's discovery before the screen is first shown; the
  * newest judged discovery's findings (false before one exists). */
 void screen_fabric_prefetch(void);
-enum fab_known { FAB_DISCOVERING, FAB_KNOWN, FAB_FAILED,
-		 FAB_CAPTURE };	/* --from FILE: nothing discovered */
+enum fab_known { FAB_DISCOVERING, FAB_KNOWN, FAB_FAILED };
 enum fab_known screen_fabric_problems(int *errors, int *warns);
 
 #endif

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "core/counters/delta.h"
-#include "core/capture/replay.h"
 #include "core/fabric/discovery.h"
 #include "core/testrun/peer.h"
 #include "core/testrun/testjob.h"
@@ -352,10 +351,6 @@ static void fab_follow(void)
  * the selection again. */
 static void fab_start(void)
 {
-	/* --from FILE: no discovery of whatever fabric this host is on */
-	if (!fs.w && !fs.err[0] && replay_active())
-		snprintf(fs.err, sizeof(fs.err),
-			 "this is a capture: its fabric is not browsed here \xe2\x80\x94 quit and run ibconsole --from FILE fabric");
 	if (!fs.w && !fs.err[0]) {
 		/* libibnetdisc and libibmad write time-outs to stderr, which
 		 * may be the console's terminal: send them nowhere while it
@@ -439,8 +434,6 @@ enum fab_known screen_fabric_problems(int *errors, int *warns)
 {
 	struct fabric_view *v;
 
-	if (!fs.w && replay_active())
-		return FAB_CAPTURE;
 	if (!fs.w)
 		return fs.err[0] ? FAB_FAILED : FAB_DISCOVERING;
 	v = discovery_get(fs.w);

@@ -336,8 +336,6 @@ static void ports_draw_status(WINDOW *win, int y, int w)
 			 pstat.errors + pstat.warns ? " (f)" : "");
 	else if (pstat.fabric == FAB_FAILED)
 		snprintf(fab, sizeof(fab), "fabric: discovery failed (f)");
-	else if (pstat.fabric == FAB_CAPTURE)
-		snprintf(fab, sizeof(fab), "fabric: not live on a capture (f)");
 	else
 		snprintf(fab, sizeof(fab), "fabric: discovering (f)");
 	peer_host(peer, sizeof(peer));

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 static char root[PATH_MAX] = "/";
+static char label[PATH_MAX];
 
 void sysfs_set_root(const char *r)
 {
@@ -30,6 +31,16 @@ void sysfs_set_root(const char *r)
 const char *sysfs_root(void)
 {
 	return root;
+}
+
+void sysfs_set_root_label(const char *l)
+{
+	snprintf(label, sizeof(label), "%s", l ? l : "");
+}
+
+const char *sysfs_root_label(void)
+{
+	return label[0] ? label : root;
 }
 
 bool sysfs_is_real_root(void)
@@ -49,6 +60,14 @@ static int rooted(char *out, size_t len, const char *fmt, va_list ap)
 }
 
 void (*sysfs_tap)(const char *path, const char *line);
+void (*sysfs_link_tap)(const char *path, const char *name);
+void (*sysfs_bin_tap)(const char *path, const void *data, size_t len);
+
+/* The path under the root, as the taps name it. */
+static const char *under_root(const char *path)
+{
+	return path + (sysfs_is_real_root() ? 0 : strlen(root));
+}
 
 static int read_path(char *buf, size_t len, const char *path)
 {
@@ -76,8 +95,31 @@ static int read_path(char *buf, size_t len, const char *path)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	if (sysfs_tap)
-		sysfs_tap(path + (sysfs_is_real_root() ? 0 : strlen(root)), buf);
+		sysfs_tap(under_root(path), buf);
 	return 0;
+}
+
+int sysfs_read_bin(void *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	ssize_t n;
+	int rc, fd;
+
+	va_start(ap, fmt);
+	rc = rooted(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len);
+	rc = n < 0 ? -errno : (int)n;
+	close(fd);
+	if (n > 0 && sysfs_bin_tap)
+		sysfs_bin_tap(under_root(path), buf, (size_t)n);
+	return rc;
 }
 
 int sysfs_read(char *buf, size_t len, const char *fmt, ...)
@@ -130,6 +172,8 @@ int sysfs_link_name(char *buf, size_t len, const char *fmt, ...)
 	target[n] = '\0';
 	base = strrchr(target, '/');
 	snprintf(buf, len, "%s", base ? base + 1 : target);
+	if (sysfs_link_tap)
+		sysfs_link_tap(under_root(path), buf);
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 #define CAPTURE_MANIFEST "manifest.json"
 #define CAPTURE_SYSFS "sysfs"		/* the sysfs files, under their paths */
 #define CAPTURE_TOPO "fabric.topo"	/* ibnetdiscover text; .json: ours */
+#define CAPTURE_LINKS "links"		/* the sysfs links read: PATH TAB NAME */
+#define CAPTURE_FABPORTS "fabric.ports"	/* its ports' PortInfo fields */
 #define CAPTURE_SWEEP "errors-%d.sweep"	/* errors' two rounds, 1 and 2 */
 
 /* 0, or an exit status (2: a bad or hostile archive, 5: internal) with a

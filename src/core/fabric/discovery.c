@@ -99,6 +99,8 @@ static void watch_sample(struct discovery *w)
 	umadlock_span_end();
 	cs->lid = lid;
 	cs->port = port;
+	if (w->opts.load)
+		lid = 0;	/* a saved fabric's ports are not live */
 	worker_lock(&w->w);
 	if (lid != w->watch_lid || port != w->watch_port) {
 		free(cs);	/* the selection moved meanwhile */
@@ -143,7 +145,8 @@ static void discovery_main(struct worker *wk, void *arg)
 		err[0] = '\0';
 		/* umad2sim: one umad user at a time (see umadlock.h) */
 		umadlock_span_begin();
-		f = fabric_discover(&w->opts, err, sizeof(err));
+		f = w->opts.load ? w->opts.load(err, sizeof(err)) :
+		    fabric_discover(&w->opts, err, sizeof(err));
 		umadlock_span_end();
 		v = calloc(1, sizeof(*v));
 		t = worker_now();
@@ -320,6 +323,8 @@ void discovery_shared_request(void)
 
 void discovery_watch(struct discovery *w, unsigned lid, int port)
 {
+	if (w->opts.load)
+		lid = 0;	/* a saved fabric's ports are not live */
 	worker_lock(&w->w);
 	if (lid != w->watch_lid || port != w->watch_port) {
 		w->watch_lid = lid;

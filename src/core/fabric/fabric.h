@@ -73,6 +73,9 @@ struct fab_opts {
 	int retries;			/* 0: libibnetdisc's 3 */
 	int max_smps;			/* outstanding SMPs, 0: 16 */
 	const char *node_name_map;	/* ibnetdiscover's file, NULL none */
+	/* A saved fabric instead of a discovery (--from FILE: the
+	 * capture's), NULL with err; set, no MAD is sent. NULL: discover. */
+	struct fabric *(*load)(char *err, size_t errlen);
 };
 
 /* Runs libibnetdisc (blocking; call it off the UI thread). Returns a new

@@ -89,18 +89,9 @@ int pcie_config_mps(const uint8_t *cfg, size_t len)
  * kernel shows an unprivileged reader only the first 64 bytes. */
 static void read_mps(struct pcie_info *pc, const char *dev)
 {
-	char path[512];
 	uint8_t cfg[256];
-	ssize_t n = -1;
-	int fd;
+	int n = sysfs_read_bin(cfg, sizeof(cfg), "/sys/class/infiniband/%s/device/config", dev);
 
-	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/device/config",
-		 sysfs_is_real_root() ? "" : sysfs_root(), dev);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, cfg, sizeof(cfg));
-		close(fd);
-	}
 	pc->mps = n > 0 ? pcie_config_mps(cfg, (size_t)n) : 0;
 	if (pc->mps) {
 		snprintf(pc->mps_source, sizeof(pc->mps_source), "config space");
@@ -108,7 +99,7 @@ static void read_mps(struct pcie_info *pc, const char *dev)
 	}
 	pc->mps = PCIE_MPS_ASSUMED;
 	snprintf(pc->mps_source, sizeof(pc->mps_source), "assumed: %s",
-		 fd < 0 && n < 0 ? "config space unreadable" :
+		 n < 0 ? "config space unreadable" :
 		 n > 0 && n <= 64 ? "config space beyond 64 bytes needs root" :
 		 "no PCI Express capability found");
 }

@@ -252,7 +252,7 @@ void snapshot_write_json_extra(FILE *f, const struct snapshot *s,
 	json_str(&j, "schema", "ibconsole/snapshot/1");
 	json_str(&j, "host", s->host);
 	json_str(&j, "time", when);
-	json_str(&j, "sysfs_root", sysfs_root());
+	json_str(&j, "sysfs_root", sysfs_root_label());
 	json_str(&j, "sources", s->sources);
 	json_str(&j, "warning", s->warning[0] ? s->warning : NULL);
 	json_arr_begin(&j, "ports");

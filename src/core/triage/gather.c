@@ -441,7 +441,7 @@ static void evidence_begin(struct tri_evidence *ev, const struct tri_opts *o)
 	gmtime_r(&now, &tm);
 	strftime(ev->time, sizeof(ev->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	snprintf(ev->peer, sizeof(ev->peer), "%s", o->peer ? o->peer : "");
-	snprintf(ev->sysfs_root, sizeof(ev->sysfs_root), "%s", sysfs_root());
+	snprintf(ev->sysfs_root, sizeof(ev->sysfs_root), "%s", sysfs_root_label());
 }
 
 /* The port judged: the first wanted one, an active one before others;
