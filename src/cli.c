@@ -45,7 +45,7 @@ static const struct cli_option opt_sysfs_root = {
 	.type = OT_STR, .off = CLI_AT(sysfs_root) };
 static const struct cli_option opt_from = {
 	"from", NULL, 0, "FILE",
-	"run the console (no command), snapshot, fabric or triage on a capture (ibconsole capture) instead of this host",
+	"run the console (no command), snapshot, fabric, errors or triage on a capture (ibconsole capture) instead of this host",
 	.type = OT_STR, .off = CLI_AT(from) };
 static const struct cli_option opt_demo = {
 	"demo", NULL, 0, NULL,
