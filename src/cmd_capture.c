@@ -159,24 +159,44 @@ static void put_file(const char *name, const char *path, const char *what)
 	free(d);
 }
 
-/* A JSON document written by fn(j, arg) into member NAME. */
-static void put_json(const char *name, void (*fn)(struct json *j, void *arg), void *arg)
+/* What fn(f, arg) writes into member NAME. */
+static void put_stream(const char *name, void (*fn)(FILE *f, void *arg), void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct json j;
 
 	if (!f) {
 		missing(name, "out of memory");
 		return;
 	}
-	json_init(&j, f);
-	fn(&j, arg);
-	fputc('\n', f);
+	fn(f, arg);
 	fclose(f);
 	put(name, buf, len);
 	free(buf);
+}
+
+struct json_doc {
+	void (*fn)(struct json *j, void *arg);
+	void *arg;
+};
+
+static void write_json(FILE *f, void *arg)
+{
+	struct json_doc *d = arg;
+	struct json j;
+
+	json_init(&j, f);
+	d->fn(&j, d->arg);
+	fputc('\n', f);
+}
+
+/* A JSON document written by fn(j, arg) into member NAME. */
+static void put_json(const char *name, void (*fn)(struct json *j, void *arg), void *arg)
+{
+	struct json_doc d = { fn, arg };
+
+	put_stream(name, write_json, &d);
 }
 
 struct sample {
@@ -407,39 +427,23 @@ static void out_name(const struct cli *c, const char *host, char *out, size_t le
 	snprintf(out, len, "ibconsole-capture-%s-%s.tar.gz", host, stamp);
 }
 
-/* A sweep's text into member NAME. */
-static void put_sweep(const char *name, const struct sweep *sw, const char *time)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+struct sweep_doc {
+	const struct sweep *sw;
+	const char *time;
+};
 
-	if (!f) {
-		missing(name, "out of memory");
-		return;
-	}
-	sweepfile_write(f, sw, time);
-	fclose(f);
-	put(name, buf, len);
-	free(buf);
+static void write_sweep(FILE *f, void *arg)
+{
+	struct sweep_doc *d = arg;
+
+	sweepfile_write(f, d->sw, d->time);
 }
 
-/* The discovered ports' PortInfo fields (what the saved topology lacks
- * for the link rules) into member fabric.ports. */
-static void put_fabric_ports(const struct fabric *fab)
+/* The discovered ports' PortInfo fields: what the saved topology lacks
+ * for the link rules. */
+static void write_fabric_ports(FILE *f, void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f) {
-		missing(CAPTURE_FABPORTS, "out of memory");
-		return;
-	}
-	smpfile_fabric_write(f, fab);
-	fclose(f);
-	put(CAPTURE_FABPORTS, buf, len);
-	free(buf);
+	smpfile_fabric_write(f, arg);
 }
 
 /* One round of the fabric-wide sweep `errors` makes (the same sweeper,
@@ -458,9 +462,11 @@ static bool sweep_round(struct sweeper *sw, int round, const char *time)
 		missing("fabric counters", err);
 		return false;
 	}
-	put_sweep(name, sweeper_sweep(sw), time);
+	struct sweep_doc d = { sweeper_sweep(sw), time };
+
+	put_stream(name, write_sweep, &d);
 	if (round == 1 && sweeper_fabric(sw))
-		put_fabric_ports(sweeper_fabric(sw));
+		put_stream(CAPTURE_FABPORTS, write_fabric_ports, (void *)sweeper_fabric(sw));
 	return true;
 }
 
