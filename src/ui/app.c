@@ -16,6 +16,7 @@
 
 #include "core/base/sigexit.h"
 #include "core/port/sampler.h"
+#include "core/capture/ctrfile.h"
 #include "core/counters/monitor.h"
 #include "core/fabric/sweeper.h"
 #include "diag/portfacts.h"
@@ -219,7 +220,8 @@ static void ui_draw(struct ui_app *a, time_t now)
 }
 
 /* On a capture, the keys that need a live host (traffic, counters read
- * now) say so in one line instead of starting; true when key was one. */
+ * now) say so in one line instead of starting; true when key was one.
+ * The counters panel opens: it shows the captured samples. */
 static bool ui_capture_refuses(struct ui_app *a, int key, enum ui_action act)
 {
 	const char *what;
@@ -231,7 +233,6 @@ static bool ui_capture_refuses(struct ui_app *a, int key, enum ui_action act)
 	case UI_ACT_ACCEPT:
 		what = "acceptance runs traffic: it needs live hosts";
 		break;
-	case UI_ACT_COUNTERS:
 	case UI_ACT_EVENTS:
 	case UI_ACT_SWEEP:
 	case UI_ACT_ACK:
@@ -463,6 +464,12 @@ static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui
 	}
 	a->source = ui_source(u);
 	a->capture = u->capture;
+	/* a capture's counters: its two samples, judged once */
+	if (a->capture) {
+		if (replay_counters(a->ctr, err, sizeof(err)))
+			snprintf(a->ctr->note, sizeof(a->ctr->note), "no captured counters: %.150s", err);
+		ctrview_judge(a->ctr);
+	}
 	a->screen = screen_accept_has_results() ? &screen_accept : &screen_ports;
 	a->dirty = true;
 	screen_fabric_configure(u->fabric, u->rediscover_s);
@@ -497,7 +504,7 @@ static bool ui_turn(struct ui_app *a, int *rc)
 			screen_triage_watch(a->snap);
 		}
 	}
-	if (monitor_get(a->cw, a->ctr)) {
+	if (!a->capture && monitor_get(a->cw, a->ctr)) {
 		ctrview_judge(a->ctr);	/* rules run here, not in a draw */
 		a->dirty = true;
 	}
