@@ -221,7 +221,8 @@ static void ui_draw(struct ui_app *a, time_t now)
 
 /* On a capture, the keys that need a live host (traffic, counters read
  * now) say so in one line instead of starting; true when key was one.
- * The counters panel opens: it shows the captured samples. */
+ * The counters panel and the event log open: they show the captured
+ * samples and events. */
 static bool ui_capture_refuses(struct ui_app *a, int key, enum ui_action act)
 {
 	const char *what;
@@ -233,7 +234,6 @@ static bool ui_capture_refuses(struct ui_app *a, int key, enum ui_action act)
 	case UI_ACT_ACCEPT:
 		what = "acceptance runs traffic: it needs live hosts";
 		break;
-	case UI_ACT_EVENTS:
 	case UI_ACT_SWEEP:
 	case UI_ACT_ACK:
 	case UI_ACT_MARK:

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/base/jsonscan.h"
 #include "core/base/parse.h"
 #include "core/capture/archive.h"
 #include "core/capture/replay.h"
 #include "core/counters/monitor.h"
+#include "core/port/events.h"
 
 struct sample {
 	struct counter_set cs[CTRW_MAX_PORTS];
@@ -86,6 +88,38 @@ static int read_sample(int i, struct sample *s, char *err, size_t errlen)
 	return rc;
 }
 
+/* The event log as the console kept it on the host: the captured port
+ * events (events.log), then what moved between the two samples, at the
+ * second sample's time. */
+static void replay_events(struct ctr_model *m, double iv)
+{
+	struct port_event *ev = calloc(EVENTLOG_MAX, sizeof(*ev));
+	struct timespec at = { 0 };
+	struct tm tm = { 0 };
+	char path[4200], why[200];
+	int n, bad = 0;
+
+	eventlog_init(&m->log);
+	n = ev ? events_load(replay_path("events.log", path, sizeof(path)), 0, ev, EVENTLOG_MAX,
+			     &bad, why, sizeof(why)) : -1;
+	for (int i = 0; i < n; i++) {
+		struct timespec ts = { .tv_sec = (time_t)ev[i].t };
+		char text[128];
+
+		if (!strcmp(ev[i].source, "counter"))
+			continue;	/* the deltas below say it */
+		snprintf(text, sizeof(text), "%.40s%s%.40s (%s)", ev[i].from,
+			 ev[i].from[0] || ev[i].to[0] ? " -> " : "", ev[i].to, ev[i].source);
+		eventlog_add_text(&m->log, ev[i].port,
+				  !strcmp(ev[i].kind, "state") ? "link state" : ev[i].kind, text, &ts);
+	}
+	free(ev);
+	if (strptime(replay_time(), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		at.tv_sec = timegm(&tm) + (time_t)iv;
+	for (int i = 0; i < m->n; i++)
+		eventlog_add_from(&m->log, &m->dp[i], &at);
+}
+
 int replay_counters(struct ctr_model *m, char *err, size_t errlen)
 {
 	struct sample *s = calloc(2, sizeof(*s));
@@ -126,6 +160,7 @@ int replay_counters(struct ctr_model *m, char *err, size_t errlen)
 		m->now = t0 + iv;
 		m->interval_s = iv;
 		snprintf(m->note, sizeof(m->note), "captured: two samples %g s apart", iv);
+		replay_events(m, iv);
 	}
 	free(s);
 	return rc;
