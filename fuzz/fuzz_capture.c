@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: the capture archive's reader (--from FILE), through
- * the same file path a user gives. A refusal always says why; what it
- * accepts extracts into a fresh folder holding only plain files and
- * folders, nothing outside it, no more than the caps allow. */
+ * the same file path a user gives, then the links its member "links"
+ * asks for. A refusal always says why; what it accepts extracts into a
+ * fresh folder holding only plain files, folders and links that point
+ * into its own links.d/, nothing outside it, no more than the caps
+ * allow. */
 #define _XOPEN_SOURCE 700	/* nftw */
 #include "config.h"
 #include "fuzzfile.h"
@@ -18,16 +20,27 @@
 #include <unistd.h>
 
 #include "core/capture/archive.h"
+#include "core/capture/links.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static long long files, bytes;
 static int bad;
+static char made[80];	/* where the links may point: DIR/links.d/ */
 
 static int visit(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
-	(void)p; (void)f;
-	if (flag == FTW_SL || flag == FTW_SLN || (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)))
+	char to[4200];
+	ssize_t n;
+
+	(void)f;
+	if (flag == FTW_SL || flag == FTW_SLN) {
+		n = readlink(p, to, sizeof(to) - 1);
+		if (n < 0 || strncmp((to[n] = '\0', to), made, strlen(made)) || strstr(to, "/.."))
+			bad = 1;
+		return 0;
+	}
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
 		bad = 1;
 	if (S_ISREG(st->st_mode)) {
 		files++;
@@ -60,6 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = capar_extract(path, dir, err, sizeof(err));
 	if (rc && (!err[0] || !memchr(err, '\0', sizeof(err))))
 		__builtin_trap();	/* a refusal always says why */
+	snprintf(made, sizeof(made), "%s/links.d/", dir);
+	err[0] = '\0';
+	if (!rc && links_remake(dir, err, sizeof(err)) && !err[0])
+		__builtin_trap();
 	files = bytes = 0;
 	bad = 0;
 	nftw(top, visit, 16, FTW_PHYS);

@@ -5,6 +5,7 @@ libibc_core_a_SOURCES += src/core/capture/archive.c src/core/capture/archive.h \
 	src/core/capture/replay.c src/core/capture/replay.h \
 	src/core/capture/smpfile.c src/core/capture/smpfile.h \
 	src/core/capture/sweepfile.c src/core/capture/sweepfile.h \
-	src/core/capture/ctrfile.c src/core/capture/ctrfile.h
+	src/core/capture/ctrfile.c src/core/capture/ctrfile.h \
+	src/core/capture/links.c src/core/capture/links.h
 libibc_core_a_CFLAGS += $(ARCHIVE_CFLAGS)
 CORE_LIBS += $(ARCHIVE_LIBS)
