@@ -737,10 +737,11 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 	/* the selected end, its live counters, the findings, then the peer */
 	if (r->port >= 0) {
 		end_lines(win, &y, ymax, w, f, r->port);
-		if (y < ymax)
-			y = draw_counters(win, y, ymax, w);
+		/* the rates first: a long counters line wraps below them */
 		if (y < ymax && fs.w && fs.have_ctr)
 			y = draw_ber(win, y, ymax, w, f, r->port);
+		if (y < ymax)
+			y = draw_counters(win, y, ymax, w);
 	}
 	for (int i = 0; i < fs.rep.n && y < ymax; i++) {
 		const struct lh_finding *x = &fs.rep.f[i];

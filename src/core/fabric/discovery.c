@@ -69,8 +69,8 @@ static void watch_source(const struct discovery *w, struct ctr_target *t)
 	t->port = w->opts.ca_port;
 }
 
-/* Reads one end's counters (without the lock): a new set, NULL out of
- * memory. */
+/* Reads one end's counters (without the lock; the caller releases the
+ * reader): a new set, NULL out of memory. */
 static struct counter_set *watch_read(struct discovery *w, unsigned lid, int port)
 {
 	struct ctr_target t = { 0 };
@@ -87,7 +87,6 @@ static struct counter_set *watch_read(struct discovery *w, unsigned lid, int por
 		w->cs = reader_open();
 	if (w->cs) {
 		reader_read(w->cs, &t, cs);
-		reader_release(w->cs);	/* umad2sim: no PMA agent kept open */
 	} else {
 		memset(cs, 0, sizeof(*cs));
 		snprintf(cs->why, sizeof(cs->why), "out of memory");
@@ -110,6 +109,8 @@ static void watch_sample(struct discovery *w)
 	for (int e = 0; e < 2; e++)
 		if (lid[e])
 			cs[e] = watch_read(w, lid[e], port[e]);
+	if (w->cs)
+		reader_release(w->cs);	/* umad2sim: no PMA agent kept open */
 	umadlock_span_end();
 	worker_lock(&w->w);
 	for (int e = 0; e < 2; e++) {
