@@ -5,7 +5,6 @@
 #include "screen.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "core/testrun/testjob.h"
 #include "diag/linkhealth.h"
 #include "ctrview.h"
+#include "layout.h"
 #include "widgets.h"
 
 #define FAB_FILTER 64
@@ -70,26 +70,6 @@ static struct {
 	char note[160];		/* last action, shown in the status line */
 	int saved_stderr;	/* libibnetdisc / libibmad print there */
 } fs = { .saved_stderr = -1, .list = { .page = 10 } };
-
-/* Appends to buf (size bytes, n used) and returns the new length, which
- * stays below size however long the text: a cut line, never a write past
- * the buffer. */
-static int addf(char *buf, size_t size, int n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int addf(char *buf, size_t size, int n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (n < 0 || (size_t)n + 1 >= size)
-		return n < 0 ? 0 : n;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + n, size - (size_t)n, fmt, ap);
-	va_end(ap);
-	if (k < 0)
-		return n;
-	return (size_t)n + (size_t)k >= size ? (int)size - 1 : n + k;
-}
 
 void screen_fabric_configure(const struct fab_opts *o, double rediscover_s)
 {
@@ -177,7 +157,7 @@ static void port_cells(const struct fabric *f, int p, char *buf, size_t len, boo
 
 	for (fi = 0; fi < fs.rep.n; fi++)
 		if (fs.rep.f[fi].port == p || fs.rep.f[fi].peer == p)
-			n = addf(flags, sizeof(flags), n, "%s%s", n ? "," : "",
+			n = layout_addf(flags, sizeof(flags), n, "%s%s", n ? "," : "",
 				      lh_rules[fs.rep.f[fi].rule].name);
 	fabric_rate_token(a, tok, sizeof(tok));
 	snprintf(st, sizeof(st), "%s/%s", port_state_name(a->state),
@@ -542,7 +522,7 @@ static void draw_status(WINDOW *win, int w)
 		b[bar] = '\0';
 		n = snprintf(buf, sizeof(buf), " discovering ... %.1f s [%s]", p.elapsed_s, b);
 		if (p.last_s > 0)
-			n = addf(buf, sizeof(buf), n, " last: %d nodes in %.1f s",
+			n = layout_addf(buf, sizeof(buf), n, " last: %d nodes in %.1f s",
 				      p.last_nodes, p.last_s);
 	} else if (f) {
 		char when[16];
@@ -553,16 +533,16 @@ static void draw_status(WINDOW *win, int w)
 		n = snprintf(buf, sizeof(buf), " %d nodes, %d links at %s in %.2f s", f->nnodes,
 			     f->nlinks, when, f->discover_s);
 		if (p.next_in_s >= 0)
-			n = addf(buf, sizeof(buf), n, ", next in %.0f s", p.next_in_s);
+			n = layout_addf(buf, sizeof(buf), n, ", next in %.0f s", p.next_in_s);
 	} else if (fs.v) {
 		n = snprintf(buf, sizeof(buf), " %s", fs.v->err);
 	}
 	if (f)
-		n = addf(buf, sizeof(buf), n, " | problems: %d error %d warn %d info",
+		n = layout_addf(buf, sizeof(buf), n, " | problems: %d error %d warn %d info",
 			      fs.rep.by_severity[LH_ERROR], fs.rep.by_severity[LH_WARN],
 			      fs.rep.by_severity[LH_INFO]);
 	if (peer_get(&tp))
-		n = addf(buf, sizeof(buf), n, " | peer \"%s\"[%d] lid %u",
+		n = layout_addf(buf, sizeof(buf), n, " | peer \"%s\"[%d] lid %u",
 			      tp.node, tp.port, tp.lid);
 	widgets_text(win, 1, 0, w, buf, !f && fs.v && !p.running ? UI_BAD : UI_NORMAL, false, true);
 }
@@ -656,10 +636,10 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 		if (!v->valid || v->cls != CTR_ERROR || !v->value)
 			continue;
 		pv = prev->valid ? counters_find(prev, v->name) : NULL;
-		n = addf(buf, sizeof(buf), n, "%s%s %llu", n ? ", " : "",
+		n = layout_addf(buf, sizeof(buf), n, "%s%s %llu", n ? ", " : "",
 			      v->name, (unsigned long long)v->value);
 		if (pv && pv->valid && v->value >= pv->value)
-			n = addf(buf, sizeof(buf), n, " (+%llu)",
+			n = layout_addf(buf, sizeof(buf), n, " (+%llu)",
 				      (unsigned long long)(v->value - pv->value));
 		errs++;
 	}
@@ -674,14 +654,14 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 			double gbps = delta_pair_gbps(prev, now, names[k], &st);
 
 			if (gbps >= 0)
-				n = addf(buf, sizeof(buf), n, "; %s %.3f Gb/s",
+				n = layout_addf(buf, sizeof(buf), n, "; %s %.3f Gb/s",
 					      k ? "rcv" : "xmit", gbps);
 			else if (st == DELTA_SATURATED || st == DELTA_RESET)
-				n = addf(buf, sizeof(buf), n, "; %s rate n/a (%s)",
+				n = layout_addf(buf, sizeof(buf), n, "; %s rate n/a (%s)",
 					      k ? "rcv" : "xmit", delta_state_name(st));
 		}
 	}
-	n = addf(buf, sizeof(buf), n, " [PMA lid %u port %d]", now->lid, now->port);
+	n = layout_addf(buf, sizeof(buf), n, " [PMA lid %u port %d]", now->lid, now->port);
 	return detail_wrapped(win, y, ymax, w, "  counters", buf, errs ? UI_WARN : UI_NORMAL);
 }
 
@@ -705,7 +685,7 @@ static int draw_ber(WINDOW *win, int y, int ymax, int w, const struct fabric *f,
 		else if (!ctrview_ber(&fs.ends[e], f->ports[q].lanes, f->ports[q].lane_gbps,
 				      t, (int)sizeof(t), &r))
 			snprintf(t, sizeof(t), "n/a (SymbolErrorCounter not read)");
-		n = addf(buf, sizeof(buf), n, "%s%s %s", e ? "; " : "",
+		n = layout_addf(buf, sizeof(buf), n, "%s%s %s", e ? "; " : "",
 			 e ? fabric_port_label(f, q, la, sizeof(la)) : "this end", t);
 		if (r == UI_BAD || (r == UI_WARN && worst != UI_BAD))
 			worst = r;
