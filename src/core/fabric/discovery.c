@@ -38,6 +38,7 @@ struct discovery {
 	unsigned watch_lid[2];
 	int watch_port[2];
 	double watch_next;
+	int watch_turn;			/* the end read next */
 	struct counter_set *cnow[2], *cprev[2];
 	struct ctr_reader *cs;
 };
@@ -96,34 +97,36 @@ static struct counter_set *watch_read(struct discovery *w, unsigned lid, int por
 	return cs;
 }
 
-/* Called with the lock held; samples both ends without it. */
+/* Called with the lock held; samples without it. One end a period, in
+ * turn when the other end is watched too: one PMA read a span, as many
+ * MADs a second as for one port (under umad2sim an answer that comes
+ * after its descriptor closed crashes the process; fewer MADs, fewer
+ * late answers). */
 static void watch_sample(struct discovery *w)
 {
-	struct counter_set *cs[2] = { NULL, NULL };
-	unsigned lid[2] = { w->watch_lid[0], w->watch_lid[1] };
-	int port[2] = { w->watch_port[0], w->watch_port[1] };
+	int e = w->watch_lid[1] ? w->watch_turn : 0;
+	unsigned lid = w->watch_lid[e];
+	int port = w->watch_port[e];
+	struct counter_set *cs;
 
+	w->watch_turn = !e;
 	w->watch_next = worker_now() + WATCH_PERIOD_S;
 	worker_unlock(&w->w);
 	umadlock_span_begin();
-	for (int e = 0; e < 2; e++)
-		if (lid[e])
-			cs[e] = watch_read(w, lid[e], port[e]);
+	cs = watch_read(w, lid, port);
 	if (w->cs)
 		reader_release(w->cs);	/* umad2sim: no PMA agent kept open */
 	umadlock_span_end();
 	worker_lock(&w->w);
-	for (int e = 0; e < 2; e++) {
-		if (!cs[e])
-			continue;
-		if (lid[e] != w->watch_lid[e] || port[e] != w->watch_port[e]) {
-			free(cs[e]);	/* the selection moved meanwhile */
-			continue;
-		}
-		free(w->cprev[e]);
-		w->cprev[e] = w->cnow[e];
-		w->cnow[e] = cs[e];
+	if (!cs)
+		return;
+	if (lid != w->watch_lid[e] || port != w->watch_port[e]) {
+		free(cs);	/* the selection moved meanwhile */
+		return;
 	}
+	free(w->cprev[e]);
+	w->cprev[e] = w->cnow[e];
+	w->cnow[e] = cs;
 	worker_notify(&w->w);
 }
 
@@ -350,6 +353,7 @@ void discovery_watch(struct discovery *w, unsigned lid, int port, unsigned peer_
 		w->watch_lid[e] = l[e];
 		w->watch_port[e] = p[e];
 		w->watch_next = 0;	/* now */
+		w->watch_turn = 0;	/* the selected end first */
 		free(w->cnow[e]);
 		free(w->cprev[e]);
 		w->cnow[e] = w->cprev[e] = NULL;

@@ -60,7 +60,7 @@ void discovery_shared_request(void);
 
 /* Live counters of one fabric port (the screen's selection) and of its
  * link's other end (peer_lid 0: none), read from their PMAs by the worker
- * about once a second while no discovery runs. lid 0 stops it: call it
+ * while no discovery runs: one read a second, the two ends in turn. lid 0 stops it: call it
  * when the fabric screen is left. */
 void discovery_watch(struct discovery *w, unsigned lid, int port, unsigned peer_lid,
 		     int peer_port);
