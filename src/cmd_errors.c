@@ -22,6 +22,8 @@
 #include "core/base/clock.h"
 #include "core/capture/replay.h"
 #include "core/fabric/sweeper.h"
+#include "core/fabric/fabric.h"
+#include "diag/ber.h"
 #include "diag/ctrclass.h"
 #include "diag/rules.h"
 #include "diag/sweeplisting.h"
@@ -85,7 +87,9 @@ struct errors {
 	struct listed *ls;
 	int nl, nfail, levels[3];
 	double q1;			/* the first sweep's query time */
+	const struct thresholds *th;
 	struct counter_set cs, pcs;
+	struct counter_set ecs, epcs;	/* a port's for its bit error rate */
 };
 
 /* Port i's counters into e->cs, and its previous round's into e->pcs:
@@ -139,6 +143,7 @@ static int errors_sweep(const struct cli *c, const struct snap_opts *o,
 	so.so.port = o->port;
 	so.so.window = c->inflight;
 	so.so.max_smps = c->inflight;
+	so.keep_model = true;		/* the lanes and lane rates of the links */
 	e->s = sweeper_open(&so);
 	if (!e->s) {
 		snprintf(err, errlen, "out of memory");
@@ -204,6 +209,82 @@ static bool counter_shown(const struct ctr_value *x, const struct ctr_value *y)
 	return !(x->cls == CTR_TRAFFIC || (!x->value && !(y && y->value != x->value)));
 }
 
+/* Swept port i's effective bit error rate between the two sweeps: its
+ * SymbolErrorCounter delta over its lanes x lane signalling rate (the
+ * discovery's PortInfo) x the time between its two reads, judged by the
+ * ber_watch / ber_act levels. NULL, or why there is none. */
+static const char *errors_ber(struct errors *e, int i, struct ber *b, bool *lb,
+			      const struct fab_port **fp)
+{
+	const struct fabric *f = sweeper_fabric(e->s);
+	const struct sweep_port *p = &e->sw->p[i];
+	const struct counter_set *pv = sweeper_pair(e->s, i, &e->ecs, &e->epcs);
+	const struct ctr_value *x, *y;
+	uint64_t d;
+
+	*fp = f && p->fi >= 0 && p->fi < f->nports ? &f->ports[p->fi] : NULL;
+	*lb = false;
+	if (!e->ecs.valid)
+		return "its counters were not read";
+	if (!pv)
+		return "one sweep: --interval S gives the window a rate needs";
+	x = counters_find(&e->ecs, "SymbolErrorCounter");
+	y = counters_find(pv, "SymbolErrorCounter");
+	if (!x || !y || !x->valid || !y->valid)
+		return "SymbolErrorCounter not read";
+	if (!*fp || !(*fp)->lanes || !((*fp)->lane_gbps > 0))
+		return "the link's width or lane rate is not known";
+	delta_pair(y->value, x->value, x->bits, x->saturates, &d, lb);
+	ber_compute(b, d, (*fp)->lanes, (*fp)->lane_gbps, e->ecs.t_mono - pv->t_mono);
+	if (!b->valid)
+		return "the two sweeps have no time between them";
+	ber_judge(b, e->th->ber_watch, e->th->ber_act);
+	return NULL;
+}
+
+static void errors_ber_json(struct json *j, struct errors *e, int i)
+{
+	const struct fab_port *fp;
+	struct ber b;
+	bool lb;
+	const char *why = errors_ber(e, i, &b, &lb, &fp);
+
+	ber_json(j, &b, why, lb, fp ? fp->lanes : 0, fp ? fp->lane_gbps : 0);
+}
+
+/* The swept port at the other end of port i's link, -1 none. */
+static int errors_peer(struct errors *e, int i)
+{
+	const struct fabric *f = sweeper_fabric(e->s);
+	int fi = e->sw->p[i].fi, r;
+
+	if (!f || fi < 0 || fi >= f->nports || (r = f->ports[fi].remote) < 0)
+		return -1;
+	for (int k = 0; k < e->sw->n; k++)
+		if (e->sw->p[k].fi == r)
+			return k;
+	return -1;
+}
+
+/* The link's other end: who it is and its own bit error rate. */
+static void errors_peer_json(struct json *j, struct errors *e, int i)
+{
+	int k = errors_peer(e, i);
+	const struct sweep_port *q;
+
+	if (k < 0) {
+		json_null(j, "peer");
+		return;
+	}
+	q = &e->sw->p[k];
+	json_obj_begin(j, "peer");
+	json_str(j, "node_desc", q->node_desc);
+	json_int(j, "lid", q->lid);
+	json_int(j, "port", q->port);
+	errors_ber_json(j, e, k);
+	json_obj_end(j);
+}
+
 static void errors_json_port(struct json *j, struct errors *e, int k)
 {
 	const struct sweep_port *p = &e->sw->p[e->ls[k].idx];
@@ -220,6 +301,8 @@ static void errors_json_port(struct json *j, struct errors *e, int k)
 	json_str(j, "mode", e->cs.mode);
 	json_bool(j, "moved", e->ls[k].moved);
 	cmd_json_verdict(j, &e->ls[k].v);
+	errors_ber_json(j, e, e->ls[k].idx);
+	errors_peer_json(j, e, e->ls[k].idx);
 	json_arr_begin(j, "counters");
 	for (int i = 0; i < e->cs.n; i++) {
 		const struct ctr_value *x = &e->cs.c[i];
@@ -273,6 +356,27 @@ static void errors_json(const struct cli *c, struct errors *e, const char *when)
 	json_obj_end(&j);
 }
 
+/* "bit error rate 3.1e-10 over 10 s; "sw1" port 3: < 2e-13 over 10 s" */
+static void errors_ber_text(struct errors *e, int i)
+{
+	const struct fab_port *fp;
+	struct ber b;
+	bool lb;
+	char t[64];
+	int k = errors_peer(e, i);
+
+	if (errors_ber(e, i, &b, &lb, &fp))
+		return;
+	ber_text(&b, t, sizeof(t));
+	printf("      bit error rate %s%s", lb ? "at least " : "", t);
+	if (k >= 0 && !errors_ber(e, k, &b, &lb, &fp)) {
+		ber_text(&b, t, sizeof(t));
+		printf("; \"%s\" port %d: %s%s", e->sw->p[k].node_desc, e->sw->p[k].port,
+		       lb ? "at least " : "", t);
+	}
+	printf("\n");
+}
+
 static void errors_text(struct errors *e)
 {
 	for (int k = 0; k < e->nl; k++) {
@@ -295,6 +399,7 @@ static void errors_text(struct errors *e)
 		printf("\n");
 		if (e->ls[k].v.level != VERDICT_OK)
 			printf("      %s\n", e->ls[k].v.text);
+		errors_ber_text(e, e->ls[k].idx);
 	}
 	for (int i = 0; i < e->sw->n; i++) {
 		if (sweep_port_valid(&e->sw->p[i]))
@@ -324,6 +429,7 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 		snprintf(err, errlen, "out of memory");
 		return 5;
 	}
+	e->th = &th;
 	rc = errors_sweep(c, o, e, err, errlen);
 	if (!rc)
 		rc = errors_judge(c, &th, e, err, errlen);

@@ -301,38 +301,20 @@ static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
  * PMA was sampled, its counters by the same delta rules and its verdict. */
 /* The effective bit error rate since the first sample: SymbolErrorCounter
  * over lanes x lane signalling rate x seconds, or why there is none. */
-static void ber_json(struct json *j, const struct delta_port *d, int lanes, double lane_gbps,
-		     const struct thresholds *th)
+static void port_ber_json(struct json *j, const struct delta_port *d, int lanes,
+			  double lane_gbps, const struct thresholds *th)
 {
 	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
 	const char *why = NULL;
-	char text[64];
 	struct ber b;
 
 	if (!ber_since_start(&b, d, lanes, lane_gbps))
 		why = "SymbolErrorCounter not read";
 	else if (!b.valid)
 		why = b.seconds > 0 ? "the link's width or lane rate is not known" : "one sample so far";
-	json_obj_begin(j, "ber");
-	if (why) {
-		json_null(j, "rate");
-		json_str(j, "why", why);
-		json_obj_end(j);
-		return;
-	}
-	ber_judge(&b, th->ber_watch, th->ber_act);
-	ber_text(&b, text, sizeof(text));
-	json_num(j, "rate", b.rate);
-	json_bool(j, "bound", b.bound);
-	json_u64(j, "symbol_errors", b.errors);
-	json_bool(j, "symbol_errors_at_least", c->total_lb);
-	json_num(j, "window_s", b.seconds);
-	json_int(j, "lanes", lanes);
-	json_num(j, "lane_gbps", lane_gbps);
-	json_num(j, "bits", b.bits);
-	json_str(j, "level", b.level == BER_ACT ? "act" : b.level == BER_WATCH ? "watch" : "ok");
-	json_str(j, "text", text);
-	json_obj_end(j);
+	else
+		ber_judge(&b, th->ber_watch, th->ber_act);
+	ber_json(j, &b, why, c && c->total_lb, lanes, lane_gbps);
 }
 
 static void peer_json(struct json *j, const struct port_peer *q,
@@ -356,7 +338,7 @@ static void peer_json(struct json *j, const struct port_peer *q,
 		rules_eval_delta(d, th, now, &v);
 		cmd_json_verdict(j, &v);
 		counters_json_delta(j, d, cs, now);
-		ber_json(j, d, lanes, lane_gbps, th);
+		port_ber_json(j, d, lanes, lane_gbps, th);
 	}
 	json_obj_end(j);
 }
@@ -484,7 +466,7 @@ static void watch_port_json(struct json *j, const struct watch *w, int i,
 	counters_json_details(j, cs);
 	cong_json(j, &w->dp[i], &w->pc[i], iv);
 	pfc_json(j, &w->pc[i], t);
-	ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th);
+	port_ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th);
 	if (i < w->nlocal)
 		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
 			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now,

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/base/json.h"
 #include "core/counters/delta.h"
 
 void ber_compute(struct ber *b, uint64_t errors, int lanes, double lane_gbps, double seconds)
@@ -68,4 +69,30 @@ void ber_text(const struct ber *b, char *buf, size_t n)
 	}
 	ber_window_text(b->seconds, w, sizeof(w));
 	snprintf(buf, n, "%s%.2g over %s", b->bound ? "< " : "", b->rate, w);
+}
+
+void ber_json(struct json *j, const struct ber *b, const char *why, bool errors_at_least,
+	      int lanes, double lane_gbps)
+{
+	char text[64];
+
+	json_obj_begin(j, "ber");
+	if (why || !b || !b->valid) {
+		json_null(j, "rate");
+		json_str(j, "why", why ? why : "the link's width or lane rate is not known");
+		json_obj_end(j);
+		return;
+	}
+	ber_text(b, text, sizeof(text));
+	json_num(j, "rate", b->rate);
+	json_bool(j, "bound", b->bound);
+	json_u64(j, "symbol_errors", b->errors);
+	json_bool(j, "symbol_errors_at_least", errors_at_least);
+	json_num(j, "window_s", b->seconds);
+	json_int(j, "lanes", lanes);
+	json_num(j, "lane_gbps", lane_gbps);
+	json_num(j, "bits", b->bits);
+	json_str(j, "level", b->level == BER_ACT ? "act" : b->level == BER_WATCH ? "watch" : "ok");
+	json_str(j, "text", text);
+	json_obj_end(j);
 }

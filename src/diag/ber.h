@@ -45,6 +45,14 @@ void ber_judge(struct ber *b, double watch, double act);
 /* "3.1e-10 over 10 min", "< 2.4e-14 over 10 min", "n/a" when invalid. */
 void ber_text(const struct ber *b, char *buf, size_t n);
 
+struct json;
+/* The "ber" object of a port in JSON (watch, errors): the rate, whether
+ * it is a bound, the errors, window, lanes, lane rate, bits, level and
+ * text of a judged b; with why (b NULL or not valid) only "rate": null
+ * and "why". errors_at_least: the error count is a lower bound. */
+void ber_json(struct json *j, const struct ber *b, const char *why, bool errors_at_least,
+	      int lanes, double lane_gbps);
+
 /* The window as people say it: "45 s", "10 min", "2.5 h". */
 void ber_window_text(double seconds, char *buf, size_t n);
 

@@ -29,6 +29,7 @@ void thresholds_defaults(struct thresholds *th)
 	th->ber_watch = BER_WATCH_DEFAULT;
 	th->ber_act = BER_ACT_DEFAULT;
 	th->optic_near_db = OPTICS_NEAR_DB_DEFAULT;
+	th->optic_read_s = OPTICS_READ_S_DEFAULT;
 }
 
 bool thresholds_config_is_default(const char *explicit_path)
@@ -120,13 +121,22 @@ struct load {
 	size_t errlen;
 };
 
-/* The link-quality keys: a bit error rate level (1e-18 … 1) or a dB
- * distance (0 … 20). 1 taken, 0 not ours, -1 a bad value. */
+/* The link-quality keys: a bit error rate level (1e-18 … 1), a dB
+ * distance (0 … 20) or how often the console reads the modules. 1 taken, 0 not ours, -1 a bad value. */
 static int load_link_quality(struct load *L, const char *k, const char *v)
 {
 	bool db = !strcmp(k, "optic_rx_near_db");
 	double x;
 
+	if (!strcmp(k, "optic_read_s")) {
+		if (parse_num(v, 1, 86400, &x)) {
+			snprintf(L->err, L->errlen, "%s:%d: optic_read_s '%s' is not 1 … 86400 seconds — fix the line",
+				 L->path, L->ln, v);
+			return -1;
+		}
+		L->th->optic_read_s = x;
+		return 1;
+	}
 	if (!db && strcmp(k, "ber_watch") && strcmp(k, "ber_act"))
 		return 0;
 	if (parse_num(v, db ? 0 : 1e-18, db ? 20 : 1, &x)) {

@@ -44,6 +44,7 @@ struct thresholds {
 	 * (optic_rx_near_db) */
 	double ber_watch, ber_act;
 	double optic_near_db;
+	double optic_read_s;	/* the console reads modules this often */
 	int n;
 	struct threshold t[THRESH_MAX];
 	char file[256];		/* config file read, "" none */

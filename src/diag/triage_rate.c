@@ -200,10 +200,14 @@ static void errors_step(const struct tri_evidence *ev, struct tri_result *r)
 	const char *peer = e->peer_label[0] ? e->peer_label : "the other end";
 	double here = -1, there = -1;
 	struct thresholds th;
-	char lane[OPTIC_LANE], hint[TRI_LINE + 200];
+	char lane[OPTIC_LANE], hint[TRI_LINE + 200], why[80];
 	unsigned optic;
 
 	thresholds_defaults(&th);
+	if (ev->ber_watch > 0)
+		th.ber_watch = ev->ber_watch;
+	if (ev->ber_act > 0)
+		th.ber_act = ev->ber_act;
 	optic = optic_end(r, &ev->local, lane);
 	if (!e->local_valid) {
 		tri_line(r, "error counters: not sampled (%s)", e->why[0] ? e->why : "no reader");
@@ -232,9 +236,10 @@ static void errors_step(const struct tri_evidence *ev, struct tri_result *r)
 		snprintf(hint, sizeof(hint), "start with the optic / cable into %s, which receives the "
 			 "errors: clean the fibre and the optic at %s (its transmitter), then replace the "
 			 "cable, then the optics", near_end ? "this end" : peer, near_end ? peer : "this end");
+		snprintf(why, sizeof(why), "%s bit error rate is above %g (ber_watch)",
+			 near_end ? "this end's" : "the other end's", th.ber_watch);
 		cable_advice(r, (near_end ? here : there) > th.ber_act ? TRI_FAIL : TRI_WARN, hint,
-			     near_end ? "this end's bit error rate is above the healthy 1e-12"
-				      : "the other end's bit error rate is above the healthy 1e-12");
+			     why);
 	}
 }
 

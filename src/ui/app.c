@@ -160,7 +160,7 @@ static struct ui_ctx ui_ctx_of(const struct ui_app *a)
 {
 	return (struct ui_ctx){
 		.snap = a->snap, .st = &a->st, .interval_s = a->interval_s,
-		.source = a->source, .ctr = a->ctr, .cw = a->cw,
+		.source = a->source, .ctr = a->ctr, .cw = a->cw, .sm = a->sm,
 	};
 }
 
@@ -443,6 +443,9 @@ static int ui_start(struct ui_app *a, const struct snap_opts *o, const struct ui
 		return 5;
 	}
 	a->interval_s = sampler_interval(a->sm);
+	/* a module read is slow (I2C in its firmware): on a timer, and
+	 * when the ports screen selects a port */
+	sampler_set_module_every(a->sm, ctrview_thresholds()->optic_read_s);
 	/* counters, sampled on their own worker */
 	a->ctr = calloc(1, sizeof(*a->ctr));
 	a->swp = sweeper_new(o, sweeplisting_listed);

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "layout.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -232,4 +233,19 @@ int layout_hist_group(const unsigned *counts, int n, int rows, int *first, int *
 	*first = lo / g * g;
 	*group = g;
 	return hi / g - lo / g + 1;
+}
+
+int layout_addf(char *buf, size_t size, int n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (n < 0 || (size_t)n + 1 >= size)
+		return n < 0 ? 0 : n;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return n;
+	return (size_t)n + (size_t)k >= size ? (int)size - 1 : n + k;
 }

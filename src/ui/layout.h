@@ -5,6 +5,7 @@
 #define IBC_LAYOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define LAYOUT_MIN_W 40
 #define LAYOUT_MIN_H 10
@@ -63,6 +64,12 @@ int layout_pcie_gen(double gts);
  * the number of characters of text that go on the first line (skipping
  * no characters) and sets *next to where the following line starts. */
 int layout_wrap(const char *text, int width, int *next);
+
+/* Appends printf-style to buf (size bytes, n of them used) and returns
+ * the new length, which stays below size however long the text: a line
+ * that does not fit is cut, and later appends add nothing. */
+int layout_addf(char *buf, size_t size, int n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Rows of a histogram: the occupied buckets of counts[0..n) grouped by
  * a power of two (so groups of log-linear buckets keep their octave

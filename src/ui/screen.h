@@ -19,6 +19,7 @@ struct ui_ctx {
 	/* counters — the counter model and its worker (requests) */
 	const struct ctr_model *ctr;
 	struct monitor *cw;
+	struct sampler *sm;	/* the port sampler (module reads on request) */
 };
 
 enum screen_flags {

@@ -17,6 +17,8 @@
 #include "core/testrun/peer.h"
 #include "core/testrun/testjob.h"
 #include "diag/linkhealth.h"
+#include "ctrview.h"
+#include "layout.h"
 #include "widgets.h"
 
 #define FAB_FILTER 64
@@ -54,6 +56,12 @@ static struct {
 	bool have_ctr;
 	unsigned watch_lid;		/* what the worker is asked to watch */
 	int watch_port;
+	unsigned watch_plid;		/* and the other end of its link */
+	int watch_pport;
+	/* both ends' samples since the selection, for the bit error rate */
+	struct delta_port ends[2];
+	bool have_end[2];
+	double end_t[2];
 	enum fab_view view;
 	enum fab_sort sort;
 	char filter[FAB_FILTER];
@@ -148,7 +156,7 @@ static void port_cells(const struct fabric *f, int p, char *buf, size_t len, boo
 
 	for (fi = 0; fi < fs.rep.n; fi++)
 		if (fs.rep.f[fi].port == p || fs.rep.f[fi].peer == p)
-			n += snprintf(flags + n, sizeof(flags) - (size_t)n, "%s%s", n ? "," : "",
+			n = layout_addf(flags, sizeof(flags), n, "%s%s", n ? "," : "",
 				      lh_rules[fs.rep.f[fi].rule].name);
 	fabric_rate_token(a, tok, sizeof(tok));
 	snprintf(st, sizeof(st), "%s/%s", port_state_name(a->state),
@@ -329,22 +337,37 @@ static void fab_take(struct fabric_view *v)
 static void fab_follow(void)
 {
 	const struct fabric *f = fab();
-	unsigned lid = 0;
-	int p, port = 0;
+	unsigned lid = 0, plid = 0;
+	int p, port = 0, pport = 0;
 
 	fs.list.sel = fs.nrows ? (fs.list.sel < 0 ? 0 : fs.list.sel >= fs.nrows ?
 				  fs.nrows - 1 : fs.list.sel) : 0;
 	p = fs.list.sel < fs.nrows ? fs.rows[fs.list.sel].port : -1;
 	if (f && p >= 0 && f->ports[p].lid) {
+		int r = f->ports[p].remote;
+
 		lid = f->ports[p].lid;
 		port = f->ports[p].portnum;
+		if (r >= 0 && f->ports[r].lid) {
+			plid = f->ports[r].lid;
+			pport = f->ports[r].portnum;
+		}
 	}
-	if (!fs.w || (lid == fs.watch_lid && port == fs.watch_port))
+	if (!fs.w || (lid == fs.watch_lid && port == fs.watch_port &&
+		      plid == fs.watch_plid && pport == fs.watch_pport))
 		return;
-	discovery_watch(fs.w, lid, port);
+	discovery_watch(fs.w, lid, port, plid, pport);
 	fs.watch_lid = lid;
 	fs.watch_port = port;
+	fs.watch_plid = plid;
+	fs.watch_pport = pport;
 	fs.have_ctr = false;
+	/* the bit error rates start again with the new selection */
+	for (int e = 0; e < 2; e++) {
+		delta_init(&fs.ends[e], e ? "other end" : "this end", 1.0);
+		fs.have_end[e] = false;
+		fs.end_t[e] = 0;
+	}
 }
 
 /* Shown: the discovery thread starts the first time, the watch follows
@@ -373,6 +396,8 @@ static void fab_enter(const struct ui_ctx *c)
 	fab_start();
 	fs.watch_lid = 0;
 	fs.watch_port = -1;	/* ask again */
+	fs.watch_plid = 0;
+	fs.watch_pport = 0;
 	fab_follow();
 }
 
@@ -381,9 +406,11 @@ static void fab_leave(const struct ui_ctx *c)
 {
 	(void)c;
 	if (fs.w)
-		discovery_watch(fs.w, 0, 0);
+		discovery_watch(fs.w, 0, 0, 0, 0);
 	fs.watch_lid = 0;
 	fs.watch_port = 0;
+	fs.watch_plid = 0;
+	fs.watch_pport = 0;
 }
 
 /* Takes what the worker published: a new view (judged here, once) and
@@ -407,12 +434,20 @@ static bool fab_update(const struct ui_ctx *c)
 	}
 	if (fs.watch_lid) {
 		struct counter_set now, prev;
-		bool have = discovery_counters(fs.w, &now, &prev);
+		bool have = discovery_counters(fs.w, 0, &now, &prev);
 
 		if (have != fs.have_ctr || (have && now.t_mono != fs.now.t_mono)) {
 			fs.have_ctr = have;
 			fs.now = now;
 			fs.prev = prev;
+			changed = true;
+		}
+		for (int e = 0; e < 2; e++) {
+			if (!discovery_counters(fs.w, e, &now, &prev) || now.t_mono == fs.end_t[e])
+				continue;
+			fs.end_t[e] = now.t_mono;
+			fs.have_end[e] = true;
+			delta_update(&fs.ends[e], &now, now.t_mono);
 			changed = true;
 		}
 	}
@@ -480,7 +515,7 @@ static void draw_status(WINDOW *win, int w)
 		b[bar] = '\0';
 		n = snprintf(buf, sizeof(buf), " discovering ... %.1f s [%s]", p.elapsed_s, b);
 		if (p.last_s > 0)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " last: %d nodes in %.1f s",
+			n = layout_addf(buf, sizeof(buf), n, " last: %d nodes in %.1f s",
 				      p.last_nodes, p.last_s);
 	} else if (f) {
 		char when[16];
@@ -491,16 +526,16 @@ static void draw_status(WINDOW *win, int w)
 		n = snprintf(buf, sizeof(buf), " %d nodes, %d links at %s in %.2f s", f->nnodes,
 			     f->nlinks, when, f->discover_s);
 		if (p.next_in_s >= 0)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", next in %.0f s", p.next_in_s);
+			n = layout_addf(buf, sizeof(buf), n, ", next in %.0f s", p.next_in_s);
 	} else if (fs.v) {
 		n = snprintf(buf, sizeof(buf), " %s", fs.v->err);
 	}
 	if (f)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " | problems: %d error %d warn %d info",
+		n = layout_addf(buf, sizeof(buf), n, " | problems: %d error %d warn %d info",
 			      fs.rep.by_severity[LH_ERROR], fs.rep.by_severity[LH_WARN],
 			      fs.rep.by_severity[LH_INFO]);
 	if (peer_get(&tp))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " | peer \"%s\"[%d] lid %u",
+		n = layout_addf(buf, sizeof(buf), n, " | peer \"%s\"[%d] lid %u",
 			      tp.node, tp.port, tp.lid);
 	widgets_text(win, 1, 0, w, buf, !f && fs.v && !p.running ? UI_BAD : UI_NORMAL, false, true);
 }
@@ -594,10 +629,10 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 		if (!v->valid || v->cls != CTR_ERROR || !v->value)
 			continue;
 		pv = prev->valid ? counters_find(prev, v->name) : NULL;
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s %llu", n ? ", " : "",
+		n = layout_addf(buf, sizeof(buf), n, "%s%s %llu", n ? ", " : "",
 			      v->name, (unsigned long long)v->value);
 		if (pv && pv->valid && v->value >= pv->value)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " (+%llu)",
+			n = layout_addf(buf, sizeof(buf), n, " (+%llu)",
 				      (unsigned long long)(v->value - pv->value));
 		errs++;
 	}
@@ -612,15 +647,43 @@ static int draw_counters(WINDOW *win, int y, int ymax, int w)
 			double gbps = delta_pair_gbps(prev, now, names[k], &st);
 
 			if (gbps >= 0)
-				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s %.3f Gb/s",
+				n = layout_addf(buf, sizeof(buf), n, "; %s %.3f Gb/s",
 					      k ? "rcv" : "xmit", gbps);
 			else if (st == DELTA_SATURATED || st == DELTA_RESET)
-				n += snprintf(buf + n, sizeof(buf) - (size_t)n, "; %s rate n/a (%s)",
+				n = layout_addf(buf, sizeof(buf), n, "; %s rate n/a (%s)",
 					      k ? "rcv" : "xmit", delta_state_name(st));
 		}
 	}
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [PMA lid %u port %d]", now->lid, now->port);
+	n = layout_addf(buf, sizeof(buf), n, " [PMA lid %u port %d]", now->lid, now->port);
 	return detail_wrapped(win, y, ymax, w, "  counters", buf, errs ? UI_WARN : UI_NORMAL);
+}
+
+/* Both ends' effective bit error rates since the selection: each end's
+ * SymbolErrorCounter over its lanes x lane signalling rate x the window
+ * (diag/ber.c), or why there is none yet. */
+static int draw_ber(WINDOW *win, int y, int ymax, int w, const struct fabric *f, int p)
+{
+	enum ui_role worst = UI_NORMAL;
+	char buf[400], t[96], la[80];
+	int n = 0;
+
+	for (int e = 0; e < 2; e++) {
+		int q = e ? f->ports[p].remote : p;
+		enum ui_role r = UI_DIM;
+
+		if (q < 0)
+			continue;
+		if (!fs.have_end[e])
+			snprintf(t, sizeof(t), "reading ...");
+		else if (!ctrview_ber(&fs.ends[e], f->ports[q].lanes, f->ports[q].lane_gbps,
+				      t, (int)sizeof(t), &r))
+			snprintf(t, sizeof(t), "n/a (SymbolErrorCounter not read)");
+		n = layout_addf(buf, sizeof(buf), n, "%s%s %s", e ? "; " : "",
+			 e ? fabric_port_label(f, q, la, sizeof(la)) : "this end", t);
+		if (r == UI_BAD || (r == UI_WARN && worst != UI_BAD))
+			worst = r;
+	}
+	return detail_wrapped(win, y, ymax, w, "  bit error rate", buf, worst);
 }
 
 static void draw_detail(WINDOW *win, int y0, int h, int w)
@@ -647,6 +710,9 @@ static void draw_detail(WINDOW *win, int y0, int h, int w)
 	/* the selected end, its live counters, the findings, then the peer */
 	if (r->port >= 0) {
 		end_lines(win, &y, ymax, w, f, r->port);
+		/* the rates first: a long counters line wraps below them */
+		if (y < ymax && fs.w && fs.have_ctr)
+			y = draw_ber(win, y, ymax, w, f, r->port);
 		if (y < ymax)
 			y = draw_counters(win, y, ymax, w);
 	}

@@ -407,6 +407,9 @@ static int ports_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 	if (ports.sel != old) {
 		ports_detail_home();
 		ports_remember_sel(c->snap);
+		/* the detail pane shows another port: its module read now */
+		if (c->sm)
+			sampler_read_modules(c->sm);
 	}
 	return SCREEN_HANDLED | SCREEN_REDRAW;
 }

@@ -175,6 +175,30 @@ static void test_wrap(void **state)
 	assert_int_equal(next, 0);
 }
 
+/* Appends that pass the buffer are cut: the length never reaches its
+ * size, the bytes after it are untouched, later appends add nothing. */
+static void test_addf(void **state)
+{
+	struct { char buf[16]; char canary[16]; } b;
+	int n = 0;
+
+	(void)state;
+	memset(&b, 'X', sizeof(b));
+	n = layout_addf(b.buf, sizeof(b.buf), n, "%s", "0123456789");
+	assert_int_equal(n, 10);
+	n = layout_addf(b.buf, sizeof(b.buf), n, ", %s", "abcdefghij");
+	assert_int_equal(n, 15);
+	assert_string_equal(b.buf, "0123456789, abc");
+	/* the old pattern's next call had size - n wrap round here */
+	for (int i = 0; i < 3; i++)
+		n = layout_addf(b.buf, sizeof(b.buf), n, "; rcv %.3f Gb/s", 1.5);
+	assert_int_equal(n, 15);
+	assert_string_equal(b.buf, "0123456789, abc");
+	for (size_t i = 0; i < sizeof(b.canary); i++)
+		assert_int_equal(b.canary[i], 'X');
+	assert_int_equal(layout_addf(b.buf, sizeof(b.buf), 40, "x"), 40);
+}
+
 static void test_hist_group(void **state)
 {
 	unsigned c[64] = { 0 };
@@ -217,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_interval_ladder),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_addf),
 		cmocka_unit_test(test_hist_group),
 	};
 

@@ -78,6 +78,21 @@ static void test_accept_keys(void **state)
 	assert_non_null(strstr(err, "accept_fleet_bw_pct '101' is not a number in range"));
 }
 
+/* How often the console reads the modules: 60 s unless the file says,
+ * 1 ... 86400 s, refused with its line otherwise. */
+static void test_optic_read(void **state)
+{
+	(void)state;
+	assert_int_equal(load("ber_act = 1e-8\n"), 0);
+	assert_true(th.optic_read_s == 60);
+	assert_int_equal(load("optic_read_s = 5\n"), 0);
+	assert_true(th.optic_read_s == 5);
+	assert_int_equal(th.n, 0);
+	assert_int_equal(load("\noptic_read_s = 0\n"), -1);
+	assert_non_null(strstr(err, ":2: optic_read_s '0' is not 1 … 86400 seconds"));
+	assert_int_equal(load("optic_read_s = nan\n"), -1);
+}
+
 static void test_long_line(void **state)
 {
 	char text[1200];
@@ -205,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias),
 		cmocka_unit_test(test_accept_keys),
+		cmocka_unit_test(test_optic_read),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_watch_above_act),
 		cmocka_unit_test(test_nul),

@@ -89,6 +89,22 @@ static void other_end_errors(void **s)
 	HAS(r.hint, "the optic at leaf02 port 2 (its transmitter)");
 }
 
+/* The config's levels judge the rate: with ber_watch at 1e-10 the
+ * other end's 2.8e-11 names no end to start at; at its default it does. */
+static void config_levels(void **s)
+{
+	(void)s;
+	ev->errors.peer_cur.c[0].value = 7 + 60;
+	ev->ber_watch = 1e-10;
+	ev->ber_act = 1e-8;
+	triage_step(ev, TRI_RATE, &r);
+	HAS(line_with("leaf02 port 2 bit error rate"), "2.8e-11 over 10 s");
+	assert_null(strstr(r.hint, "start with the optic / cable"));
+	ev->ber_watch = 1e-11;
+	triage_step(ev, TRI_RATE, &r);
+	HAS(r.hint, "start with the optic / cable into leaf02 port 2");
+}
+
 /* No error, but this end's optic reads 1.5 dB above its low alarm. */
 static void optic_near_alarm(void **s)
 {
@@ -118,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(other_end_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(optic_near_alarm, setup, teardown),
+		cmocka_unit_test_setup_teardown(config_levels, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

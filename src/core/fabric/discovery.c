@@ -34,11 +34,12 @@ struct discovery {
 	struct fabric_view *cur;
 	struct fabric *baseline;
 	struct fabric_view *base_view;
-	/* live counters of the watched port */
-	unsigned watch_lid;
-	int watch_port;
+	/* live counters of the watched port and its link's other end */
+	unsigned watch_lid[2];
+	int watch_port[2];
 	double watch_next;
-	struct counter_set *cnow, *cprev;
+	int watch_turn;			/* the end read next */
+	struct counter_set *cnow[2], *cprev[2];
 	struct ctr_reader *cs;
 };
 
@@ -69,46 +70,65 @@ static void watch_source(const struct discovery *w, struct ctr_target *t)
 	t->port = w->opts.ca_port;
 }
 
-/* Called with the lock held; samples without it. */
-static void watch_sample(struct discovery *w)
+/* Reads one end's counters (without the lock; the caller releases the
+ * reader): a new set, NULL out of memory. */
+static struct counter_set *watch_read(struct discovery *w, unsigned lid, int port)
 {
 	struct ctr_target t = { 0 };
 	struct counter_set *cs = malloc(sizeof(*cs));
-	unsigned lid = w->watch_lid;
-	int port = w->watch_port;
 
-	w->watch_next = worker_now() + WATCH_PERIOD_S;
 	if (!cs)
-		return;
-	worker_unlock(&w->w);
+		return NULL;
 	t.lid = lid;
 	t.pma_port = port;
 	t.remote = true;
 	snprintf(t.label, sizeof(t.label), "lid %u port %d", lid, port);
-	umadlock_span_begin();
 	watch_source(w, &t);
 	if (!w->cs)
 		w->cs = reader_open();
 	if (w->cs) {
 		reader_read(w->cs, &t, cs);
-		reader_release(w->cs);	/* umad2sim: no PMA agent kept open */
 	} else {
 		memset(cs, 0, sizeof(*cs));
 		snprintf(cs->why, sizeof(cs->why), "out of memory");
 	}
-	umadlock_span_end();
 	cs->lid = lid;
 	cs->port = port;
+	return cs;
+}
+
+/* Called with the lock held; samples without it. One end a period, in
+ * turn when the other end is watched too: one PMA read a span, as many
+ * MADs a second as for one port (under umad2sim an answer that comes
+ * after its descriptor closed crashes the process; fewer MADs, fewer
+ * late answers). */
+static void watch_sample(struct discovery *w)
+{
+	int e = w->watch_lid[1] ? w->watch_turn : 0;
+	unsigned lid = w->watch_lid[e];
+	int port = w->watch_port[e];
+	struct counter_set *cs;
+
+	w->watch_turn = !e;
+	w->watch_next = worker_now() + WATCH_PERIOD_S;
+	worker_unlock(&w->w);
+	umadlock_span_begin();
+	cs = watch_read(w, lid, port);
+	if (w->cs)
+		reader_release(w->cs);	/* umad2sim: no PMA agent kept open */
+	umadlock_span_end();
 	if (w->opts.load)
 		lid = 0;	/* a saved fabric's ports are not live */
 	worker_lock(&w->w);
-	if (lid != w->watch_lid || port != w->watch_port) {
+	if (!cs)
+		return;
+	if (lid != w->watch_lid[e] || port != w->watch_port[e]) {
 		free(cs);	/* the selection moved meanwhile */
 		return;
 	}
-	free(w->cprev);
-	w->cprev = w->cnow;
-	w->cnow = cs;
+	free(w->cprev[e]);
+	w->cprev[e] = w->cnow[e];
+	w->cnow[e] = cs;
 	worker_notify(&w->w);
 }
 
@@ -127,11 +147,11 @@ static void discovery_main(struct worker *wk, void *arg)
 		       !(w->rediscover_s > 0 && worker_now() >= w->next_at)) {
 			double at = w->rediscover_s > 0 ? w->next_at : -1;
 
-			if (w->watch_lid && worker_now() >= w->watch_next) {
+			if (w->watch_lid[0] && worker_now() >= w->watch_next) {
 				watch_sample(w);	/* drops and retakes the lock */
 				continue;
 			}
-			if (w->watch_lid && (at < 0 || w->watch_next < at))
+			if (w->watch_lid[0] && (at < 0 || w->watch_next < at))
 				at = w->watch_next;
 			worker_wait(wk, at);
 		}
@@ -232,8 +252,10 @@ void discovery_stop(struct discovery *w)
 	worker_stop(&w->w);
 	view_unref(w->cur);
 	view_unref(w->base_view);
-	free(w->cnow);
-	free(w->cprev);
+	for (int e = 0; e < 2; e++) {
+		free(w->cnow[e]);
+		free(w->cprev[e]);
+	}
 	if (w->cs)
 		reader_close(w->cs);
 	free(w);
@@ -321,34 +343,47 @@ void discovery_shared_request(void)
 	pthread_mutex_unlock(&shared_lock);
 }
 
-void discovery_watch(struct discovery *w, unsigned lid, int port)
+void discovery_watch(struct discovery *w, unsigned lid, int port, unsigned peer_lid,
+		     int peer_port)
 {
+	unsigned l[2];
+	int p[2];
+
 	if (w->opts.load)
 		lid = 0;	/* a saved fabric's ports are not live */
+	l[0] = lid;
+	l[1] = lid ? peer_lid : 0;
+	p[0] = port;
+	p[1] = lid && peer_lid ? peer_port : 0;
 	worker_lock(&w->w);
-	if (lid != w->watch_lid || port != w->watch_port) {
-		w->watch_lid = lid;
-		w->watch_port = port;
+	for (int e = 0; e < 2; e++) {
+		if (l[e] == w->watch_lid[e] && p[e] == w->watch_port[e])
+			continue;
+		w->watch_lid[e] = l[e];
+		w->watch_port[e] = p[e];
 		w->watch_next = 0;	/* now */
-		free(w->cnow);
-		free(w->cprev);
-		w->cnow = w->cprev = NULL;
+		w->watch_turn = 0;	/* the selected end first */
+		free(w->cnow[e]);
+		free(w->cprev[e]);
+		w->cnow[e] = w->cprev[e] = NULL;
 		worker_kick(&w->w);
 	}
 	worker_unlock(&w->w);
 }
 
-bool discovery_counters(struct discovery *w, struct counter_set *now,
-			    struct counter_set *prev)
+bool discovery_counters(struct discovery *w, int end, struct counter_set *now,
+			struct counter_set *prev)
 {
 	bool have;
 
+	if (end < 0 || end > 1)
+		return false;
 	worker_lock(&w->w);
-	have = w->cnow != NULL;
+	have = w->cnow[end] != NULL;
 	if (have) {
-		*now = *w->cnow;
-		if (w->cprev)
-			*prev = *w->cprev;
+		*now = *w->cnow[end];
+		if (w->cprev[end])
+			*prev = *w->cprev[end];
 		else
 			prev->valid = false;
 	}

@@ -58,13 +58,16 @@ int discovery_shared_take(unsigned *gen,
 /* Asks the running worker, if any, for a discovery now. */
 void discovery_shared_request(void);
 
-/* Live counters of one fabric port (the screen's selection), read from its
- * PMA by the worker about once a second while no discovery runs. lid 0
- * stops it: call it when the fabric screen is left. */
-void discovery_watch(struct discovery *w, unsigned lid, int port);
-/* The newest two samples of the watched port (prev->valid false when
- * there is only one); false when none matches the current watch. */
-bool discovery_counters(struct discovery *w, struct counter_set *now,
-			    struct counter_set *prev);
+/* Live counters of one fabric port (the screen's selection) and of its
+ * link's other end (peer_lid 0: none), read from their PMAs by the worker
+ * while no discovery runs: one read a second, the two ends in turn. lid 0 stops it: call it
+ * when the fabric screen is left. */
+void discovery_watch(struct discovery *w, unsigned lid, int port, unsigned peer_lid,
+		     int peer_port);
+/* The newest two samples of the watched port (end 0) or its other end
+ * (end 1): prev->valid false when there is only one; false when none
+ * matches the current watch. */
+bool discovery_counters(struct discovery *w, int end, struct counter_set *now,
+			struct counter_set *prev);
 
 #endif

@@ -156,13 +156,16 @@ void fabric_port_decode(struct fab_port *p)
 	fabric_port_to_info(p, &pi);
 	port_decode_rate(&pi);
 	p->width[0] = p->speed[0] = '\0';
-	p->rate_gbps = 0;
+	p->rate_gbps = p->lane_gbps = 0;
+	p->lanes = 0;
 	/* A port that is not up has no meaningful active width / speed. */
 	if (p->state < 2 || !pi.speed_name[0])
 		return;
 	snprintf(p->width, sizeof(p->width), "%s", port_width_name(p->width_active));
 	snprintf(p->speed, sizeof(p->speed), "%s", pi.speed_name);
 	p->rate_gbps = pi.rate_gbps;
+	p->lanes = port_width_lanes(p->width_active);
+	p->lane_gbps = pi.lane_gbps;
 }
 
 const char *fabric_type_name(int type)

@@ -34,6 +34,8 @@ struct fab_port {
 	char width[8];			/* "4X", "" unknown */
 	char speed[8];			/* "QDR", "" unknown */
 	double rate_gbps;		/* ibstat "Rate" semantics, 0 unknown */
+	int lanes;			/* active lanes, 0 unknown */
+	double lane_gbps;		/* signalling per lane (smpquery's), 0 unknown */
 };
 
 struct fab_node {

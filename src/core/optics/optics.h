@@ -86,6 +86,12 @@ int optics_decode(const struct optics_pages *pg, struct optics_module *m,
  * procedure's example is a lane at -12.5 dBm on a module whose low alarm is
  * -14 dBm. 2 dB is ours (config key optic_rx_near_db). */
 #define OPTICS_NEAR_DB_DEFAULT 2.0
+/* How often the console reads the modules again (config key
+ * optic_read_s): no source gives a number; a module's monitors change
+ * over minutes (temperature, ageing), and each read is a slow I2C
+ * transfer in the module's firmware, so once a minute is ibconsole's
+ * choice. */
+#define OPTICS_READ_S_DEFAULT 60.0
 
 /* Margins and flags: near_db is how close (dB) to the low receive-power
  * alarm a lane counts as near; link_up 1 / 0 / -1 unknown (dark lanes

@@ -15,6 +15,8 @@ struct sampler {
 	struct snap_opts opts;
 	char *device;			/* owned copy behind opts */
 	double interval_s;
+	double module_every_s;		/* under lock; <= 0: every time */
+	double module_next;		/* under lock; 0: now */
 
 	struct snapshot *work;		/* worker only, no lock */
 	struct snapshot *pub;		/* newest good one, under lock */
@@ -30,6 +32,36 @@ static double sampler_clamp(double v)
 	return v;
 }
 
+/* Each port of s->work takes its module reading from the same port of
+ * the last good snapshot (the worker's own, read without the lock). */
+static void keep_modules(struct sampler *s)
+{
+	for (int i = 0; i < s->work->nports; i++) {
+		struct port_info *p = &s->work->ports[i];
+
+		for (int k = 0; k < s->pub->nports; k++) {
+			const struct port_info *q = &s->pub->ports[k];
+
+			if (q->port == p->port && !strcmp(q->dev, p->dev)) {
+				p->module_asked = q->module_asked;
+				p->module = q->module;
+				break;
+			}
+		}
+	}
+}
+
+/* Called with the lock held: whether this collection reads the modules. */
+static bool modules_due(struct sampler *s, double now)
+{
+	if (!s->opts.modules)
+		return false;
+	if (s->module_every_s > 0 && now < s->module_next)
+		return false;
+	s->module_next = now + s->module_every_s;
+	return true;
+}
+
 static void sampler_main(struct worker *w, void *arg)
 {
 	struct sampler *s = arg;
@@ -39,11 +71,15 @@ static void sampler_main(struct worker *w, void *arg)
 	while (!worker_stopping(w)) {
 		double t0, t1;
 		enum snap_status st;
+		struct snap_opts o = s->opts;
 
+		t0 = worker_now();
+		o.modules = modules_due(s, t0);
 		worker_unlock(w);
 		err[0] = '\0';
-		t0 = worker_now();
-		st = snapshot_collect(s->work, &s->opts, err, sizeof(err));
+		st = snapshot_collect(s->work, &o, err, sizeof(err));
+		if (st == SNAP_OK && s->opts.modules && !o.modules)
+			keep_modules(s);
 		t1 = worker_now();
 		if (st == SNAP_OK && s->work->nports == 0) {
 			st = SNAP_NODEV;
@@ -56,6 +92,8 @@ static void sampler_main(struct worker *w, void *arg)
 		s->state.gen++;
 		s->state.status = st;
 		s->state.collect_s = t1 - t0;
+		if (o.modules)
+			s->state.module_reads++;
 		if (st == SNAP_OK) {
 			struct snapshot *tmp = s->pub;
 
@@ -72,7 +110,8 @@ static void sampler_main(struct worker *w, void *arg)
 
 		/* Sleep until t0 + interval; a new interval (a kick) is
 		 * measured from t0 again, so shortening it cuts the wait. */
-		while (!worker_stopping(w) && worker_now() < t0 + s->interval_s)
+		while (!worker_stopping(w) && worker_now() < t0 + s->interval_s &&
+		       !(s->opts.modules && s->module_next == 0))
 			worker_wait(w, t0 + s->interval_s);
 	}
 	worker_unlock(w);
@@ -186,6 +225,23 @@ double sampler_interval(struct sampler *s)
 	v = s->interval_s;
 	worker_unlock(&s->w);
 	return v;
+}
+
+void sampler_set_module_every(struct sampler *s, double every_s)
+{
+	worker_lock(&s->w);
+	if (every_s > 0 && s->module_next > 0)
+		s->module_next += every_s - s->module_every_s;
+	s->module_every_s = every_s;
+	worker_unlock(&s->w);
+}
+
+void sampler_read_modules(struct sampler *s)
+{
+	worker_lock(&s->w);
+	s->module_next = 0;
+	worker_kick(&s->w);
+	worker_unlock(&s->w);
 }
 
 void sampler_stop(struct sampler *s)

@@ -22,6 +22,7 @@ struct sampler_state {
 	enum snap_status status;	/* of the newest attempt */
 	char err[256];			/* "" when status is SNAP_OK */
 	double collect_s;		/* how long the newest attempt took */
+	unsigned long module_reads;	/* attempts that read the modules */
 };
 
 /* Starts the worker; the first collection begins at once. Returns NULL
@@ -49,6 +50,14 @@ void sampler_drain(struct sampler *s);
  * at once (the worker's wait is cut short). Returns the value used. */
 double sampler_set_interval(struct sampler *s, double interval_s);
 double sampler_interval(struct sampler *s);
+
+/* The modules (snap_opts.modules) are read on a slow timer, every
+ * every_s seconds (<= 0: on every collection), and when asked; the
+ * collections between keep each port's last reading. The first
+ * collection reads them. */
+void sampler_set_module_every(struct sampler *s, double every_s);
+/* The next collection reads the modules, and it starts now. */
+void sampler_read_modules(struct sampler *s);
 
 /* Stops and joins the worker, frees everything. NULL is fine. */
 void sampler_stop(struct sampler *s);

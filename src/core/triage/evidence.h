@@ -105,6 +105,9 @@ struct tri_evidence {
 	struct tri_errors errors;
 	double expected_rate_gbps;	/* site's expected rate, 0 none */
 	char expected_origin[128];
+	/* the config's bit error rate levels (ber_watch, ber_act), 0: the
+	 * defaults */
+	double ber_watch, ber_act;
 
 	/* peer (agent) */
 	char peer[128];			/* "" none given */

@@ -525,6 +525,17 @@ static int config_read(struct tri_evidence *ev, const struct tri_opts *o, double
 		snprintf(err, errlen, "%s", cerr);
 		return 2;
 	}
+	/* step 1 judges the bit error rates by the levels the console and
+	 * watch use */
+	ev->ber_watch = config_num(o->config, "ber_watch", 0, 1.000001, "a rate from 1e-18 to 1",
+				   NULL, 0, cerr, sizeof(cerr));
+	if (ev->ber_watch >= 0)
+		ev->ber_act = config_num(o->config, "ber_act", 0, 1.000001, "a rate from 1e-18 to 1",
+					 NULL, 0, cerr, sizeof(cerr));
+	if (ev->ber_watch < 0 || ev->ber_act < 0) {
+		snprintf(err, errlen, "%s", cerr);
+		return 2;
+	}
 	return 0;
 }
 
