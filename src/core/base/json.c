@@ -157,16 +157,45 @@ static void put_u64(FILE *f, uint64_t v, bool neg)
 static const char spaces[2 * JSON_MAX_DEPTH + 1] =
 	"                                ";
 
+/* Length of key when it needs no escaping and fits a lead's buffer,
+ * else -1. */
+static int plain_key_len(const char *key)
+{
+	int n = 0;
+
+	for (; key[n]; n++)
+		if (n >= 160 || (unsigned char)key[n] < 0x20 || (unsigned char)key[n] >= 0x7f ||
+		    key[n] == '"' || key[n] == '\\')
+			return -1;
+	return n;
+}
+
+/* The comma, indentation and key before a value, in one write: keys are
+ * plain ASCII literals, and three stdio calls per member were a fifth of
+ * a 1,000-port watch tick (callgrind). */
 static void lead(struct json *j, const char *key)
 {
+	char buf[1 + 1 + 2 * JSON_MAX_DEPTH + 1 + 160 + 3];
+	int n = 0, k = key ? plain_key_len(key) : -1;
+
 	if (!j->first[j->depth])
-		fputc(',', j->f);
+		buf[n++] = ',';
 	j->first[j->depth] = false;
 	if (j->depth && !j->compact) {
-		fputc('\n', j->f);
-		fwrite(spaces, 1, 2 * (size_t)j->depth, j->f);
+		buf[n++] = '\n';
+		memcpy(buf + n, spaces, 2 * (size_t)j->depth);
+		n += 2 * j->depth;
 	}
-	if (key) {
+	if (k >= 0) {
+		buf[n++] = '"';
+		memcpy(buf + n, key, (size_t)k);
+		n += k;
+		memcpy(buf + n, "\": ", 3);
+		n += 3;
+	}
+	if (n)
+		fwrite(buf, 1, (size_t)n, j->f);
+	if (key && k < 0) {
 		j->utf8_replaced += put_string(j->f, key);
 		fputs(": ", j->f);
 	}
