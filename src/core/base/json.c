@@ -148,8 +148,8 @@ static char *u64_digits(char *end, uint64_t v)
 static const char spaces[2 * JSON_MAX_DEPTH + 1] =
 	"                                ";
 
-/* Length of key when it needs no escaping and fits a lead's buffer,
- * else -1. */
+/* Length of key (or a short value) when it needs no escaping and fits
+ * a lead's buffer, else -1. */
 static int plain_key_len(const char *key)
 {
 	int n = 0;
@@ -255,8 +255,20 @@ void json_arr_end(struct json *j) { close_(j, ']'); }
 
 void json_str(struct json *j, const char *key, const char *val)
 {
-	int bad = 0;
+	char buf[LEAD_MAX + 160 + 2];
+	int bad = 0, n, plain = val ? plain_key_len(val) : -1;
 
+	/* a short plain value (a counter's name, class, unit, state) goes
+	 * out with its lead in one write, as a number does */
+	if (plain >= 0) {
+		n = lead_buf(j, key, buf);
+		buf[n++] = '"';
+		memcpy(buf + n, val, (size_t)plain);
+		n += plain;
+		buf[n++] = '"';
+		fwrite(buf, 1, (size_t)n, j->f);
+		return;
+	}
 	lead(j, key);
 	if (val)
 		bad = put_string(j->f, val);
