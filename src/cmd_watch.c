@@ -394,6 +394,7 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 			 struct watch *w, char *err, size_t errlen)
 {
 	struct snapshot *s = calloc(1, sizeof(*s));
+	double *lane = NULL;
 	int rc, max;
 
 	if (!s) {
@@ -441,18 +442,21 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	w->bl = calloc((size_t)w->n, sizeof(*w->bl));
 	w->fl = calloc((size_t)w->n, sizeof(*w->fl));
 	w->smp = reader_open();
-	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp) {
+	lane = calloc((size_t)w->n + 1, sizeof(*lane));
+	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp || !lane) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto done;
 	}
 	for (int i = 0; i < w->n; i++)
-		portcong_open(&w->pc[i], &w->t[i], reader_target_lane_gbps(s, &w->t[i]), w->smp);
+		lane[i] = reader_target_lane_gbps(s, &w->t[i]);
+	portcong_open_many(w->pc, w->t, lane, w->n, w->smp);
 	/* the neighbour's end of the cable runs at the local port's speed */
 	for (int i = 0; i < w->nlocal; i++)
 		if (w->peer_at[i] >= 0)
 			portcong_set_lane(&w->pc[w->peer_at[i]], w->pc[i].link_lane_gbps);
 done:
+	free(lane);
 	snapshot_release(s);
 	free(s);
 	return rc;

@@ -525,24 +525,49 @@ int pma_sample(struct pma_client *c, unsigned lid, int port,
 	return pma_sample_many(c, &q, 1);
 }
 
+int pma_get_many(struct pma_client *c, const struct pma_sample_req *q, int n,
+		 int attr, uint8_t *out, int *status)
+{
+	struct pma_round rd;
+
+	if (round_alloc(&rd, n > 0 ? n : 1)) {
+		round_free(&rd);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		round_add(&rd, i, q[i].lid, q[i].port, attr);
+	if (pma_pipe_run(&c->pp, rd.r, rd.n) < 0) {
+		int e = errno;
+
+		round_free(&rd);
+		errno = e;
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		status[i] = rd.r[i].status == 1 ? 0 : rd.r[i].mad_status ? rd.r[i].mad_status : -1;
+		if (!status[i])
+			memcpy(out + (size_t)i * IB_PC_DATA_SZ, rd.r[i].out, IB_PC_DATA_SZ);
+	}
+	round_free(&rd);
+	return 0;
+}
+
 int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,
 	    char *why, size_t whylen)
 {
-	uint8_t buf[IB_PC_DATA_SZ];
-	struct pma_req r;
-	int n = 0;
+	struct pma_sample_req q = { lid, port, NULL };
+	int st;
 
-	pma_req_add(&r, &n, buf, lid, port, attr);
-	if (pma_pipe_run(&c->pp, &r, n) < 0) {
+	if (pma_get_many(c, &q, 1, attr, out, &st) < 0) {
 		snprintf(why, whylen, "PMA query of LID %u port %d: %s", lid, port, strerror(errno));
 		return -1;
 	}
-	if (r.status != 1) {
-		snprintf(why, whylen, r.mad_status ? "LID %u refused attribute 0x%x (MAD status 0x%04x)" :
-			 "no answer from LID %u to attribute 0x%x", lid, attr, r.mad_status);
+	if (st) {
+		snprintf(why, whylen, st > 0 ? "LID %u refused attribute 0x%x (MAD status 0x%04x)" :
+			 "no answer from LID %u to attribute 0x%x", lid, attr, st > 0 ? st : 0);
 		return -1;
 	}
-	memcpy(out, buf, IB_PC_DATA_SZ);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <infiniband/mad.h>
 
 #include "core/base/sysfs.h"
 
@@ -260,6 +261,51 @@ int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
 	}
 	c = client_for(s, t, why, whylen);
 	return c ? pma_get(c, t->lid, t->pma_port, attr, out, why, whylen) : -1;
+}
+
+int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
+			int attr, uint8_t *out, int *ok)
+{
+	struct pma_sample_req *q = calloc((size_t)n + 1, sizeof(*q));
+	int *idx = calloc((size_t)n + 1, sizeof(*idx)), *st = calloc((size_t)n + 1, sizeof(*st));
+	uint8_t *buf = calloc((size_t)n + 1, IB_PC_DATA_SZ);
+	bool *done = calloc((size_t)n + 1, sizeof(*done));
+	int rc = q && idx && st && buf && done ? 0 : -1;
+
+	for (int i = 0; i < n; i++)
+		ok[i] = 0;
+	/* one pipelined run per local port the targets leave from */
+	for (int i = 0; !rc && i < n; i++) {
+		struct pma_client *c;
+		char why[200];
+		int m = 0;
+
+		if (done[i] || !t[i].lid)
+			continue;
+		c = client_for(s, &t[i], why, sizeof(why));
+		for (int k = i; k < n; k++) {
+			if (done[k] || !t[k].lid || strcmp(t[k].dev, t[i].dev) || t[k].port != t[i].port)
+				continue;
+			done[k] = true;
+			q[m].lid = t[k].lid;
+			q[m].port = t[k].pma_port;
+			idx[m++] = k;
+		}
+		if (!c || pma_get_many(c, q, m, attr, buf, st) < 0)
+			continue;
+		for (int k = 0; k < m; k++)
+			if (!st[k]) {
+				ok[idx[k]] = 1;
+				memcpy(out + (size_t)idx[k] * IB_PC_DATA_SZ, buf + (size_t)k * IB_PC_DATA_SZ,
+				       IB_PC_DATA_SZ);
+			}
+	}
+	free(q);
+	free(idx);
+	free(st);
+	free(buf);
+	free(done);
+	return rc;
 }
 
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,

@@ -75,6 +75,12 @@ void reader_release(struct ctr_reader *s);
  * bytes) in out, or -1 with why. */
 int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
 		   uint8_t *out, char *why, size_t whylen);
+/* reader_pma_get() of attr for each of t[0..n), the Gets of a local
+ * port in flight together: ok[i] 1 with t[i]'s attribute data at out +
+ * i x IB_PC_DATA_SZ, 0 when sysfs-read, refused or unanswered. Returns
+ * 0, or -1 out of memory (every ok[i] 0). */
+int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
+			int attr, uint8_t *out, int *ok);
 /* Clears every PMA counter of t. */
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
 	       size_t errlen);
