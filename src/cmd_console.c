@@ -46,7 +46,7 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 
 static const struct cli_option opt_rediscover = {
 	"rediscover", NULL, 0, "S",
-	"console: rediscover the fabric every S seconds (5-86400, default only on key r)",
+	"console: rediscover the fabric every S seconds (5-86400; default on key r, and every 600 s while the fabric sweep runs)",
 	.type = OT_NUM, .off = CLI_AT(con.rediscover_s), .lo = 5, .hi = 86400, .bad = "bad rediscovery interval", .give = "give seconds between 5 and 86400" };
 static const struct cli_option opt_accept_results = {
 	"accept-results", NULL, 0, "DIR",

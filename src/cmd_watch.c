@@ -259,6 +259,8 @@ struct port_flaps {
 	bool warned;
 };
 
+/* events come from local ports only (three each at most) and the
+ * verbs async events */
 #define WATCH_MAX_EVENTS (3 * CTRS_MAX_TARGETS + 32)
 
 /* Records this interval's events of local port t into the events file
@@ -343,16 +345,17 @@ static void peer_json(struct json *j, const struct port_peer *q,
 	json_obj_end(j);
 }
 
-/* One watch: its targets, their samples and state. */
+/* One watch: its targets, their samples and state, allocated to what
+ * is asked (the local ports, their neighbours, the --lid ports). */
 struct watch {
-	struct ctr_target t[CTRS_MAX_TARGETS];
+	struct ctr_target *t;
 	/* local port i's neighbour: its identity, and its counters at
 	 * target peer_at[i] (-1: not sampled); is_peer marks those targets */
-	struct port_peer peer[CTRS_MAX_TARGETS];
-	int peer_at[CTRS_MAX_TARGETS];
-	bool is_peer[CTRS_MAX_TARGETS];
+	struct port_peer *peer;
+	int *peer_at;
+	bool *is_peer;
 	/* the link's lane signalling rate (Gb/s, 0 unknown) for its BER */
-	double lane_sig[CTRS_MAX_TARGETS];
+	double *lane_sig;
 	int nlocal, n;
 	struct thresholds th;
 	struct delta_port *dp;
@@ -373,7 +376,8 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 			 struct watch *w, char *err, size_t errlen)
 {
 	struct snapshot *s = calloc(1, sizeof(*s));
-	int rc;
+	double *lane = NULL;
+	int rc, max;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -382,19 +386,31 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	rc = snapshot_collect(s, o, err, errlen);
 	if (rc)
 		goto done;
-	w->n = w->nlocal = reader_targets_local(s, w->t, CTRS_MAX_TARGETS);
+	/* each local port, its neighbour, each --lid port */
+	max = 2 * s->nports + (c->w.lids ? reader_remote_count(c->w.lids) : 0);
+	w->t = calloc((size_t)max + 1, sizeof(*w->t));
+	w->peer = calloc((size_t)s->nports + 1, sizeof(*w->peer));
+	w->peer_at = calloc((size_t)s->nports + 1, sizeof(*w->peer_at));
+	w->is_peer = calloc((size_t)max + 1, sizeof(*w->is_peer));
+	w->lane_sig = calloc((size_t)max + 1, sizeof(*w->lane_sig));
+	if (!w->t || !w->peer || !w->peer_at || !w->is_peer || !w->lane_sig) {
+		snprintf(err, errlen, "out of memory");
+		rc = 5;
+		goto done;
+	}
+	w->n = w->nlocal = reader_targets_local(s, w->t, s->nports);
 	for (int i = 0; i < w->nlocal; i++) {
 		w->peer[i] = s->ports[i].peer;
 		w->peer_at[i] = -1;
 		w->lane_sig[i] = s->ports[i].lane_gbps;
-		if (w->n < CTRS_MAX_TARGETS && !reader_target_peer(&s->ports[i], &w->t[w->n])) {
+		if (!reader_target_peer(&s->ports[i], &w->t[w->n])) {
 			w->lane_sig[w->n] = s->ports[i].lane_gbps;	/* the same cable */
 			w->peer_at[i] = w->n;
 			w->is_peer[w->n++] = true;
 		}
 	}
 	if (c->w.lids) {
-		int m = reader_targets_remote(c->w.lids, s, w->t + w->n, CTRS_MAX_TARGETS - w->n, err, errlen);
+		int m = reader_targets_remote(c->w.lids, s, w->t + w->n, max - w->n, err, errlen);
 
 		if (m < 0) {
 			rc = 2;
@@ -408,18 +424,21 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	w->bl = calloc((size_t)w->n, sizeof(*w->bl));
 	w->fl = calloc((size_t)w->n, sizeof(*w->fl));
 	w->smp = reader_open();
-	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp) {
+	lane = calloc((size_t)w->n + 1, sizeof(*lane));
+	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp || !lane) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto done;
 	}
 	for (int i = 0; i < w->n; i++)
-		portcong_open(&w->pc[i], &w->t[i], reader_target_lane_gbps(s, &w->t[i]), w->smp);
+		lane[i] = reader_target_lane_gbps(s, &w->t[i]);
+	portcong_open_many(w->pc, w->t, lane, w->n, w->smp);
 	/* the neighbour's end of the cable runs at the local port's speed */
 	for (int i = 0; i < w->nlocal; i++)
 		if (w->peer_at[i] >= 0)
 			portcong_set_lane(&w->pc[w->peer_at[i]], w->pc[i].link_lane_gbps);
 done:
+	free(lane);
 	snapshot_release(s);
 	free(s);
 	return rc;
@@ -432,8 +451,9 @@ static int watch_read(const struct snap_opts *o, struct watch *w,
 {
 	int nev = 0;
 
+	/* the PMA targets' queries all in flight together */
+	reader_read_many(w->smp, w->t, w->cs, w->n);
 	for (int i = 0; i < w->n; i++) {
-		reader_read(w->smp, &w->t[i], &w->cs[i]);
 		delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : counters_now());
 		portcong_tick(&w->pc[i], &w->t[i]);
 		if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
@@ -593,6 +613,11 @@ out:
 	free(w->bl);
 	free(w->fl);
 	free(w->pc);
+	free(w->t);
+	free(w->peer);
+	free(w->peer_at);
+	free(w->is_peer);
+	free(w->lane_sig);
 	free(w);
 	sigexit_note(sigexit_stop);	/* main dies of it: 130 / 143 */
 	return rc;

@@ -20,6 +20,9 @@
 
 static struct ctr_model model;
 
+/* the sweeper's slow timer in this probe, s */
+#define SLOW_S 4.0
+
 /* Waits up to 30 s for the worker's view gen (or newer) with a model:
  * its node count, or -1. */
 static int wait_view(struct discovery *w, unsigned gen)
@@ -88,6 +91,8 @@ int main(void)
 		return 1;
 	}
 	swp = sweeper_new(NULL, sweeplisting_listed);
+	if (swp)	/* the slow timer, short enough to see run out */
+		sweeper_set_rediscover_s(swp, SLOW_S);
 	ms = sweeper_for_monitor(swp);
 	m = swp ? monitor_start(1.0, NULL, &ms, err, sizeof(err)) : NULL;
 	if (!m || !sweep_once(m, 0)) {
@@ -105,6 +110,16 @@ int main(void)
 		goto out;
 	}
 	bad |= check(swp, nodes, 2);
+	/* no --rediscover on the worker: once the slow timer has run out,
+	 * a sweep asks the worker for a discovery and the next takes it */
+	poll(NULL, 0, (int)(SLOW_S * 1000) + 500);
+	if (!sweep_once(m, model.sweep_gen) || (nodes = wait_view(w, 3)) < 0 ||
+	    !sweep_once(m, model.sweep_gen)) {
+		printf("FAIL: the slow timer: no third model or sweep within 30 s\n");
+		bad = 1;
+		goto out;
+	}
+	bad |= check(swp, nodes, 3);
 out:
 	monitor_stop(m);
 	sweeper_free(swp);

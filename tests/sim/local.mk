@@ -7,7 +7,8 @@ SIM_TESTS = tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/fabric-input.test tests/sim/sweep-stop.test tests/sim/export.test tests/sim/peer.test \
 	tests/sim/flaps.test tests/sim/details.test tests/sim/export-abuse.test \
 	tests/sim/verdicts.test tests/sim/triage-errors.test tests/sim/sweeper.test \
-	tests/sim/sweeper-follow.test tests/sim/capture.test tests/sim/ber.test
+	tests/sim/sweeper-follow.test tests/sim/capture.test tests/sim/ber.test \
+	tests/sim/watch-scale.test tests/sim/watch-silent.test
 TESTS += $(SIM_TESTS)
 EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/fabric.test tests/sim/counters.test tests/sim/fabric-input.test \
@@ -15,7 +16,8 @@ EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/flaps.test tests/sim/details.test tests/sim/simlib.sh tests/sim/snapcmp.py tests/sim/fabric_check.py \
 	tests/sim/export-abuse.test tests/sim/slowclients.py \
 	tests/sim/verdicts.test tests/sim/triage-errors.test tests/sim/sweeper.test \
-	tests/sim/sweeper-follow.test tests/sim/capture.test tests/sim/ber.test
+	tests/sim/sweeper-follow.test tests/sim/capture.test tests/sim/ber.test \
+	tests/sim/watch-scale.test tests/sim/watch-silent.test
 # The monitor's sweep driven directly (built for check, run by sweep-stop.test).
 check_PROGRAMS += tests/sim/sweep_probe
 tests_sim_sweep_probe_SOURCES = tests/sim/sweep_probe.c

@@ -174,6 +174,24 @@ void pma_close(struct pma_client *c);
  * (cs->valid false). */
 int pma_sample(struct pma_client *c, unsigned lid, int port,
 	       struct counter_set *cs);
+/* One target of a round: its LID and PortSelect, and where its sample
+ * goes. */
+struct pma_sample_req {
+	unsigned lid;
+	int port;
+	struct counter_set *cs;
+};
+/* pma_sample() of n targets as one round: each step's MADs (ClassPortInfo
+ * of LIDs not met before, the counters, the details) in flight together
+ * through the pipe. Returns 0, or -1 when any target could not be read
+ * (its cs->why says why). */
+int pma_sample_many(struct pma_client *c, struct pma_sample_req *q, int n);
+/* A Get of attr for each of q[0..n) (q[i].cs unused), in flight
+ * together: status[i] 0 with the attribute data at out + i x
+ * IB_PC_DATA_SZ, the MAD status when refused, -1 unanswered. Returns 0,
+ * or -1 with errno when the local port cannot send. */
+int pma_get_many(struct pma_client *c, const struct pma_sample_req *q, int n,
+		 int attr, uint8_t *out, int *status);
 /* One Get of attr for LID/port on the client's pipe: 0 with the
  * attribute data (IB_PC_DATA_SZ bytes) in out, -1 with why. */
 int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,

@@ -199,22 +199,30 @@ int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 }
 
 
-/* --- the client of one local port: a sample is one pipelined run --- */
+/* --- the client of one local port: a round of samples is one pipelined run --- */
+
+/* ClassPortInfo of one LID, asked once; details the PMA refused or left
+ * unanswered (why, "" while they work) */
+struct pma_cpi {
+	unsigned lid;
+	uint16_t cap;
+	uint32_t cap2;
+	char no_det[DET_GROUPS][80];
+};
 
 struct pma_client {
 	struct ibmad_port *mp;
 	struct pma_pipe pp;
 	int timeout_ms;
-	/* ClassPortInfo per LID, asked once; details the PMA refused or
-	 * left unanswered (why, "" while they work) */
-	struct {
-		unsigned lid;
-		uint16_t cap;
-		uint32_t cap2;
-		char no_det[DET_GROUPS][80];
-	} cpi[64];
-	int ncpi;
+	/* sorted by LID, grown as LIDs are met: a watch of a thousand
+	 * remote ports keeps a thousand */
+	struct pma_cpi *cpi;
+	int ncpi, cpi_cap;
 };
+
+/* MADs in flight on a client: the sweep's default window, so that a
+ * round of a thousand ports costs what a sweep of them does. */
+#define PMA_CLIENT_WINDOW 64
 
 struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 			    char *err, size_t errlen)
@@ -238,7 +246,7 @@ struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 500;
 	mad_rpc_set_timeout(c->mp, c->timeout_ms);
 	mad_rpc_set_retries(c->mp, 2);
-	if (pma_pipe_init(&c->pp, c->mp, 4, c->timeout_ms, 2)) {
+	if (pma_pipe_init(&c->pp, c->mp, PMA_CLIENT_WINDOW, c->timeout_ms, 2)) {
 		mad_rpc_close_port(c->mp);
 		free(c);
 		snprintf(err, errlen, "out of memory");
@@ -253,164 +261,337 @@ void pma_close(struct pma_client *c)
 		return;
 	pma_pipe_fini(&c->pp);
 	mad_rpc_close_port(c->mp);
+	free(c->cpi);
 	free(c);
 }
 
-static int pma_caps(struct pma_client *c, unsigned lid, int port,
-		    uint16_t *cap, uint32_t *cap2)
+/* The cached ClassPortInfo of lid, or NULL; *at: where it would go. */
+static struct pma_cpi *cpi_find(struct pma_client *c, unsigned lid, int *at)
 {
-	uint8_t buf[IB_PC_DATA_SZ];
-	struct pma_req r;
-	int n = 0;
+	int lo = 0, hi = c->ncpi;
 
-	for (int i = 0; i < c->ncpi; i++)
-		if (c->cpi[i].lid == lid) {
-			*cap = c->cpi[i].cap;
-			*cap2 = c->cpi[i].cap2;
-			return 0;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (c->cpi[mid].lid < lid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (at)
+		*at = lo;
+	return lo < c->ncpi && c->cpi[lo].lid == lid ? &c->cpi[lo] : NULL;
+}
+
+/* Caches lid's ClassPortInfo (raw answer buf): 0, or -1 out of memory
+ * (the answer is then used once and asked again next time). */
+static int cpi_put(struct pma_client *c, unsigned lid, const uint8_t *buf)
+{
+	struct pma_cpi *e;
+	int at;
+
+	if (cpi_find(c, lid, &at))
+		return 0;
+	if (c->ncpi == c->cpi_cap) {
+		int cap = c->cpi_cap ? 2 * c->cpi_cap : 16;
+		struct pma_cpi *n = realloc(c->cpi, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		c->cpi = n;
+		c->cpi_cap = cap;
+	}
+	memmove(&c->cpi[at + 1], &c->cpi[at], (size_t)(c->ncpi - at) * sizeof(*e));
+	e = &c->cpi[at];
+	memset(e, 0, sizeof(*e));
+	e->lid = lid;
+	counters_parse_cpi(buf, &e->cap, &e->cap2);
+	c->ncpi++;
+	return 0;
+}
+
+/* One round's working set: per target three answer buffers (the
+ * ClassPortInfo or the counters, the extended counters) and the details'
+ * requests, in one allocation. */
+struct pma_round {
+	struct pma_req *r;
+	uint8_t *bufs;
+	int n;
+	int *who;		/* r[k] belongs to target who[k] */
+	enum det_group *grp;	/* r[k]'s details group */
+};
+
+static int round_alloc(struct pma_round *rd, int nreq)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->r = calloc((size_t)nreq, sizeof(*rd->r));
+	rd->bufs = calloc((size_t)nreq, IB_PC_DATA_SZ);
+	rd->who = calloc((size_t)nreq, sizeof(*rd->who));
+	rd->grp = calloc((size_t)nreq, sizeof(*rd->grp));
+	return rd->r && rd->bufs && rd->who && rd->grp ? 0 : -1;
+}
+
+static void round_free(struct pma_round *rd)
+{
+	free(rd->r);
+	free(rd->bufs);
+	free(rd->who);
+	free(rd->grp);
+	memset(rd, 0, sizeof(*rd));
+}
+
+static void round_add(struct pma_round *rd, int who, unsigned lid, int port,
+		      int attr)
+{
+	rd->who[rd->n] = who;
+	pma_req_add(rd->r, &rd->n, rd->bufs, lid, port, attr);
+}
+
+static void fail_all(struct pma_sample_req *q, int n, const char *what)
+{
+	for (int i = 0; i < n; i++)
+		if (!q[i].cs->why[0]) {
+			snprintf(q[i].cs->why, sizeof(q[i].cs->why), "PMA queries of LID %u port %d: %s",
+				 q[i].lid, q[i].port, what);
+			q[i].cs->valid = false;
 		}
-	pma_req_add(&r, &n, buf, lid, port, CLASS_PORT_INFO);
-	if (pma_pipe_run(&c->pp, &r, n) < 0 || r.status != 1)
+}
+
+/* The ClassPortInfo of every target whose LID is not cached yet, in
+ * flight together. Targets without one get why. */
+static int round_cpi(struct pma_client *c, struct pma_sample_req *q, int n,
+		     struct pma_round *rd)
+{
+	rd->n = 0;
+	for (int i = 0; i < n; i++)
+		if (q[i].lid && !cpi_find(c, q[i].lid, NULL))
+			round_add(rd, i, q[i].lid, q[i].port, CLASS_PORT_INFO);
+	if (!rd->n)
+		return 0;
+	if (pma_pipe_run(&c->pp, rd->r, rd->n) < 0)
 		return -1;
-	counters_parse_cpi(buf, cap, cap2);
-	if (c->ncpi < (int)(sizeof(c->cpi) / sizeof(c->cpi[0]))) {
-		memset(&c->cpi[c->ncpi], 0, sizeof(c->cpi[0]));
-		c->cpi[c->ncpi].lid = lid;
-		c->cpi[c->ncpi].cap = *cap;
-		c->cpi[c->ncpi].cap2 = *cap2;
-		c->ncpi++;
+	for (int k = 0; k < rd->n; k++)
+		if (rd->r[k].status == 1 && cpi_put(c, rd->r[k].lid, rd->r[k].out))
+			return -1;
+	return 0;
+}
+
+/* Whether detail group g of the sample cs is worth asking, or why not
+ * (into dv->why). */
+static bool detail_wanted(const struct pma_cpi *e, const struct counter_set *cs,
+			  enum det_group g, struct det_values *dv)
+{
+	const struct ctr_value *tot = counters_find(cs, details_total_name(g));
+
+	memset(dv, 0, sizeof(*dv));
+	if (g == DET_VL_WAIT && !(cs->pma_cap & PMA_CAP_XMIT_WAIT))
+		snprintf(dv->why, sizeof(dv->why),
+			 "the port does not count PortXmitWait (PMA ClassPortInfo CapabilityMask bit 12 clear)");
+	else if (e && e->no_det[g][0])
+		snprintf(dv->why, sizeof(dv->why), "%s", e->no_det[g]);
+	else if (!tot || !tot->value)
+		snprintf(dv->why, sizeof(dv->why), "%s is 0: nothing to detail",
+			 details_total_name(g));
+	else
+		return true;
+	return false;
+}
+
+/* The details of the totals that are not 0, every target's together. */
+static void round_details(struct pma_client *c, struct pma_sample_req *q, int n,
+			  struct pma_round *rd)
+{
+	rd->n = 0;
+	for (int i = 0; i < n; i++) {
+		struct counter_set *cs = q[i].cs;
+		const struct pma_cpi *e = cpi_find(c, q[i].lid, NULL);
+
+		for (int g = 0; cs->valid && g < DET_GROUPS; g++)
+			if (detail_wanted(e, cs, g, &cs->det.g[g])) {
+				rd->grp[rd->n] = g;
+				round_add(rd, i, q[i].lid, q[i].port, details_attr_id(g));
+			}
+	}
+	if (!rd->n)
+		return;
+	if (pma_pipe_run(&c->pp, rd->r, rd->n) < 0) {
+		for (int k = 0; k < rd->n; k++)
+			snprintf(q[rd->who[k]].cs->det.g[rd->grp[k]].why, sizeof(q[0].cs->det.g[0].why),
+				 "PMA query failed: %s", strerror(errno));
+		return;
+	}
+	for (int k = 0; k < rd->n; k++) {
+		struct det_values *dv = &q[rd->who[k]].cs->det.g[rd->grp[k]];
+		struct pma_cpi *e = cpi_find(c, rd->r[k].lid, NULL);
+
+		dv->asked = true;
+		if (rd->r[k].status == 1) {
+			details_decode(dv, rd->grp[k], rd->r[k].out);
+			continue;
+		}
+		/* optional attributes: a refusal or silence is the answer */
+		if (rd->r[k].mad_status)
+			snprintf(dv->why, sizeof(dv->why),
+				 "not supported by the port (MAD status 0x%04x)", rd->r[k].mad_status);
+		else
+			snprintf(dv->why, sizeof(dv->why),
+				 "no answer from LID %u: the port does not support it", rd->r[k].lid);
+		if (e)
+			snprintf(e->no_det[rd->grp[k]], sizeof(e->no_det[0]), "%s", dv->why);
+	}
+}
+
+/* PortCounters and, where the PMA has them, PortCountersExtended of
+ * every target with a ClassPortInfo, in flight together; decoded into
+ * their counter sets. */
+static int round_counters(struct pma_client *c, struct pma_sample_req *q, int n,
+			  struct pma_round *rd)
+{
+	double t;
+
+	rd->n = 0;
+	for (int i = 0; i < n; i++) {
+		const struct pma_cpi *e = q[i].lid ? cpi_find(c, q[i].lid, NULL) : NULL;
+
+		if (!e) {
+			if (q[i].lid)
+				snprintf(q[i].cs->why, sizeof(q[i].cs->why),
+					 "PMA ClassPortInfo of LID %u timed out", q[i].lid);
+			continue;
+		}
+		round_add(rd, i, q[i].lid, q[i].port, IB_GSI_PORT_COUNTERS);
+		if ((e->cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) ||
+		    (e->cap2 & PMA_CAP2_EXT_ERRORS))
+			round_add(rd, i, q[i].lid, q[i].port, IB_GSI_PORT_COUNTERS_EXT);
+	}
+	/* one time for the round: each port's samples are a round apart */
+	t = counters_now();
+	if (rd->n && pma_pipe_run(&c->pp, rd->r, rd->n) < 0)
+		return -1;
+	for (int k = 0; k < rd->n; k++) {
+		struct pma_sample_req *x = &q[rd->who[k]];
+		bool ext = k + 1 < rd->n && rd->who[k + 1] == rd->who[k];
+		const struct pma_cpi *e = cpi_find(c, x->lid, NULL);
+
+		x->cs->t_mono = t;
+		if (rd->r[k].status != 1 || (ext && rd->r[k + 1].status != 1))
+			snprintf(x->cs->why, sizeof(x->cs->why), "PMA %s of LID %u port %d: no answer",
+				 rd->r[k].status != 1 ? "PortCounters" : "PortCountersExtended",
+				 x->lid, x->port);
+		else
+			counters_from_pma(x->cs, rd->r[k].out, ext ? rd->r[k + 1].out : NULL,
+					  e->cap, e->cap2);
+		k += ext;
 	}
 	return 0;
 }
 
-static char *pma_no_details(struct pma_client *c, unsigned lid, enum det_group g)
+int pma_sample_many(struct pma_client *c, struct pma_sample_req *q, int n)
 {
-	for (int i = 0; i < c->ncpi; i++)
-		if (c->cpi[i].lid == lid)
-			return c->cpi[i].no_det[g];
-	return NULL;
-}
+	struct pma_round rd;
+	int bad = 0;
 
-/* The details of the totals that are not 0, pipelined together. */
-static void pma_details(struct pma_client *c, unsigned lid, int port,
-			struct counter_set *cs)
-{
-	uint8_t bufs[DET_GROUPS * IB_PC_DATA_SZ];
-	struct pma_req r[DET_GROUPS];
-	enum det_group which[DET_GROUPS];
-	int n = 0;
-
-	for (int g = 0; g < DET_GROUPS; g++) {
-		struct det_values *dv = &cs->det.g[g];
-		const struct ctr_value *tot = counters_find(cs, details_total_name(g));
-		char *no = pma_no_details(c, lid, g);
-
-		memset(dv, 0, sizeof(*dv));
-		if (g == DET_VL_WAIT && !(cs->pma_cap & PMA_CAP_XMIT_WAIT))
-			snprintf(dv->why, sizeof(dv->why),
-				 "the port does not count PortXmitWait (PMA ClassPortInfo CapabilityMask bit 12 clear)");
-		else if (no && *no)
-			snprintf(dv->why, sizeof(dv->why), "%s", no);
-		else if (!tot || !tot->value)
-			snprintf(dv->why, sizeof(dv->why), "%s is 0: nothing to detail",
-				 details_total_name(g));
-		else {
-			pma_req_add(r, &n, bufs, lid, port, details_attr_id(g));
-			which[n - 1] = g;
-		}
-	}
-	if (!n)
-		return;
-	if (pma_pipe_run(&c->pp, r, n) < 0) {
-		for (int i = 0; i < n; i++)
-			snprintf(cs->det.g[which[i]].why, sizeof(cs->det.g[0].why),
-				 "PMA query failed: %s", strerror(errno));
-		return;
-	}
 	for (int i = 0; i < n; i++) {
-		struct det_values *dv = &cs->det.g[which[i]];
-		char *no = pma_no_details(c, lid, which[i]);
-
-		dv->asked = true;
-		if (r[i].status == 1) {
-			details_decode(dv, which[i], r[i].out);
-			continue;
-		}
-		/* optional attributes: a refusal or silence is the answer */
-		if (r[i].mad_status)
-			snprintf(dv->why, sizeof(dv->why),
-				 "not supported by the port (MAD status 0x%04x)", r[i].mad_status);
-		else
-			snprintf(dv->why, sizeof(dv->why),
-				 "no answer from LID %u: the port does not support it", lid);
-		if (no)
-			snprintf(no, sizeof(c->cpi[0].no_det[0]), "%s", dv->why);
+		q[i].cs->lid = q[i].lid;
+		q[i].cs->port = q[i].port;
+		q[i].cs->valid = false;
+		q[i].cs->why[0] = 0;
+		if (!q[i].lid)
+			snprintf(q[i].cs->why, sizeof(q[i].cs->why), "no LID (is a subnet manager running?)");
 	}
+	/* at most: the counters and extended counters, or every detail */
+	if (round_alloc(&rd, n * (DET_GROUPS > 2 ? DET_GROUPS : 2))) {
+		round_free(&rd);
+		fail_all(q, n, "out of memory");
+		return -1;
+	}
+	if (round_cpi(c, q, n, &rd) < 0 || round_counters(c, q, n, &rd) < 0) {
+		fail_all(q, n, strerror(errno));
+		round_free(&rd);
+		return -1;
+	}
+	round_details(c, q, n, &rd);
+	round_free(&rd);
+	for (int i = 0; i < n; i++)
+		bad += !q[i].cs->valid;
+	return bad ? -1 : 0;
 }
 
 int pma_sample(struct pma_client *c, unsigned lid, int port,
 	       struct counter_set *cs)
 {
-	uint8_t bufs[2 * IB_PC_DATA_SZ];
-	struct pma_req r[2];
-	uint16_t cap;
-	uint32_t cap2;
-	bool want_ext;
-	int n = 0;
+	struct pma_sample_req q = { lid, port, cs };
 
-	cs->lid = lid;
-	cs->port = port;
-	cs->valid = false;
-	if (!lid) {
-		snprintf(cs->why, sizeof(cs->why), "no LID (is a subnet manager running?)");
-		return -1;
-	}
-	if (pma_caps(c, lid, port, &cap, &cap2)) {
-		snprintf(cs->why, sizeof(cs->why), "PMA ClassPortInfo of LID %u timed out", lid);
-		return -1;
-	}
-	/* PortCounters and PortCountersExtended in flight together */
-	memset(bufs, 0, sizeof(bufs));
-	want_ext = (cap & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)) ||
-		   (cap2 & PMA_CAP2_EXT_ERRORS);
-	pma_req_add(r, &n, bufs, lid, port, IB_GSI_PORT_COUNTERS);
-	if (want_ext)
-		pma_req_add(r, &n, bufs, lid, port, IB_GSI_PORT_COUNTERS_EXT);
-	cs->t_mono = counters_now();
-	if (pma_pipe_run(&c->pp, r, n) < 0) {
-		snprintf(cs->why, sizeof(cs->why), "PMA queries of LID %u port %d: %s",
-			 lid, port, strerror(errno));
+	return pma_sample_many(c, &q, 1);
+}
+
+int pma_get_many(struct pma_client *c, const struct pma_sample_req *q, int n,
+		 int attr, uint8_t *out, int *status)
+{
+	struct pma_round rd;
+
+	if (round_alloc(&rd, n > 0 ? n : 1)) {
+		round_free(&rd);
+		errno = ENOMEM;
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		if (r[i].status != 1) {
-			snprintf(cs->why, sizeof(cs->why), "PMA %s of LID %u port %d: no answer",
-				 i ? "PortCountersExtended" : "PortCounters", lid, port);
-			return -1;
-		}
-	counters_from_pma(cs, bufs, want_ext ? bufs + IB_PC_DATA_SZ : NULL, cap, cap2);
-	pma_details(c, lid, port, cs);
+		round_add(&rd, i, q[i].lid, q[i].port, attr);
+	if (pma_pipe_run(&c->pp, rd.r, rd.n) < 0) {
+		int e = errno;
+
+		round_free(&rd);
+		errno = e;
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		status[i] = rd.r[i].status == 1 ? 0 : rd.r[i].mad_status ? rd.r[i].mad_status : -1;
+		if (!status[i])
+			memcpy(out + (size_t)i * IB_PC_DATA_SZ, rd.r[i].out, IB_PC_DATA_SZ);
+	}
+	round_free(&rd);
 	return 0;
 }
 
 int pma_get(struct pma_client *c, unsigned lid, int port, int attr, uint8_t *out,
 	    char *why, size_t whylen)
 {
+	struct pma_sample_req q = { lid, port, NULL };
+	int st;
+
+	if (pma_get_many(c, &q, 1, attr, out, &st) < 0) {
+		snprintf(why, whylen, "PMA query of LID %u port %d: %s", lid, port, strerror(errno));
+		return -1;
+	}
+	if (st) {
+		snprintf(why, whylen, st > 0 ? "LID %u refused attribute 0x%x (MAD status 0x%04x)" :
+			 "no answer from LID %u to attribute 0x%x", lid, attr, st > 0 ? st : 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* The ClassPortInfo of lid, from the cache or asked now. */
+static int pma_caps(struct pma_client *c, unsigned lid, int port,
+		    uint16_t *cap, uint32_t *cap2)
+{
+	const struct pma_cpi *e = cpi_find(c, lid, NULL);
 	uint8_t buf[IB_PC_DATA_SZ];
 	struct pma_req r;
 	int n = 0;
 
-	pma_req_add(&r, &n, buf, lid, port, attr);
-	if (pma_pipe_run(&c->pp, &r, n) < 0) {
-		snprintf(why, whylen, "PMA query of LID %u port %d: %s", lid, port, strerror(errno));
-		return -1;
+	if (!e) {
+		pma_req_add(&r, &n, buf, lid, port, CLASS_PORT_INFO);
+		if (pma_pipe_run(&c->pp, &r, n) < 0 || r.status != 1)
+			return -1;
+		if (cpi_put(c, lid, buf)) {
+			counters_parse_cpi(buf, cap, cap2);
+			return 0;
+		}
+		e = cpi_find(c, lid, NULL);
 	}
-	if (r.status != 1) {
-		snprintf(why, whylen, r.mad_status ? "LID %u refused attribute 0x%x (MAD status 0x%04x)" :
-			 "no answer from LID %u to attribute 0x%x", lid, attr, r.mad_status);
-		return -1;
-	}
-	memcpy(out, buf, IB_PC_DATA_SZ);
+	*cap = e->cap;
+	*cap2 = e->cap2;
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "core/counters/portcong.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <infiniband/mad.h>
 
@@ -83,12 +84,9 @@ static void portcong_why(struct portcong *pc)
 						   pc->link_lane_gbps, pc->why, sizeof(pc->why));
 }
 
-void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps,
-		   struct ctr_reader *rd)
+/* Everything but the tick, which the caller asks (or not). */
+static void portcong_init(struct portcong *pc, const struct ctr_target *t, double lane_gbps)
 {
-	uint8_t psc[SAMPLES_DATA_SZ];
-	char why[300];
-
 	memset(pc, 0, sizeof(*pc));
 	pc->tick = -1;
 	pc->roce_prio = -1;
@@ -101,11 +99,40 @@ void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_
 		pc->pfc_on = true;
 		pc->roce_prio = pfc_roce_priority(t->dev, t->port, pc->prio_how, sizeof(pc->prio_how));
 	}
+}
+
+void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps,
+		   struct ctr_reader *rd)
+{
+	uint8_t psc[SAMPLES_DATA_SZ];
+	char why[300];
+
+	portcong_init(pc, t, lane_gbps);
 	if (!t->lid)
 		return;		/* sysfs counters: no tick to ask for */
 	if (!reader_pma_get(rd, t, IB_GSI_PORT_SAMPLES_CONTROL, psc, why, sizeof(why)))
 		pc->tick = samples_tick(psc);
 	portcong_why(pc);
+}
+
+int portcong_open_many(struct portcong *pc, const struct ctr_target *t,
+		       const double *lane_gbps, int n, struct ctr_reader *rd)
+{
+	uint8_t *psc = calloc((size_t)n + 1, SAMPLES_DATA_SZ);
+	int *ok = calloc((size_t)n + 1, sizeof(*ok));
+	int rc = psc && ok ? reader_pma_get_many(rd, t, n, IB_GSI_PORT_SAMPLES_CONTROL, psc, ok) : -1;
+
+	for (int i = 0; i < n; i++) {
+		portcong_init(&pc[i], &t[i], lane_gbps[i]);
+		if (!t[i].lid)
+			continue;
+		if (!rc && ok[i])
+			pc[i].tick = samples_tick(psc + (size_t)i * SAMPLES_DATA_SZ);
+		portcong_why(&pc[i]);
+	}
+	free(psc);
+	free(ok);
+	return rc;
 }
 
 void portcong_set_lane(struct portcong *pc, double lane_gbps)

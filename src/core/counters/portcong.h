@@ -39,6 +39,11 @@ double portcong_tick_gbps(int node_type, unsigned vendid, unsigned devid, int la
  * through rd's PMA client when t is read there, notes the RoCE priority. */
 void portcong_open(struct portcong *pc, const struct ctr_target *t, double lane_gbps,
 		   struct ctr_reader *rd);
+/* portcong_open() of t[0..n) (lanes at lane_gbps[i]), their ticks asked
+ * together: a thousand remote ports, some of them silent, cost one
+ * time-out, not a thousand. 0, or -1 out of memory (no tick known). */
+int portcong_open_many(struct portcong *pc, const struct ctr_target *t,
+		       const double *lane_gbps, int n, struct ctr_reader *rd);
 /* The neighbour's end of the cable runs at the local port's speed. */
 void portcong_set_lane(struct portcong *pc, double lane_gbps);
 /* One interval: the netdev's pause statistics again. */

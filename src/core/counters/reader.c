@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <infiniband/mad.h>
 
 #include "core/base/sysfs.h"
 
@@ -99,6 +100,15 @@ int reader_target_peer(const struct port_info *p, struct ctr_target *t)
 	return 0;
 }
 
+int reader_remote_count(const char *spec)
+{
+	int n = *spec != 0;
+
+	for (const char *q = spec; *q; q++)
+		n += *q == ',' && q[1];
+	return n;
+}
+
 int reader_targets_remote(const char *spec, const struct snapshot *s,
 			struct ctr_target *t, int max, char *err, size_t errlen)
 {
@@ -113,6 +123,11 @@ int reader_targets_remote(const char *spec, const struct snapshot *s,
 		}
 	if (!via) {
 		snprintf(err, errlen, "no local InfiniBand port with a LID to reach --lid %s from — check the port is Active and an SM has run", spec);
+		return -1;
+	}
+	if (reader_remote_count(spec) > max) {
+		snprintf(err, errlen, "--lid names %d ports, more than the %d this run can take — watch fewer ports per run",
+			 reader_remote_count(spec), max);
 		return -1;
 	}
 	while (*q && n < max) {
@@ -175,26 +190,64 @@ static struct pma_client *client_for(struct ctr_reader *s,
 	return c;
 }
 
+int reader_read_many(struct ctr_reader *s, const struct ctr_target *t,
+		     struct counter_set *cs, int n)
+{
+	struct pma_sample_req *q = NULL;
+	bool *done = calloc((size_t)n + 1, sizeof(*done));
+	int bad = 0;
+
+	if (n > 0)
+		q = calloc((size_t)n, sizeof(*q));
+	for (int i = 0; i < n; i++) {
+		memset(&cs[i], 0, offsetof(struct counter_set, c));
+		snprintf(cs[i].label, sizeof(cs[i].label), "%s", t[i].label);
+		snprintf(cs[i].no_mad, sizeof(cs[i].no_mad), "%s", t[i].no_mad);
+		if (!q || !done) {
+			snprintf(cs[i].why, sizeof(cs[i].why), "out of memory");
+			bad++;
+		} else if (!t[i].lid) {
+			bad += counters_sysfs_sample(t[i].dev, t[i].port, t[i].netdev, &cs[i]) != 0;
+			done[i] = true;
+		}
+	}
+	/* the PMA targets, one round per local port they leave from */
+	for (int i = 0; q && done && i < n; i++) {
+		struct pma_client *c;
+		int m = 0;
+
+		if (done[i])
+			continue;
+		c = client_for(s, &t[i], cs[i].why, sizeof(cs[i].why));
+		for (int k = i; k < n; k++) {
+			if (done[k] || strcmp(t[k].dev, t[i].dev) || t[k].port != t[i].port)
+				continue;
+			done[k] = true;
+			if (!c) {
+				if (k != i)
+					snprintf(cs[k].why, sizeof(cs[k].why), "%s", cs[i].why);
+				bad++;
+				continue;
+			}
+			q[m].lid = t[k].lid;
+			q[m].port = t[k].pma_port;
+			q[m++].cs = &cs[k];
+			if (!t[k].remote)
+				snprintf(cs[k].dev, sizeof(cs[k].dev), "%s", t[k].dev);
+		}
+		if (m && pma_sample_many(c, q, m))
+			for (int k = 0; k < m; k++)
+				bad += !q[k].cs->valid;
+	}
+	free(q);
+	free(done);
+	return bad ? -1 : 0;
+}
+
 int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 		struct counter_set *cs)
 {
-	struct pma_client *c;
-	int rc;
-
-	memset(cs, 0, offsetof(struct counter_set, c));
-	snprintf(cs->label, sizeof(cs->label), "%s", t->label);
-	snprintf(cs->no_mad, sizeof(cs->no_mad), "%s", t->no_mad);
-	if (!t->lid)
-		return counters_sysfs_sample(t->dev, t->port, t->netdev, cs);
-	c = client_for(s, t, cs->why, sizeof(cs->why));
-	if (!c) {
-		cs->valid = false;
-		return -1;
-	}
-	rc = pma_sample(c, t->lid, t->pma_port, cs);
-	if (!t->remote)
-		snprintf(cs->dev, sizeof(cs->dev), "%s", t->dev);
-	return rc;
+	return reader_read_many(s, t, cs, 1);
 }
 
 int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
@@ -208,6 +261,51 @@ int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
 	}
 	c = client_for(s, t, why, whylen);
 	return c ? pma_get(c, t->lid, t->pma_port, attr, out, why, whylen) : -1;
+}
+
+int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
+			int attr, uint8_t *out, int *ok)
+{
+	struct pma_sample_req *q = calloc((size_t)n + 1, sizeof(*q));
+	int *idx = calloc((size_t)n + 1, sizeof(*idx)), *st = calloc((size_t)n + 1, sizeof(*st));
+	uint8_t *buf = calloc((size_t)n + 1, IB_PC_DATA_SZ);
+	bool *done = calloc((size_t)n + 1, sizeof(*done));
+	int rc = q && idx && st && buf && done ? 0 : -1;
+
+	for (int i = 0; i < n; i++)
+		ok[i] = 0;
+	/* one pipelined run per local port the targets leave from */
+	for (int i = 0; !rc && i < n; i++) {
+		struct pma_client *c;
+		char why[200];
+		int m = 0;
+
+		if (done[i] || !t[i].lid)
+			continue;
+		c = client_for(s, &t[i], why, sizeof(why));
+		for (int k = i; k < n; k++) {
+			if (done[k] || !t[k].lid || strcmp(t[k].dev, t[i].dev) || t[k].port != t[i].port)
+				continue;
+			done[k] = true;
+			q[m].lid = t[k].lid;
+			q[m].port = t[k].pma_port;
+			idx[m++] = k;
+		}
+		if (!c || pma_get_many(c, q, m, attr, buf, st) < 0)
+			continue;
+		for (int k = 0; k < m; k++)
+			if (!st[k]) {
+				ok[idx[k]] = 1;
+				memcpy(out + (size_t)idx[k] * IB_PC_DATA_SZ, buf + (size_t)k * IB_PC_DATA_SZ,
+				       IB_PC_DATA_SZ);
+			}
+	}
+	free(q);
+	free(idx);
+	free(st);
+	free(buf);
+	free(done);
+	return rc;
 }
 
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,

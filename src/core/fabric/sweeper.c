@@ -59,6 +59,11 @@ void sweeper_rediscover(struct sweeper *s)
 	s->want_discovery = true;
 }
 
+void sweeper_set_rediscover_s(struct sweeper *s, double secs)
+{
+	s->o.rediscover_s = secs;
+}
+
 const struct sweep *sweeper_sweep(const struct sweeper *s)
 {
 	return &s->h.sw;
@@ -208,6 +213,13 @@ static int model_for_round(struct sweeper *s, char *err, size_t errlen)
 	if (s->follow) {
 		int r = discovery_shared_take(&s->view_gen, take_model, s);
 
+		/* The worker rediscovers on a timer only when the console
+		 * was given one (--rediscover): else the slow timer here asks
+		 * it, once a period, and the next round takes its model. */
+		if (r == 0 && s->h.have && due && s->view_gen) {
+			discovery_shared_request();
+			s->discovered_at = counters_now();
+		}
 		if (r > 0 || (r == 0 && s->h.have))
 			return 0;
 	}

@@ -43,6 +43,8 @@ struct sweeper *sweeper_open(const struct sweeper_opts *o);
 void sweeper_free(struct sweeper *s);
 /* The next round discovers first. */
 void sweeper_rediscover(struct sweeper *s);
+/* The slow timer (sweeper_opts.rediscover_s), before the sweeper runs. */
+void sweeper_set_rediscover_s(struct sweeper *s, double secs);
 
 /* One round's counters: a discovery when none is kept or one is due,
  * then every port's PMA counters; where they show a changed port (and
@@ -77,8 +79,9 @@ void sweeper_stats(const struct sweeper *s, struct sweeper_stats *st);
  * running discovery worker (the fabric screen's, discovery.h) whenever
  * that has a newer one, so `r` there and its --rediscover timer reach the
  * sweep, and asks it to discover again when a round meets a changed
- * port; only while no worker runs or it has no model yet does the
- * sweeper discover on its own. NULL out of memory. */
+ * port or its own slow timer (SWEEPER_REDISCOVER_S) runs out; only while
+ * no worker runs or it has no model yet does the sweeper discover on its
+ * own. NULL out of memory. */
 struct sweeper *sweeper_new(const struct snap_opts *o, monitor_listing_rule listed);
 /* For monitor_start(): the console's round as a monitor_sweeper. */
 struct monitor_sweeper sweeper_for_monitor(struct sweeper *s);
