@@ -15,6 +15,7 @@
 
 #include "core/accept/accept.h"
 #include "core/accept/acceptres.h"
+#include "core/base/numfmt.h"
 #include "core/testrun/peer.h"
 #include "core/base/worker.h"
 #include "diag/portfacts.h"
@@ -190,11 +191,11 @@ static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	else
 		snprintf(name, sizeof(name), "%s", c->dev);
 	if (c->ran)
-		snprintf(gbps, sizeof(gbps), "%.3f", c->gbps);
+		numfmt_sig(c->gbps, NUMFMT_DIGITS, gbps, sizeof(gbps));
 	if (k->pct >= 0)
 		snprintf(pct, sizeof(pct), "%.1f", k->pct);
 	if (k->line_gbps > 0)
-		snprintf(line, sizeof(line), "%.2f", k->line_gbps);
+		numfmt_sig(k->line_gbps, NUMFMT_DIGITS, line, sizeof(line));
 	snprintf(buf, sizeof(buf), " %-16s %10s %10s %10s  ", name, gbps, pct, line);
 	if (sel)
 		widgets_bar(win, y, w, UI_SELECTED);
@@ -228,7 +229,7 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 	int i = as.order[layout_clamp(as.list.sel, 0, as.v->n - 1)];
 	const struct accept_card *c = &as.v->cards[i];
 	const struct acc_card *k = &as.verdict[i];
-	char meas[600], head[PORT_STR + 64], demo[160];
+	char meas[600], head[PORT_STR + 64], demo[160], got[48], rate[48];
 	const struct { const char *label, *text; } f[] = {
 		{ "width/speed", c->link }, { "PCIe", c->pcie }, { "NUMA", c->numa },
 		{ "GID", c->gid }, { "MTU", c->mtu }, { "measured", meas },
@@ -238,8 +239,9 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 
 	screen_demo_line_note(port_rate(c), demo, sizeof(demo));
 	if (c->ran)
-		snprintf(meas, sizeof(meas), "%.3f Gb/s against %.3g Gb/s data rate (%s); reference %s %s",
-			 c->gbps, c->data_gbps, demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
+		snprintf(meas, sizeof(meas), "%s against %s data rate (%s); reference %s %s",
+			 numfmt_unit(c->gbps, "Gb/s", got, sizeof(got)),
+			 numfmt_unit(c->data_gbps, "Gb/s", rate, sizeof(rate)), demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
 			 c->ref_host, c->ref_dev);
 	else
 		snprintf(meas, sizeof(meas), "no result (the cause says why)");
@@ -338,14 +340,15 @@ static void draw_heat(WINDOW *win, int w, int h)
 	const struct acceptres *r = as.res;
 	double best = acceptres_best_gbps(r), fleet = r->fleet_bw_pct > 0 ? r->fleet_bw_pct : 93;
 	int nbad = 0, y = 1, cols = (w - 6) / CELL_W, shown;
-	char buf[900];
+	char buf[900], num[48];
 
 	for (int i = 0; i < r->npairs; i++)
 		nbad += r->pairs[i].bad;
 	snprintf(buf, sizeof(buf), " ACCEPTANCE RESULTS  %d hosts, %d pairs, %d bad; %s bandwidth at %llu B  %s  %s",
 		 r->nhosts, r->npairs, nbad, r->bw_op, (unsigned long long)r->bw_size, r->time, r->path);
 	widgets_text(win, y++, 0, w, buf, UI_TITLE, false, true);
-	snprintf(buf, sizeof(buf), " cell: the pair's bandwidth in %% of the best pair's (best %.3f Gb/s); bands:", best);
+	snprintf(buf, sizeof(buf), " cell: the pair's bandwidth in %% of the best pair's (best %s); bands:",
+		 numfmt_unit(best, "Gb/s", num, sizeof(num)));
 	widgets_text(win, y++, 0, w, buf, UI_LABEL, false, false);
 	{
 		int x = 2;
