@@ -105,7 +105,7 @@ static bool running(void)
 static void start(void)
 {
 	struct accept_opts o = { .gid_index = -1, .judge = portfacts_judge };
-	char ref[128], err[ENG_ERR];
+	char ref[128], err[ENG_ERR], secret[256];
 
 	if (running())
 		return;
@@ -122,11 +122,19 @@ static void start(void)
 		note(UI_BAD, "cannot start the acceptance: out of memory — close other programs and retry");
 		return;
 	}
+	/* the agent's secret, as the test screen sends it (console
+	 * --secret-file or the test form's Secret field) */
+	if (peer_secret(secret, sizeof(secret), err, sizeof(err)) < 0) {
+		note(UI_BAD, "cannot start the acceptance: %s", err);
+		return;
+	}
+	o.secret = secret[0] ? secret : NULL;
 	o.ref = ref;
 	o.line_rate = screen_demo_line_rate();	/* 0 outside the RoCE demo */
 	accept_params(-1, 0, as.iters, as.duration_s, &o.p);
 	accept_job_stop(as.job);
 	as.job = accept_job_start(&o, &as.so, err, sizeof(err));
+	memset(secret, 0, sizeof(secret));
 	if (!as.job) {
 		note(UI_BAD, "cannot start the acceptance: %s — close other programs and retry", err);
 		return;
