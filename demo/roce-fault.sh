@@ -57,16 +57,18 @@ qp_kbit() {
 
 # The qps fault: band 1 (everything but RoCE) free, bands 2-9 one tbf
 # each; a RoCE v2 packet's band is its UDP source port's low 3 bits (the
-# IP header has no options: the source port is at byte 20).
+# IP header has no options: the source port is at byte 20). One tc
+# process for all of it: under emulation each start of tc from the
+# shared root costs seconds, and the menu waits 30 s at most.
 qp_limit() {
 	k=$(qp_kbit)
-	tc qdisc replace dev "$dev" root handle 1: prio bands 9 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 || return 1
-	for b in 0 1 2 3 4 5 6 7; do
-		tc qdisc add dev "$dev" parent "1:$((b + 2))" tbf rate "${k}kbit" burst 4kb limit 2mb &&
-			tc filter add dev "$dev" parent 1: protocol ip prio 1 u32 \
-				match ip protocol 17 0xff match u16 4791 0xffff at 22 \
-				match u16 "$b" 0x0007 at 20 flowid "1:$((b + 2))" || return 1
-	done
+	{
+		echo "qdisc replace dev $dev root handle 1: prio bands 9 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+		for b in 0 1 2 3 4 5 6 7; do
+			echo "qdisc add dev $dev parent 1:$((b + 2)) tbf rate ${k}kbit burst 4kb limit 2mb"
+			echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff match u16 4791 0xffff at 22 match u16 $b 0x0007 at 20 flowid 1:$((b + 2))"
+		done
+	} | tc -batch -
 }
 
 # wait until the agent restarted with the new options (serve.args)
