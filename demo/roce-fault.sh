@@ -18,57 +18,20 @@
 #         the peer's at 1500 (1024 B)
 #   gid   wrong GID index: the peer's agent restarts on its IPv6
 #         link-local RoCE v2 entry instead of the IPv4 one
-#   qps   a single-QP limit: this end's RoCE v2 packets (UDP 4791) are
-#         spread by their UDP source port over eight bands of a prio
-#         qdisc, each held to a quarter of the demo's line rate by its own
-#         tbf (IBCONSOLE_DEMO_LINE_RATE; 4 Mbit/s when unmeasured). rxe
-#         gives each QP its own source port, so one QP sits in one band
-#         and is held low while eight QPs spread over several bands and
-#         carry several times more — "more QPs help", the triage's step
-#         7. The rest of the traffic (the agent's TCP) is not held. The
-#         queues are deep enough that nothing is dropped and rxe's 1 s
-#         retry timer never fires: step 5 (lossless) stays quiet.
 set -u
 
 dev=${RXE_VM_NETDEV:-eth1}
 dir=${IBCONSOLE_DEMO_DIR:?IBCONSOLE_DEMO_DIR not set: run from ibconsole --demo roce}
 state=$dir/fault
 
-faults="load loss mtu gid qps"
+faults="load loss mtu gid"
 text() {
 	case $1 in
 	load) echo "loss only under load: CoDel drops on $dev once a queue stands (no PFC)" ;;
 	loss) echo "steady 2 % loss on $dev (netem)" ;;
 	mtu) echo "MTU mismatch: $dev 1100 B here (RoCE 512 B), 1500 B at the peer" ;;
 	gid) echo "wrong GID index: the peer's agent on its IPv6 link-local entry" ;;
-	qps) echo "single-QP limit: each QP held to $(qp_kbit) kbit/s on $dev (tbf per source port)" ;;
 	esac
-}
-
-# The per-flow (per-QP) rate of the qps fault, kbit/s: a quarter of the
-# demo's line rate, so one QP is clearly held and eight are not (the
-# quarter is the demo's choice; no source gives one).
-qp_kbit() {
-	awk -v g="${IBCONSOLE_DEMO_LINE_RATE:-}" 'BEGIN {
-		k = (g + 0 > 0) ? int(g * 1e6 / 4) : 4000
-		if (k < 100) k = 100
-		print k }'
-}
-
-# The qps fault: band 1 (everything but RoCE) free, bands 2-9 one tbf
-# each; a RoCE v2 packet's band is its UDP source port's low 3 bits (the
-# IP header has no options: the source port is at byte 20). One tc
-# process for all of it: under emulation each start of tc from the
-# shared root costs seconds, and the menu waits 30 s at most.
-qp_limit() {
-	k=$(qp_kbit)
-	{
-		echo "qdisc replace dev $dev root handle 1: prio bands 9 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
-		for b in 0 1 2 3 4 5 6 7; do
-			echo "qdisc add dev $dev parent 1:$((b + 2)) tbf rate ${k}kbit burst 4kb limit 2mb"
-			echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff match u16 4791 0xffff at 22 match u16 $b 0x0007 at 20 flowid 1:$((b + 2))"
-		done
-	} | tc -batch -
 }
 
 # wait until the agent restarted with the new options (serve.args)
@@ -84,7 +47,7 @@ agent_restarted() {
 
 fault_off() {
 	case $1 in
-	load | loss | qps) tc qdisc del dev "$dev" root 2>/dev/null ;;
+	load | loss) tc qdisc del dev "$dev" root 2>/dev/null ;;
 	mtu) ip link set "$dev" mtu 1500 ;;
 	gid)
 		if [ -s "$dir/serve.args" ]; then
@@ -102,7 +65,6 @@ fault_on() {
 	loss) tc qdisc replace dev "$dev" root netem loss 2% ;;
 	mtu) ip link set "$dev" mtu 1100 ;;
 	gid) echo gid=link-local > "$dir/serve.args" && agent_restarted ;;
-	qps) qp_limit ;;
 	esac
 }
 
