@@ -249,7 +249,8 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 	if (c->ran)
 		snprintf(meas, sizeof(meas), "%s against %s data rate (%s); reference %s %s",
 			 numfmt_unit(c->gbps, "Gb/s", got, sizeof(got)),
-			 numfmt_unit(c->data_gbps, "Gb/s", rate, sizeof(rate)), demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
+			 numfmt_unit(c->data_gbps, "Gb/s", rate, sizeof(rate)),
+			 demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
 			 c->ref_host, c->ref_dev);
 	else
 		snprintf(meas, sizeof(meas), "no result (the cause says why)");
