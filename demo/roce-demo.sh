@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # roce-demo.sh: `ibconsole --demo roce` — two throw-away Soft-RoCE VMs
-# joined by a wire: the agent (`ibconsole serve`) on one, the console on
+# joined by a wire: the agent (`ibconsole serve`, with a shared secret) on one, the console on
 # the other, on this terminal, with the agent already its test peer. Real
 # RoCE traffic, real retransmission counters, planted faults switchable
 # from the console (key F; roce-fault.sh). Nothing outlives it: both VMs,
@@ -49,7 +49,7 @@ role_server() {
 	while [ ! -e "$dir/stop" ]; do
 		want=$(cat "$dir/serve.args" 2>/dev/null) || want=
 		# shellcheck disable=SC2046 # serve_args is a word list
-		"$IBCONSOLE" serve $(serve_args) >> "$dir/serve.log" 2>&1 &
+		"$IBCONSOLE" serve --secret-file "$dir/secret" $(serve_args) >> "$dir/serve.log" 2>&1 &
 		pid=$!
 		sleep 1
 		echo "$want" > "$dir/ready"
@@ -79,7 +79,8 @@ measure_line_rate() {
 	printf '%s\r\n' "$me: measuring what the emulated wire carries (about 10 s) ..."
 	low=
 	for op in write send; do
-		g=$("$IBCONSOLE" test bw --op "$op" -s 65536 -D 4 --no-record --json -d rxe0 "$server_ip" \
+		g=$("$IBCONSOLE" test bw --op "$op" -s 65536 -D 4 --no-record --json -d rxe0 \
+			--secret-file "$dir/secret" "$server_ip" \
 			2>> "$dir/measure.err" | sed 's/[,{}]/\n/g' |
 			sed -n 's/^ *"bw_avg_gbps" *: *\([0-9.eE+-]*\) *$/\1/p' | head -n 1)
 		case $g in ''|*[!0-9.eE+-]*) continue ;; esac
@@ -138,7 +139,7 @@ role_console() {
 	measure_line_rate
 	# exec: on Ctrl-C the VM's wrapper waits for the console itself,
 	# which restores the terminal before the VM powers off
-	exec "$IBCONSOLE" -d rxe0 --peer "$server_ip"
+	exec "$IBCONSOLE" -d rxe0 --peer "$server_ip" --secret-file "$dir/secret"
 }
 
 case ${1:-} in
@@ -167,6 +168,11 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+# The agent wants a shared secret, as a site's agents should; the console
+# is given the file (--secret-file) and its test, acceptance and triage
+# send it.
+(umask 077 && od -An -tx1 -N 24 /dev/urandom | tr -d ' \n' > "$dir/secret") ||
+	{ say "cannot write the demo's secret in $dir"; exit 5; }
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP

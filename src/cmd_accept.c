@@ -26,6 +26,7 @@
 #include "core/agent/client.h"
 #include "core/testrun/testjob.h"
 #include "core/base/json.h"
+#include "core/base/numfmt.h"
 #include "core/port/snapshot.h"
 #include "diag/portfacts.h"
 #include "diag/accept.h"
@@ -59,18 +60,22 @@ static void print_table(const struct cli *c, const struct proto_params *p, const
 		/* four significant digits: a 200 Gb/s HDR port and a Soft-RoCE
 		 * one judged at a few Mb/s both show their figures */
 		if (r->c.ran)
-			snprintf(gbps, sizeof(gbps), "%.4g", r->c.gbps);
+			numfmt_sig(r->c.gbps, NUMFMT_DIGITS, gbps, sizeof(gbps));
 		if (r->card.pct >= 0)
 			snprintf(pct, sizeof(pct), "%.1f", r->card.pct);
 		if (r->card.line_gbps > 0)
-			snprintf(line, sizeof(line), "%.4g", r->card.line_gbps);
+			numfmt_sig(r->card.line_gbps, NUMFMT_DIGITS, line, sizeof(line));
 		printf("%-16s %10s %10s %10s  %-9s %s\n", name, gbps, pct, line,
 		       r->card.pass ? "PASS" : "FAIL", r->card.pass ? "" : r->card.cause);
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		char rate[48];
+
 		if (rows[i].c.ran)
-			printf(" %s/%d: data rate %.4g Gb/s (%s), reference %s %s\n", rows[i].c.dev, rows[i].c.port,
-			       rows[i].c.data_gbps, rows[i].c.data_source, rows[i].c.ref_host, rows[i].c.ref_dev);
+			printf(" %s/%d: data rate %s (%s), reference %s %s\n", rows[i].c.dev, rows[i].c.port,
+			       numfmt_unit(rows[i].c.data_gbps, "Gb/s", rate, sizeof(rate)), rows[i].c.data_source,
+			       rows[i].c.ref_host, rows[i].c.ref_dev);
+	}
 	printf("%d of %d passed\n", n - nfail, n);
 }
 
@@ -176,12 +181,14 @@ static void round_line(const struct hrun *r, const char *what, struct hpair **ps
 	fprintf(stderr, "ibconsole: accept: %s:", what);
 	for (int i = 0; i < n; i++) {
 		const struct allpairs_pair *m = &ps[i]->m;
+		char bw[48], lat[48];
 
 		fprintf(stderr, "%s %s - %s ", i ? ";" : "", r->hl->h[m->a].name, r->hl->h[m->b].name);
 		if (m->status)
 			fprintf(stderr, "no result (%s)", m->err);
 		else
-			fprintf(stderr, "%.4g Gb/s, p99 %.2f us", m->bw.gbps, m->lat.lat_p99_us);
+			fprintf(stderr, "%s, p99 %s", numfmt_unit(m->bw.gbps, "Gb/s", bw, sizeof(bw)),
+				numfmt_unit(m->lat.lat_p99_us, "us", lat, sizeof(lat)));
 	}
 	fputc('\n', stderr);
 }
@@ -362,6 +369,7 @@ static void hosts_text(const struct hrun *r)
 		printf("%4d", a + 1);
 		for (int b = 0; b < n; b++) {
 			const struct hpair *h = NULL;
+			char bw[48];
 
 			for (int i = 0; i < r->np; i++)
 				if ((r->p[i].j.a == a && r->p[i].j.b == b) || (r->p[i].j.a == b && r->p[i].j.b == a))
@@ -371,7 +379,7 @@ static void hosts_text(const struct hrun *r)
 			else if (!h->j.ok)
 				printf(" %8s%s", "-", h->j.bad ? "!" : " ");
 			else
-				printf(" %8.4g%s", h->j.bw_gbps, h->j.bad ? "!" : " ");
+				printf(" %8s%s", numfmt_sig(h->j.bw_gbps, NUMFMT_DIGITS, bw, sizeof(bw)), h->j.bad ? "!" : " ");
 		}
 		printf("  %s\n", r->hl->h[a].name);
 	}
@@ -381,8 +389,8 @@ static void hosts_text(const struct hrun *r)
 		char bw[24] = "-", lat[24] = "-";
 
 		if (h->j.ok) {
-			snprintf(bw, sizeof(bw), "%.4g", h->j.bw_gbps);
-			snprintf(lat, sizeof(lat), "%.2f", h->j.lat_us);
+			numfmt_sig(h->j.bw_gbps, NUMFMT_DIGITS, bw, sizeof(bw));
+			numfmt_sig(h->j.lat_us, NUMFMT_DIGITS, lat, sizeof(lat));
 		}
 		printf("%-24s %-24s %10s %10s  %-4s %s\n", r->hl->h[h->j.a].name, r->hl->h[h->j.b].name,
 		       bw, lat, h->j.bad ? "BAD" : "ok", h->j.bad ? (h->j.ok ? h->j.why : h->m.err) : "");

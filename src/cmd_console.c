@@ -6,10 +6,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd_fabric.h"
 #include "cmd_test.h"
 #include "cmd_triage.h"
+#include "cmdutil.h"
 #include "core/capture/replay.h"
 #include "core/testrun/peer.h"
 #include "core/port/snapshot.h"
@@ -39,6 +41,16 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 	}
 	if (c->t.peer)
 		peer_set_host(c->t.peer);	/* the test screen and the triage start on it */
+	if (c->t.secret_file) {
+		/* read once now: a bad file is one line before any screen */
+		char secret[256];
+		int bad = cmd_read_secret(c->t.secret_file, secret, sizeof(secret));
+
+		memset(secret, 0, sizeof(secret));
+		if (bad)
+			return 2;
+		peer_set_secret_file(c->t.secret_file);	/* test, acceptance and triage send it */
+	}
 	return ui_run(o, &u);
 }
 
@@ -56,16 +68,16 @@ static const struct cli_option opt_accept_results = {
 /* declared elsewhere: --interval (cli.c), --no-smp (cli.c), --hops
  * (cmd_fabric.c), --mad-timeout (cmd_fabric.c), --node-name-map
  * (cmd_fabric.c), --iters (cmd_test.c), --duration (cmd_test.c), --peer
- * (cmd_triage.c) */
+ * (cmd_triage.c), --secret-file (cmd_test.c) */
 static const struct cli_option *const console_opts[] = {
 	&cli_opt_interval, &cli_opt_no_smp, &cli_opt_hops, &cli_opt_mad_timeout,
 	&cli_opt_node_name_map, &opt_rediscover, &cli_opt_iters, &cli_opt_duration,
-	&cli_opt_peer, &opt_accept_results, NULL
+	&cli_opt_peer, &cli_opt_secret_file, &opt_accept_results, NULL
 };
 
 const struct cli_command cmd_console_entry = {
 	"console",
-	"[--interval S] [--rediscover S] [--peer HOST] [--accept-results DIR]",
+	"[--interval S] [--rediscover S] [--peer HOST] [--secret-file F] [--accept-results DIR]",
 	"interactive console (the default)",
 	console_opts, NULL, cmd_console
 };

@@ -463,7 +463,7 @@ const struct cli_option cli_opt_port = {
 /* also listed by serve, triage, accept */
 const struct cli_option cli_opt_secret_file = {
 	"secret-file", NULL, 0, "F",
-	"test/serve/accept: shared secret (first line of F)",
+	"test/serve/accept/triage/console: the agents' shared secret (first line of F)",
 	.type = OT_STR, .off = CLI_AT(t.secret_file) };
 static const struct cli_option opt_compare = {
 	"compare", NULL, 0, "RECORD",

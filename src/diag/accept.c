@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/agent/proto.h"
+#include "core/base/numfmt.h"
 #include "core/port/pcie.h"
 #include "diag/pcielimit.h"
 
@@ -149,6 +150,7 @@ int acc_pairs_judge(struct acc_pair *p, int np, const struct acc_limits *l)
 	struct acc_limits def;
 	double best_bw = 0, best_lat = 0;
 	int bad = 0;
+	char a[48], b[48];
 
 	if (!l) {
 		acc_limits_defaults(&def);
@@ -172,16 +174,19 @@ int acc_pairs_judge(struct acc_pair *p, int np, const struct acc_limits *l)
 			snprintf(x->why, sizeof(x->why), "no result");
 		} else if (x->data_gbps > 0 && x->bw_gbps < x->data_gbps * l->accept - EPS) {
 			x->bad = true;
-			snprintf(x->why, sizeof(x->why), "%.2f Gb/s is %.1f %% of the %.2f Gb/s data rate (line %.0f %%)",
-				 x->bw_gbps, 100 * x->bw_gbps / x->data_gbps, x->data_gbps, 100 * l->accept);
+			snprintf(x->why, sizeof(x->why), "%s is %.1f %% of the %s data rate (line %.0f %%)",
+				 numfmt_unit(x->bw_gbps, "Gb/s", a, sizeof(a)), 100 * x->bw_gbps / x->data_gbps,
+				 numfmt_unit(x->data_gbps, "Gb/s", b, sizeof(b)), 100 * l->accept);
 		} else if (x->bw_gbps < best_bw * l->fleet_bw - EPS) {
 			x->bad = true;
-			snprintf(x->why, sizeof(x->why), "%.2f Gb/s is %.1f %% of the best pair's %.2f Gb/s (line %.0f %%)",
-				 x->bw_gbps, 100 * x->bw_gbps / best_bw, best_bw, 100 * l->fleet_bw);
+			snprintf(x->why, sizeof(x->why), "%s is %.1f %% of the best pair's %s (line %.0f %%)",
+				 numfmt_unit(x->bw_gbps, "Gb/s", a, sizeof(a)), 100 * x->bw_gbps / best_bw,
+				 numfmt_unit(best_bw, "Gb/s", b, sizeof(b)), 100 * l->fleet_bw);
 		} else if (x->lat_us > 0 && best_lat > 0 && x->lat_us > best_lat * l->fleet_lat + EPS) {
 			x->bad = true;
-			snprintf(x->why, sizeof(x->why), "latency %.2f us is %.2fx the best pair's %.2f us (line %.1fx)",
-				 x->lat_us, x->lat_us / best_lat, best_lat, l->fleet_lat);
+			snprintf(x->why, sizeof(x->why), "latency %s is %.2fx the best pair's %s (line %.1fx)",
+				 numfmt_unit(x->lat_us, "us", a, sizeof(a)), x->lat_us / best_lat,
+				 numfmt_unit(best_lat, "us", b, sizeof(b)), l->fleet_lat);
 		}
 		bad += x->bad;
 	}
@@ -225,7 +230,7 @@ static bool pcie_short(const char *pcie)
 
 void acc_host_evidence(const struct proto_facts *f, uint32_t fleet_mtu, char *out, size_t len)
 {
-	char t[400], drv[PROTO_NAME + 4];
+	char t[400], drv[PROTO_NAME + 4], rate[48];
 
 	out[0] = '\0';
 	if (!f->device[0]) {
@@ -246,9 +251,9 @@ void acc_host_evidence(const struct proto_facts *f, uint32_t fleet_mtu, char *ou
 	}
 	snprintf(drv, sizeof(drv), "%s%s%s", f->driver[0] ? " (" : "", f->driver,
 		 f->driver[0] ? ")" : "");
-	snprintf(t, sizeof(t), "%s%s%s%s, fw %s, data rate %.2f Gb/s, MTU %u, PCIe %s, NUMA node %d",
+	snprintf(t, sizeof(t), "%s%s%s%s, fw %s, data rate %s, MTU %u, PCIe %s, NUMA node %d",
 		 f->host, f->host[0] ? " " : "", f->device, drv, f->fw_ver[0] ? f->fw_ver : "?",
-		 f->rate_mbps / 1000.0, f->mtu, f->pcie[0] ? f->pcie : "unknown", f->numa_node);
+		 numfmt_unit(f->rate_mbps / 1000.0, "Gb/s", rate, sizeof(rate)), f->mtu, f->pcie[0] ? f->pcie : "unknown", f->numa_node);
 	add(out, len, t);
 }
 

@@ -118,14 +118,20 @@ const struct keymap_entry keymap_table[] = {
 	  "back to the ports", "back" },
 	/* acceptance screen */
 	{ KEYS_ACCEPT, { '\n' }, { KEY_ENTER, '\r' }, UI_ACT_ACC_EVIDENCE,
-	  "cards: open / close the selected card's evidence (before a run: start it)", NULL },
+	  "open / close the evidence: cards, the selected card's (before a run: start it); "
+	  "heat map, the pair under the cursor's", "evidence" },
 	{ KEYS_ACCEPT, { 'r' }, { 0 }, UI_ACT_ACC_RUN,
-	  "run the acceptance (again) against the peer's agent", NULL },
+	  "run the acceptance (again) against the peer's agent", "run" },
 	{ KEYS_ACCEPT, { '\t', 'v' }, { 0 }, UI_ACT_ACC_VIEW,
-	  "cards / the pair heat map of --accept-results DIR", NULL },
+	  "cards / the pair heat map of --accept-results DIR", "cards/heat map" },
+	{ KEYS_ACCEPT, { KEY_LEFT }, { 0 }, UI_ACT_ACC_LEFT,
+	  "heat map: the cell to the left (Up / Down: the row above / below; PgUp / PgDn "
+	  "a page; the map scrolls with the cursor)", "cell" },
+	{ KEYS_ACCEPT, { KEY_RIGHT }, { 0 }, UI_ACT_ACC_RIGHT,
+	  "heat map: the cell to the right", NULL },
 	{ KEYS_ACCEPT, { KEYMAP_ESC }, { 0 }, UI_ACT_BACK,
 	  "close the evidence; during a run Esc, then Esc again within 3 s, cancels it; "
-	  "else back to the ports", NULL },
+	  "else back to the ports", "back" },
 	/* RoCE demo menu */
 	{ KEYS_DEMO, { '\n', ' ' }, { KEY_ENTER, '\r' }, UI_ACT_DEMO_TOGGLE,
 	  "switch the selected fault on (the others off) or off", NULL },

@@ -62,6 +62,8 @@ enum ui_action {
 	UI_ACT_ACC_RUN,
 	UI_ACT_ACC_EVIDENCE,
 	UI_ACT_ACC_VIEW,
+	UI_ACT_ACC_LEFT,	/* heat map: the cell to the left / right */
+	UI_ACT_ACC_RIGHT,
 	/* RoCE demo menu */
 	UI_ACT_DEMO,
 	UI_ACT_DEMO_TOGGLE,

@@ -10,7 +10,7 @@ libibc_ui_a_SOURCES += \
 	src/ui/screen_test.c src/ui/screen_test_int.h \
 	src/ui/screen_test_form.c src/ui/screen_test_run.c \
 	src/ui/screen_test_result.c src/ui/screen_demo.c \
-	src/ui/screen_accept.c \
+	src/ui/screen_accept.c src/ui/screen_accept_heat.c src/ui/screen_accept_int.h \
 	src/ui/widgets.c src/ui/widgets.h \
 	src/ui/keymap.c src/ui/keymap.h \
 	src/ui/layout.c src/ui/layout.h

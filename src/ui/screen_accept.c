@@ -7,6 +7,7 @@
  * monochrome too (a character and an attribute per band, a legend). */
 #include "config.h"
 #include "screen.h"
+#include "screen_accept_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "core/accept/accept.h"
 #include "core/accept/acceptres.h"
+#include "core/base/numfmt.h"
 #include "core/testrun/peer.h"
 #include "core/base/worker.h"
 #include "diag/portfacts.h"
@@ -24,7 +26,6 @@
 #include "widgets.h"
 
 #define ESC_CONFIRM_S 3
-#define CELL_W 7
 
 static struct {
 	struct snap_opts so;
@@ -104,7 +105,7 @@ static bool running(void)
 static void start(void)
 {
 	struct accept_opts o = { .gid_index = -1, .judge = portfacts_judge };
-	char ref[128], err[ENG_ERR];
+	char ref[128], err[ENG_ERR], secret[256];
 
 	if (running())
 		return;
@@ -121,11 +122,19 @@ static void start(void)
 		note(UI_BAD, "cannot start the acceptance: out of memory — close other programs and retry");
 		return;
 	}
+	/* the agent's secret, as the test screen sends it (console
+	 * --secret-file or the test form's Secret field) */
+	if (peer_secret(secret, sizeof(secret), err, sizeof(err)) < 0) {
+		note(UI_BAD, "cannot start the acceptance: %s", err);
+		return;
+	}
+	o.secret = secret[0] ? secret : NULL;
 	o.ref = ref;
 	o.line_rate = screen_demo_line_rate();	/* 0 outside the RoCE demo */
 	accept_params(-1, 0, as.iters, as.duration_s, &o.p);
 	accept_job_stop(as.job);
 	as.job = accept_job_start(&o, &as.so, err, sizeof(err));
+	memset(secret, 0, sizeof(secret));
 	if (!as.job) {
 		note(UI_BAD, "cannot start the acceptance: %s — close other programs and retry", err);
 		return;
@@ -190,11 +199,11 @@ static void card_row(WINDOW *win, int y, int i, bool sel, void *arg)
 	else
 		snprintf(name, sizeof(name), "%s", c->dev);
 	if (c->ran)
-		snprintf(gbps, sizeof(gbps), "%.3f", c->gbps);
+		numfmt_sig(c->gbps, NUMFMT_DIGITS, gbps, sizeof(gbps));
 	if (k->pct >= 0)
 		snprintf(pct, sizeof(pct), "%.1f", k->pct);
 	if (k->line_gbps > 0)
-		snprintf(line, sizeof(line), "%.2f", k->line_gbps);
+		numfmt_sig(k->line_gbps, NUMFMT_DIGITS, line, sizeof(line));
 	snprintf(buf, sizeof(buf), " %-16s %10s %10s %10s  ", name, gbps, pct, line);
 	if (sel)
 		widgets_bar(win, y, w, UI_SELECTED);
@@ -228,7 +237,7 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 	int i = as.order[layout_clamp(as.list.sel, 0, as.v->n - 1)];
 	const struct accept_card *c = &as.v->cards[i];
 	const struct acc_card *k = &as.verdict[i];
-	char meas[600], head[PORT_STR + 64], demo[160];
+	char meas[600], head[PORT_STR + 64], demo[160], got[48], rate[48];
 	const struct { const char *label, *text; } f[] = {
 		{ "width/speed", c->link }, { "PCIe", c->pcie }, { "NUMA", c->numa },
 		{ "GID", c->gid }, { "MTU", c->mtu }, { "measured", meas },
@@ -238,8 +247,10 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 
 	screen_demo_line_note(port_rate(c), demo, sizeof(demo));
 	if (c->ran)
-		snprintf(meas, sizeof(meas), "%.3f Gb/s against %.3g Gb/s data rate (%s); reference %s %s",
-			 c->gbps, c->data_gbps, demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
+		snprintf(meas, sizeof(meas), "%s against %s data rate (%s); reference %s %s",
+			 numfmt_unit(c->gbps, "Gb/s", got, sizeof(got)),
+			 numfmt_unit(c->data_gbps, "Gb/s", rate, sizeof(rate)),
+			 demo[0] ? demo : c->data_source[0] ? c->data_source : "n/a",
 			 c->ref_host, c->ref_dev);
 	else
 		snprintf(meas, sizeof(meas), "no result (the cause says why)");
@@ -263,6 +274,13 @@ static void evidence(WINDOW *win, int y, int rows, int w)
 		}
 	}
 }
+
+/* The cards' footer; the first hint (Tab) only with pair results. */
+static const struct keymap_hint cards_footer[] = {
+	{ UI_ACT_ACC_VIEW, 0 }, { UI_ACT_UP, UI_ACT_DOWN }, { UI_ACT_ACC_EVIDENCE, 0 },
+	{ UI_ACT_ACC_RUN, 0 }, { UI_ACT_BACK, 0 }, { UI_ACT_HELP, 0 },
+};
+#define CARDS_HINTS ((int)(sizeof(cards_footer) / sizeof(cards_footer[0])))
 
 static void draw_cards(WINDOW *win, int w, int h)
 {
@@ -317,106 +335,16 @@ static void draw_cards(WINDOW *win, int w, int h)
 	widgets_text(win, h - 2, 0, w, as.msg, as.msg_role, false, true);
 	widgets_text(win, h - 1, 0, w,
 		     running() ? " [Esc Esc] cancel   F1 help" :
-		     as.res ? " [Enter] evidence   [r] run   [Tab] pair heat map   [Esc] back   F1 help" :
-			      " [Enter] evidence   [r] run   [Esc] back   F1 help",
+		     keymap_footer(KEYS_ACCEPT, as.res ? cards_footer : cards_footer + 1,
+				   as.res ? CARDS_HINTS : CARDS_HINTS - 1, false, buf, sizeof(buf)),
 		     UI_FOOTER, false, true);
-}
-
-/* ---- the pair heat map ---- */
-
-static const struct {
-	char glyph;
-	enum ui_role role;
-} band_look[ACC_BAND_N] = {
-	[ACC_BAND_TOP] = { '=', UI_GOOD }, [ACC_BAND_MID] = { '~', UI_NORMAL },
-	[ACC_BAND_LOW] = { '-', UI_WARN }, [ACC_BAND_BAD] = { '!', UI_BAD },
-	[ACC_BAND_NONE] = { 'x', UI_DIM },
-};
-
-static void draw_heat(WINDOW *win, int w, int h)
-{
-	const struct acceptres *r = as.res;
-	double best = acceptres_best_gbps(r), fleet = r->fleet_bw_pct > 0 ? r->fleet_bw_pct : 93;
-	int nbad = 0, y = 1, cols = (w - 6) / CELL_W, shown;
-	char buf[900];
-
-	for (int i = 0; i < r->npairs; i++)
-		nbad += r->pairs[i].bad;
-	snprintf(buf, sizeof(buf), " ACCEPTANCE RESULTS  %d hosts, %d pairs, %d bad; %s bandwidth at %llu B  %s  %s",
-		 r->nhosts, r->npairs, nbad, r->bw_op, (unsigned long long)r->bw_size, r->time, r->path);
-	widgets_text(win, y++, 0, w, buf, UI_TITLE, false, true);
-	snprintf(buf, sizeof(buf), " cell: the pair's bandwidth in %% of the best pair's (best %.3f Gb/s); bands:", best);
-	widgets_text(win, y++, 0, w, buf, UI_LABEL, false, false);
-	{
-		int x = 2;
-		char lg[ACC_BAND_N][64];
-
-		snprintf(lg[ACC_BAND_TOP], 64, "%c >= %.1f %%", band_look[ACC_BAND_TOP].glyph,
-			 acc_band_floor(ACC_BAND_TOP, fleet));
-		snprintf(lg[ACC_BAND_MID], 64, "%c %.0f-%.1f %%", band_look[ACC_BAND_MID].glyph, fleet,
-			 acc_band_floor(ACC_BAND_TOP, fleet));
-		snprintf(lg[ACC_BAND_LOW], 64, "%c < %.0f %% (re-test good)", band_look[ACC_BAND_LOW].glyph, fleet);
-		snprintf(lg[ACC_BAND_BAD], 64, "%c judged bad", band_look[ACC_BAND_BAD].glyph);
-		snprintf(lg[ACC_BAND_NONE], 64, "%c no result", band_look[ACC_BAND_NONE].glyph);
-		for (int b = 0; b < ACC_BAND_N && x < w; b++)
-			x += widgets_text(win, y, x, w - x, lg[b], band_look[b].role, false, false) + 3;
-		y++;
-	}
-	shown = r->nhosts < cols ? r->nhosts : cols;
-	if (shown < 1)
-		shown = 1;
-	snprintf(buf, sizeof(buf), "%5s", "");
-	for (int b = 0; b < shown; b++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%*d", CELL_W, b + 1);
-	widgets_text(win, y++, 0, w, buf, UI_LABEL, false, false);
-	for (int a = 0; a < r->nhosts && y < h - 4; a++, y++) {
-		snprintf(buf, sizeof(buf), "%4d ", a + 1);
-		widgets_text(win, y, 0, 5, buf, UI_LABEL, false, false);
-		for (int b = 0; b < shown; b++) {
-			const struct acceptres_pair *p = a == b ? NULL : acceptres_pair_of(r, a, b);
-			double pct = p && p->ok && best > 0 ? 100 * p->bw_gbps / best : -1;
-			enum acc_band band = p ? acc_heat_band(p->ok, p->bad, pct, fleet) : ACC_BAND_NONE;
-			char cell[CELL_W + 8];
-
-			if (a == b)
-				snprintf(cell, sizeof(cell), "%*s", CELL_W, "\\ ");
-			else if (!p || pct < 0)
-				snprintf(cell, sizeof(cell), "%*s%c", CELL_W - 1, p ? "- " : "  ", band_look[band].glyph);
-			else
-				snprintf(cell, sizeof(cell), "%*.0f %c", CELL_W - 2, pct, band_look[band].glyph);
-			widgets_text(win, y, 5 + b * CELL_W, CELL_W, cell, a == b ? UI_DIM : band_look[band].role,
-				     false, false);
-		}
-		snprintf(buf, sizeof(buf), "  %s%s", r->host[a], r->host_bad[a] ? "  BAD HOST" : "");
-		widgets_text(win, y, 5 + shown * CELL_W, w - 5 - shown * CELL_W, buf,
-			     r->host_bad[a] ? UI_BAD : UI_NORMAL, false, false);
-	}
-	if (shown < r->nhosts && y < h - 3)
-		widgets_text(win, y++, 1, w - 1, "(more hosts than columns: widen the terminal for the rest)", UI_DIM,
-			     false, false);
-	for (int a = 0; a < r->nhosts && y < h - 2; a++)
-		if (r->host_bad[a]) {
-			snprintf(buf, sizeof(buf), " BAD HOST %s: %s", r->host[a], r->host_why[a]);
-			widgets_text(win, y++, 0, w, buf, UI_BAD, false, false);
-		}
-	for (int i = 0; i < r->npairs && y < h - 2; i++) {
-		const struct acceptres_pair *p = &r->pairs[i];
-
-		if (!p->bad || r->host_bad[p->a] || r->host_bad[p->b])
-			continue;
-		snprintf(buf, sizeof(buf), " BAD PATH %s - %s: %s", r->host[p->a], r->host[p->b], p->why);
-		widgets_text(win, y++, 0, w, buf, UI_BAD, false, false);
-	}
-	widgets_text(win, h - 2, 0, w, as.msg, as.msg_role, false, true);
-	widgets_text(win, h - 1, 0, w, " [Tab] cards   [r] run against the peer   [Esc] back   F1 help", UI_FOOTER,
-		     false, true);
 }
 
 static void acc_draw(WINDOW *win, const struct ui_ctx *c)
 {
 	acc_snap = c->snap;
 	if (as.heat && as.res)
-		draw_heat(win, getmaxx(win), getmaxy(win));
+		acc_heat_draw(win, as.res, getmaxx(win), getmaxy(win));
 	else
 		draw_cards(win, getmaxx(win), getmaxy(win));
 }
@@ -447,10 +375,12 @@ static int acc_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 			note(UI_WARN, "cancelling: the card under test is released at both ends ...");
 			return done;
 		}
-		if (as.open) {
+		if (as.open && !as.heat) {
 			as.open = false;
 			return done;
 		}
+		if (as.heat && acc_heat_close())
+			return done;
 		as.msg[0] = '\0';
 		return SCREEN_HANDLED | SCREEN_CLOSE | SCREEN_REDRAW;
 	case UI_ACT_ACC_RUN:
@@ -458,7 +388,7 @@ static int acc_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 		return done;
 	case UI_ACT_ACC_EVIDENCE:
 		if (as.heat)
-			return done;
+			return acc_heat_key(a, as.res);
 		if (!as.v || !as.v->n)
 			start();
 		else if (as.judged[as.order[layout_clamp(as.list.sel, 0, as.v->n - 1)]])
@@ -473,7 +403,9 @@ static int acc_on_key(int key, enum ui_action a, const struct ui_ctx *c)
 			note(UI_NORMAL, "no pair results loaded — start the console with --accept-results DIR (a directory accept --hosts wrote)");
 		return done;
 	default:
-		if (!as.heat && widgets_list_key(&as.list, a))
+		if (as.heat)
+			return acc_heat_key(a, as.res);
+		if (widgets_list_key(&as.list, a))
 			return done;
 		return 0;
 	}

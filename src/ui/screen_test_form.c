@@ -41,6 +41,7 @@ void tscreen_form_init(void)
 	if (tscreen.nrecent)
 		snprintf(tscreen.peer, sizeof(tscreen.peer), "%s", tscreen.recent[0]);
 	snprintf(tscreen.gid, sizeof(tscreen.gid), "auto");
+	peer_secret_file(tscreen.secret, sizeof(tscreen.secret));	/* console --secret-file */
 	tscreen.v = calloc(1, sizeof(*tscreen.v));
 	tscreen.diff = calloc(1, sizeof(*tscreen.diff));
 }
@@ -416,7 +417,7 @@ static bool form_type(int key)
 	return true;	/* typed into a text field: never a console key */
 }
 
-int tscreen_form_key(int key, enum ui_action a)
+static int form_key(int key, enum ui_action a)
 {
 	const int done = SCREEN_HANDLED | SCREEN_REDRAW;
 	size_t len;
@@ -458,4 +459,15 @@ int tscreen_form_key(int key, enum ui_action a)
 	default:
 		return 0;	/* the console's keys (q, f, F5 ...) */
 	}
+}
+
+int tscreen_form_key(int key, enum ui_action a)
+{
+	int f = tscreen.field, r = form_key(key, a);
+
+	/* the Secret field is the console's: the acceptance and the triage
+	 * send what it names, as the test does */
+	if (f == F_SECRET && (r & SCREEN_HANDLED))
+		peer_set_secret_file(tscreen.secret);
+	return r;
 }

@@ -84,16 +84,22 @@ static void start(int step)
 	};
 	time_t now = time(NULL);
 	struct tm tm;
+	char secret[256];
 
 	if (ts.job || !ts.configured)
 		return;
 	peer_host(ts.peer, sizeof(ts.peer));
 	o.peer = ts.peer[0] ? ts.peer : NULL;
 	ts.err[0] = '\0';
+	/* the agent's secret, as the test and the acceptance send it */
+	if (peer_secret(secret, sizeof(secret), ts.err, sizeof(ts.err)) < 0)
+		return;
+	o.secret = secret[0] ? secret : NULL;
 	ts.job_step = step;
 	ts.job = tri_job_start(&o, step >= 0 ? ts.ev : NULL,
 			       step >= 0 ? step_runs(step) : TRI_RUN_ALL, triage_env_ok,
 			       ts.err, sizeof(ts.err));
+	memset(secret, 0, sizeof(secret));
 	if (ts.job && (step < 0 || step == TRI_ENV)) {
 		localtime_r(&now, &tm);
 		strftime(ts.started, sizeof(ts.started), "%H:%M:%S", &tm);

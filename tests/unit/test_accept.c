@@ -18,6 +18,7 @@
 
 #include "core/agent/proto.h"
 #include "core/accept/acceptres.h"
+#include "core/base/numfmt.h"
 #include "diag/accept.h"
 #include "diag/testverdict.h"
 
@@ -241,7 +242,7 @@ static void test_pairs_and_path(void **state)
 	fill4(p, bw);
 	assert_int_equal(acc_pairs_judge(p, 6, NULL), 1);
 	assert_true(p[4].bad);
-	assert_non_null(strstr(p[4].why, "best pair's 97.00 Gb/s"));
+	assert_non_null(strstr(p[4].why, "90.1 Gb/s is 92.9 % of the best pair's 97 Gb/s"));
 	assert_int_equal(acc_localise(4, p, 6, host_bad, paths, &np), 0);
 	assert_int_equal(np, 1);
 	assert_int_equal(paths[0], 4);
@@ -363,7 +364,7 @@ static void test_host_evidence(void **state)
 	f.numa_node = 1;
 	acc_host_evidence(&f, 4096, out, sizeof(out));
 	/* healthy: only the facts that identify it */
-	assert_string_equal(out, "node07 mlx5_0 (mlx5_core), fw 20.31.1014, data rate 200.00 Gb/s, MTU 4096, PCIe 16 GT/s x16 of 16 GT/s x16, NUMA node 1");
+	assert_string_equal(out, "node07 mlx5_0 (mlx5_core), fw 20.31.1014, data rate 200 Gb/s, MTU 4096, PCIe 16 GT/s x16 of 16 GT/s x16, NUMA node 1");
 
 	snprintf(f.pcie, sizeof(f.pcie), "16 GT/s x8 of 16 GT/s x16");
 	snprintf(f.cpu_governor, sizeof(f.cpu_governor), "powersave");
@@ -375,6 +376,46 @@ static void test_host_evidence(void **state)
 	/* fleet MTU unknown: no MTU verdict */
 	acc_host_evidence(&f, 0, out, sizeof(out));
 	assert_null(strstr(out, "the other hosts"));
+	/* rxe's 1X SDR: 2 Gb/s of data, not "2.00" */
+	f.rate_mbps = 2000;
+	acc_host_evidence(&f, 0, out, sizeof(out));
+	assert_non_null(strstr(out, ", data rate 2 Gb/s, MTU"));
+}
+
+/* The figures of the acceptance's text: significant digits in plain
+ * decimal, so an emulated wire's rates keep their digits. */
+static void test_numbers(void **state)
+{
+	char b[48];
+	const double bw[6] = { 0.0791, 0.0788, 0.0034, 0.0786, 0.0790, 0.0789 };
+	struct acc_pair p[6];
+
+	(void)state;
+	assert_string_equal(numfmt_sig(196, 4, b, sizeof(b)), "196");
+	assert_string_equal(numfmt_sig(196.04, 4, b, sizeof(b)), "196");
+	assert_string_equal(numfmt_sig(2.5, 4, b, sizeof(b)), "2.5");
+	assert_string_equal(numfmt_sig(2.0, 4, b, sizeof(b)), "2");
+	assert_string_equal(numfmt_sig(0.07912345, 4, b, sizeof(b)), "0.07912");
+	assert_string_equal(numfmt_sig(0.00004, 4, b, sizeof(b)), "0.00004");	/* %.4g: 4e-05 */
+	assert_string_equal(numfmt_sig(0.0005, 4, b, sizeof(b)), "0.0005");	/* %.3f: 0.001 */
+	assert_string_equal(numfmt_sig(123456, 4, b, sizeof(b)), "123456");	/* %.4g: 1.235e+05 */
+	assert_string_equal(numfmt_sig(9.99996, 4, b, sizeof(b)), "10");	/* the carry */
+	assert_string_equal(numfmt_sig(-1.25, 4, b, sizeof(b)), "-1.25");
+	assert_string_equal(numfmt_sig(-0.00000001, 1, b, sizeof(b)), "-0.00000001");
+	assert_string_equal(numfmt_sig(0, 4, b, sizeof(b)), "0");
+	assert_string_equal(numfmt_sig(1.0 / 0.0, 4, b, sizeof(b)), "n/a");
+	assert_string_equal(numfmt_sig(0.123456, 2, b, sizeof(b)), "0.12");
+	assert_string_equal(numfmt_unit(0.0034, "Gb/s", b, sizeof(b)), "0.0034 Gb/s");
+	assert_string_equal(numfmt_unit(400, "Gb/s", b, sizeof(b)), "400 Gb/s");
+	/* a short buffer is cut, never overrun */
+	assert_string_equal(numfmt_sig(0.07912345, 4, b, 4), "0.0");
+	/* a pair on an emulated wire: its why keeps the digits (was "0.00 Gb/s
+	 * is 0.2 % of the 2.00 Gb/s data rate") */
+	fill4(p, bw);
+	for (int i = 0; i < 6; i++)
+		p[i].data_gbps = 0.05;
+	assert_int_equal(acc_pairs_judge(p, 6, NULL), 1);
+	assert_string_equal(p[2].why, "0.0034 Gb/s is 6.8 % of the 0.05 Gb/s data rate (line 90 %)");
 }
 
 /* The console's table: failing first (no result, then the lowest share),
@@ -521,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_pairs_latency_and_missing),
 		cmocka_unit_test(test_localise_counts),
 		cmocka_unit_test(test_host_evidence),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_card_verdict),
 		cmocka_unit_test(test_heat_band),

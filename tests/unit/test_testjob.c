@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for the console's test-run helpers: perftest's defaults and
  * the parameter checks (one rule for the command line and the form), the
- * peer's host name from a node description, and the recent-peer list. */
+ * peer's host name from a node description, the recent-peer list, and
+ * the agents' secret the console's test, acceptance and triage share. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/testrun/peer.h"
 #include "core/testrun/testjob.h"
 
 static struct proto_params params(int kind, int op, long long size, bool sweep, int conn)
@@ -124,6 +126,47 @@ static void test_recent_peers(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* One secret for the console's screens: none set is none (0), a file is
+ * read when asked (its first line), a bad one is an error with the fix;
+ * marking another peer keeps it. */
+static void test_peer_secret(void **state)
+{
+	char dir[] = "/tmp/ibc-secret.XXXXXX", path[64], buf[64], err[300], cmd[100];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	peer_set_secret_file(NULL);
+	assert_int_equal(peer_secret(buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "");
+	snprintf(path, sizeof(path), "%s/s", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("s3cret\nsecond line\n", f);
+	fclose(f);
+	peer_set_secret_file(path);
+	peer_set_host("node12");
+	assert_int_equal(peer_secret(buf, sizeof(buf), err, sizeof(err)), 1);
+	assert_string_equal(buf, "s3cret");
+	peer_secret_file(buf, sizeof(buf));
+	assert_string_equal(buf, path);
+	/* read when asked: the file's newest first line */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("other\n", f);
+	fclose(f);
+	assert_int_equal(peer_secret(buf, sizeof(buf), err, sizeof(err)), 1);
+	assert_string_equal(buf, "other");
+	unlink(path);
+	assert_int_equal(peer_secret(buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read the secret file"));
+	assert_non_null(strstr(err, " — give a readable file"));
+	peer_set_secret_file("");
+	assert_int_equal(peer_secret(buf, sizeof(buf), err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_peer_host),
 		cmocka_unit_test(test_recent_peers),
+		cmocka_unit_test(test_peer_secret),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/numfmt.h"
 #include "core/base/worker.h"
 
 void accept_params(int op, long long size, long long iters, double duration_s,
@@ -110,21 +111,23 @@ static void evidence_text(const struct port_info *pi, const struct client_result
 			  struct accept_card *c)
 {
 	const struct pcie_info *pc = &pi->pcie;
-	char w[16];
+	char w[16], rate[48], data[48], usable[48];
 
 	if (pi->rate_gbps > 0)
-		snprintf(c->link, sizeof(c->link), "%s %s, %.1f Gb/s (data %.2f Gb/s: %s)%s%s",
+		snprintf(c->link, sizeof(c->link), "%s %s, %s (data %s: %s)%s%s",
 			 port_width_name(pi->width_active), pi->speed_name[0] ? pi->speed_name : "?",
-			 pi->rate_gbps, pi->data_rate_gbps, pi->data_rate_source[0] ? pi->data_rate_source : "n/a",
+			 numfmt_unit(pi->rate_gbps, "Gb/s", rate, sizeof(rate)),
+			 numfmt_unit(pi->data_rate_gbps, "Gb/s", data, sizeof(data)),
+			 pi->data_rate_source[0] ? pi->data_rate_source : "n/a",
 			 pi->below_capability ? "; below capability: " : "; as capable",
 			 pi->below_capability ? pi->below_why : "");
 	else
 		snprintf(c->link, sizeof(c->link), "n/a (%s)", pi->link_v.why[0] ? pi->link_v.why : "rate not read");
 	if (pc->v.valid) {
 		snprintf(w, sizeof(w), "x%d", pc->max_width);
-		snprintf(c->pcie, sizeof(c->pcie), "%s %.1f GT/s x%d (capable %.1f GT/s %s), usable %.1f Gb/s%s%s",
+		snprintf(c->pcie, sizeof(c->pcie), "%s %.1f GT/s x%d (capable %.1f GT/s %s), usable %s%s%s",
 			 pc->address, pc->cur_gts, pc->cur_width, pc->max_gts, pc->max_width ? w : "x?",
-			 pc->usable_gbps, pi->pcie_why[0] ? "; " : "", pi->pcie_why);
+			 numfmt_unit(pc->usable_gbps, "Gb/s", usable, sizeof(usable)), pi->pcie_why[0] ? "; " : "", pi->pcie_why);
 	} else {
 		snprintf(c->pcie, sizeof(c->pcie), "n/a (%s)", pc->v.why[0] ? pc->v.why : "not read");
 	}

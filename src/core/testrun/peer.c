@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/testrun/testjob.h"
+
 static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct test_peer peer_cur;
 static bool peer_isset;
+static char peer_secret_path[256];
 
 void peer_set(const struct test_peer *p)
 {
@@ -56,4 +59,32 @@ void peer_host(char *out, size_t len)
 	out[0] = '\0';
 	if (peer_get(&p))
 		snprintf(out, len, "%s", p.host);
+}
+
+void peer_set_secret_file(const char *path)
+{
+	pthread_mutex_lock(&peer_lock);
+	snprintf(peer_secret_path, sizeof(peer_secret_path), "%s", path ? path : "");
+	pthread_mutex_unlock(&peer_lock);
+}
+
+void peer_secret_file(char *out, size_t len)
+{
+	if (!len)
+		return;
+	pthread_mutex_lock(&peer_lock);
+	snprintf(out, len, "%s", peer_secret_path);
+	pthread_mutex_unlock(&peer_lock);
+}
+
+int peer_secret(char *buf, size_t len, char *err, size_t errlen)
+{
+	char path[sizeof(peer_secret_path)];
+
+	peer_secret_file(path, sizeof(path));
+	if (len)
+		buf[0] = '\0';
+	if (!path[0])
+		return 0;
+	return testjob_read_secret(path, buf, len, err, errlen) ? -1 : 1;
 }
