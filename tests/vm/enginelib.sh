@@ -29,21 +29,6 @@ stop_agent() {
 	if ps -eo comm | grep -qx ibconsole; then fail "stray ibconsole processes"; fi
 }
 
-# Comparing with perftest in a shared VM: single runs of either tool
-# scatter (bandwidth by x1.8 on one loaded host; latency now and then
-# jumps to ~4 ms when the guest waits for a timer tick), and that noise
-# only ever lowers bandwidth and raises latency. So the tests compare
-# each tool's best run; medians of many runs belong to bench/.
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
-best() {	# best bw|lat VALUES...: the highest bandwidth or the lowest latency
-	k=$1
-	shift
-	if [ "$k" = lat ]; then printf '%s\n' "$@" | sort -g | head -1
-	else printf '%s\n' "$@" | sort -g | tail -1; fi
-}
-ratio() { /usr/bin/python3 -c "print('%.3f' % ($1 / $2))"; }
-within() { /usr/bin/python3 -c "import sys; r=$1; t=$2; sys.exit(0 if 1/t <= r <= t else 1)"; }
-
 # check NAME ARGS...: one test; exit 0 or 1 (the verdict), JSON kept
 check() {
 	name=$1

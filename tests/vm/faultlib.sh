@@ -178,76 +178,70 @@ wire_agents_start() {
 	done
 	for k in 0 1; do wait_listening "agent$k$2.log"; done
 }
-# wire_agents_cap CAP: this VM's two agents again, with an order cap of
-# CAP s: a step whose rate-limited pairs are meant to run into the cap
-# (and whose re-tests do again) waits CAP s for each, not the default's
-# 30. Each agent must end by the SIGTERM sent (143), not otherwise.
-wire_agents_cap() {
-	for p in $AGENTS; do
-		kill "$p" 2>/dev/null || fail "an agent had died before the cap changed"
-		rc=0
-		wait "$p" || rc=$?
-		[ "$rc" = 143 ] || [ "$rc" = 0 ] || fail "an agent stopped for the cap change exited $rc"
+# wire_shape RATE MS [A B FRATE FMS]: every NIC of this VM (mv0, mv1)
+# sends at RATE kbit/s with MS ms added (netem: a queue, no drops; RATE
+# "-": unshaped); with A B (the
+# addresses of two NICs, of either VM): what A sends to B and B to A goes
+# at FRATE kbit/s with FMS ms instead. B "*": every NIC's traffic to A,
+# and all that A sends. "none": no shaping. Called in both VMs with the
+# same words (wire_shape_both) it shapes both directions of each path.
+wire_shape() {
+	for k in 0 1; do
+		dev=mv$k
+		wire_nic_clear "$dev"
+		[ "$1" != none ] || continue
+		my=$(ip -4 -o addr show dev "$dev" | awk '{split($4, a, "/"); print a[1]; exit}')
+		peer=
+		if [ $# -ge 6 ]; then
+			if [ "$3" = "$my" ]; then peer=${4#\*}; [ -n "$peer" ] || peer=all
+			elif [ "$4" = "$my" ] || [ "$4" = "*" ]; then peer=$3
+			fi
+		fi
+		base="netem delay ${2}ms rate ${1}kbit limit 10000"
+		[ "$1" != - ] || base=pfifo
+		if [ "$peer" = all ]; then
+			tc qdisc add dev "$dev" root netem delay "${6}ms" rate "${5}kbit" limit 10000 ||
+				fail "tc: no netem on $dev"
+		elif [ -z "$peer" ]; then
+			[ "$1" = - ] || tc qdisc add dev "$dev" root $base || fail "tc: no netem on $dev"
+		else
+			tc qdisc add dev "$dev" root handle 1: prio bands 3 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+				tc qdisc add dev "$dev" parent 1:1 handle 10: $base &&
+				tc qdisc add dev "$dev" parent 1:3 handle 30: netem delay "${6}ms" rate "${5}kbit" limit 10000 &&
+				tc filter add dev "$dev" parent 1: protocol ip prio 1 u32 match ip dst "$peer/32" flowid 1:3 ||
+				fail "tc: cannot shape $dev's path to $peer"
+		fi
 	done
-	wire_agents_start "$1" ".cap$1"
+	echo "shaped: $*"
 }
-# wire_cap_both CAP (in the client VM): this VM's agents and the server
-# VM's (through IBCONSOLE_WIRE_DIR/cap, answered in cap-ack once they
-# listen again) with an order cap of CAP s, both VMs' agents answering
-# when this returns
-wire_cap_both() {
-	echo "$1" > "$IBCONSOLE_WIRE_DIR/cap.tmp" && mv "$IBCONSOLE_WIRE_DIR/cap.tmp" "$IBCONSOLE_WIRE_DIR/cap" ||
-		fail "cannot write $IBCONSOLE_WIRE_DIR/cap"
-	wire_agents_cap "$1"
+# wire_shape_both WORDS (in the client VM): wire_shape WORDS here and in
+# the server VM (through IBCONSOLE_WIRE_DIR/shape, answered in shape-ack
+# once done), both shaped when this returns
+wire_shape_both() {
+	SHAPE_N=$((${SHAPE_N:-0} + 1))
+	echo "$SHAPE_N $*" > "$IBCONSOLE_WIRE_DIR/shape.tmp" && mv "$IBCONSOLE_WIRE_DIR/shape.tmp" "$IBCONSOLE_WIRE_DIR/shape" ||
+		fail "cannot write $IBCONSOLE_WIRE_DIR/shape"
+	wire_shape "$@"
 	i=0
-	until [ "$(cat "$IBCONSOLE_WIRE_DIR/cap-ack" 2>/dev/null)" = "$1" ]; do
+	until [ "$(cat "$IBCONSOLE_WIRE_DIR/shape-ack" 2>/dev/null)" = "$SHAPE_N" ]; do
 		i=$((i + 1))
-		[ $i -le 600 ] || fail "the server VM's agents never came back with a $1 s cap"
+		[ $i -le 300 ] || fail "the server VM never shaped its NICs ($*)"
 		sleep 0.1
 	done
-	wire_wait_agent 192.168.77.1 18700 --secret-file secret
-	wire_wait_agent 192.168.77.1 18702 --secret-file secret
-	echo "agents in both VMs: order cap $1 s"
 }
-# wire_cap_serve (in the server VM, in its wait loop): when the client
-# asked for another cap (wire_cap_both), restart the agents with it
-wire_cap_serve() {
-	want=$(cat "$IBCONSOLE_WIRE_DIR/cap" 2>/dev/null) || return 0
-	[ -n "$want" ] && [ "$want" != "${CAP_NOW:-}" ] || return 0
-	CAP_NOW=$want
-	wire_agents_cap "$want"
-	echo "$want" > "$IBCONSOLE_WIRE_DIR/cap-ack.tmp" && mv "$IBCONSOLE_WIRE_DIR/cap-ack.tmp" "$IBCONSOLE_WIRE_DIR/cap-ack" ||
-		fail "cannot write $IBCONSOLE_WIRE_DIR/cap-ack"
-	echo "server: agents restarted with an order cap of $want s"
-}
-# wire_nic_limit NIC KBIT: a NIC that moves at most KBIT kbit/s each way:
-# tbf on what it sends (a queue of 32 KiB, so rxe's retransmission timer
-# does not fire while packets wait), a policer dropping what it receives
-# beyond the rate.
-wire_nic_limit() {
-	tc qdisc replace dev "$1" root tbf rate "${2}kbit" burst 8kb limit 32kb ||
-		fail "tc: no tbf on $1"
-	wire_police "$1" "$2" "match u32 0 0"
-}
-# wire_path_limit NIC PEER KBIT: only the path between NIC and the address
-# PEER moves at most KBIT kbit/s each way: what NIC sends to PEER goes
-# through a tbf band of a prio qdisc, what it receives from PEER through
-# the policer; all other traffic is untouched.
-wire_path_limit() {
-	tc qdisc replace dev "$1" root handle 1: prio bands 3 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 ||
-		fail "tc: no prio on $1"
-	tc qdisc add dev "$1" parent 1:3 handle 30: tbf rate "${3}kbit" burst 8kb limit 32kb ||
-		fail "tc: no tbf on $1"
-	tc filter add dev "$1" parent 1: protocol ip prio 1 u32 match ip dst "$2/32" flowid 1:3 ||
-		fail "tc: no u32 filter on $1"
-	wire_police "$1" "$3" "match ip src $2/32"
-}
-# wire_police NIC KBIT MATCH: drop what NIC receives (u32 MATCH) beyond KBIT
-wire_police() {
-	tc qdisc replace dev "$1" handle ffff: ingress || fail "tc: no ingress qdisc on $1"
-	# shellcheck disable=SC2086 # MATCH is a word list
-	tc filter add dev "$1" parent ffff: protocol ip prio 1 u32 $3 \
-		police rate "${2}kbit" burst 16k drop flowid :1 || fail "tc: no policer on $1"
+# wire_shape_serve (in the server VM, in its wait loop): what the client
+# asked for with wire_shape_both
+wire_shape_serve() {
+	want=$(cat "$IBCONSOLE_WIRE_DIR/shape" 2>/dev/null) || return 0
+	[ -n "$want" ] && [ "${want%% *}" != "${SHAPE_NOW:-}" ] || return 0
+	SHAPE_NOW=${want%% *}
+	# shellcheck disable=SC2086 # the words wire_shape_both wrote
+	set -f
+	wire_shape ${want#* } > shape.log
+	set +f
+	sed 's/^/server: /' shape.log
+	echo "$SHAPE_NOW" > "$IBCONSOLE_WIRE_DIR/shape-ack.tmp" && mv "$IBCONSOLE_WIRE_DIR/shape-ack.tmp" "$IBCONSOLE_WIRE_DIR/shape-ack" ||
+		fail "cannot write $IBCONSOLE_WIRE_DIR/shape-ack"
 }
 # wire_nic_clear NIC: no limit on NIC any more
 wire_nic_clear() {

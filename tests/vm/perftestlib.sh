@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # perftestlib.sh: helpers for the tests against unmodified perftest servers
 # (t-47-*): a server in the background, perftest's own client and ours
-# against it, and the alternating comparison of the two. Source after
+# against it, and one run seen from both ends (same_run, same_run_lat);
+# comparisons of different runs are bench/perftest-peer.sh's. Source after
 # vmlib.sh and enginelib.sh; the agent at PORT also listens on PORT + 1,
 # so the servers use PORT + 2.
 PP=$((PORT + 2))
@@ -149,18 +150,4 @@ if bad:
     print("FAILED: %s: beyond %g %% or another size" % (name, pct))
 sys.exit(1 if bad else 0)
 PY
-}
-compare() {	# compare NAME TOL TOOL FIELD KEY KIND ARGS...: best of alternating runs
-	name=$1 tol=$2 tool=$3 field=$4 key=$5 kind=$6
-	shift 6
-	a= b=
-	for i in $(seq "${IBCONSOLE_PERFTEST_RUNS:-3}"); do
-		b="$b $(ours "$tool" "$key" "$kind" "$@")"
-		a="$a $(theirs "$tool" "$field" $(perftest_args "$@"))"
-	done
-	ba=$(best "$kind" $a) bb=$(best "$kind" $b)
-	r=$(ratio "$bb" "$ba")
-	echo "perftest peer: $name: best ibconsole $bb, perftest's client $ba, ratio $r (medians $(median $b) / $(median $a); runs:$b /$a)"
-	[ -n "${IBCONSOLE_BENCH_OUT:-}" ] && echo "perftest_peer_$name ibconsole=$bb perftest=$ba ratio=$r" >> "$IBCONSOLE_BENCH_OUT"
-	within "$r" "$tol" || fail "$name: ibconsole against $tool disagrees with perftest's own client beyond x$tol"
 }

@@ -13,7 +13,11 @@ PORT=18640
 . "$VM_TESTS_DIR/enginelib.sh"
 start_agent
 
-for a in "bw -s 65536 -n 300" "lat --op send -s 2 -n 500"; do
+# what is checked here is that records are written and read back, not a
+# figure: 30 messages of 64 KiB and 50 pings are enough (they were 300
+# and 500 while these runs were also held to perftest's; that is
+# t-47's same-run check now)
+for a in "bw -s 65536 -n 30" "lat --op send -s 2 -n 50"; do
 	rc=0
 	# shellcheck disable=SC2086
 	timeout 90 "$IBC" test $a --port $PORT --json "$ip4" > o.json 2> o.err || rc=$?

@@ -122,6 +122,7 @@ key -l '[A'
 sleep 1
 cap > split.txt
 grep -q 'running' split.txt || { cat split.txt; fail "a split arrow key stopped the run"; }
+# (the same probe's positive control: wait_for matched 'Esc again to cancel' above)
 ! grep -Eq 'Esc again|cancelling' split.txt || { cat split.txt; fail "the cancel question outlived the next key"; }
 echo "ok: one Esc asks; a split arrow key (Esc, then [A) leaves the run going"
 # Esc Esc: cancelled, the agent frees the session

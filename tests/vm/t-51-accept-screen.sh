@@ -76,7 +76,10 @@ if [ "$verdict" = FAIL ]; then
 fi
 echo "ok: Enter opens the evidence pane of rxe0/1"
 key Escape
-sleep 0.5
+# the probe's positive control: wait_for matched 'EVIDENCE rxe0/1' above;
+# the pane goes within 5 s
+i=0
+while cap | grep -q 'EVIDENCE' && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
 cap | grep -q 'EVIDENCE' && fail "Esc did not close the evidence pane"
 cap | grep -q '^ rxe0/1 ' || fail "the table is gone after the pane closed"
 key Escape

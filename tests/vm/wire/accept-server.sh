@@ -4,7 +4,7 @@
 # NICs on the wire (mv0 with rxe0, mv1 with rxe1; faultlib.sh wire_nics)
 # and an agent on each, on TCP ports 18700 (rxe0) and 18702 (rxe1) of
 # eth1, taking orders with the shared secret, until the client has ended;
-# restarted with another order cap when the client asks (wire_cap_serve).
+# its NICs shaped as the client asks (faultlib.sh wire_shape_serve).
 set -eu
 . "$(dirname "$0")/../vmlib.sh"
 . "$(dirname "$0")/../faultlib.sh"
@@ -16,7 +16,7 @@ while [ ! -e "$IBCONSOLE_WIRE_DIR/done" ]; do
 	for p in $AGENTS; do
 		kill -0 "$p" 2>/dev/null || { cat agent*.log; fail "an agent died"; }
 	done
-	wire_cap_serve
+	wire_shape_serve
 	i=$((i + 1))
 	[ $i -lt 3200 ] || fail "the client never ended"
 	sleep 0.25
