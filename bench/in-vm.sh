@@ -61,7 +61,16 @@ our_args() {
 # few-ms calibration each perftest run makes for itself, which scatters by
 # several percent on a loaded emulated host (and now and then fails)
 "$IBCONSOLE_BENCH_TSCRATE" > "$dir/tsc0"
-echo "BENCH cpu MHz in /proc/cpuinfo: $(awk -F': ' '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo)"
+proc_mhz=$(awk -F': ' '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo)
+echo "BENCH cpu MHz in /proc/cpuinfo: $proc_mhz"
+# A latency median above this (µs) is a starved run, not a loop's
+# figure: with both ends busy-polling on the VM's 2 vCPUs, rxe's deferred
+# work waits for the guest's 4 ms timer tick when the loaded host runs the
+# vCPUs late (medians of 3.9-4.0 ms, either tool). Such a run is run
+# again (3 tries, whichever tool), said so, and counted per tool below,
+# so a tool that starves more often than the other still shows.
+starved_us=${IBCONSOLE_BENCH_STARVED_US:-1000}
+: > starved.txt
 
 # pt METRIC: one perftest run on rxe0, prints t_typical in cycles (lat) or
 # the BW average
@@ -120,10 +129,21 @@ while [ $r -lt "$reps" ]; do
 			if [ $m = write_bw ] && [ $t != perftest ] && [ -n "$bw_variants" ]; then
 				case " $bw_variants " in *" $t "*) ;; *) continue ;; esac
 			fi
-			if [ $t = perftest ]; then v=$(pt $m); else v=$(ours $t $m); fi
-			[ -n "$v" ] || fail "round $r: $t $m gave no figure"
-			case $t/$m in perftest/*_lat) unit=cycles ;; *) unit= ;; esac
-			echo "BENCH RUN round=$r metric=$m tool=$t value=$v $unit"
+			try=1
+			while :; do
+				if [ $t = perftest ]; then v=$(pt $m); else v=$(ours $t $m); fi
+				[ -n "$v" ] || fail "round $r: $t $m gave no figure"
+				case $t/$m in
+				perftest/*_lat) unit=cycles us=$(awk -v v="$v" -v f="$proc_mhz" 'BEGIN {print v / f}') ;;
+				*_lat) unit= us=$v ;;
+				*) unit= us=0 ;;
+				esac
+				echo "BENCH RUN round=$r metric=$m tool=$t value=$v $unit"
+				[ "$(awk -v u="$us" -v l="$starved_us" 'BEGIN {print (u > l) ? 1 : 0}')" = 1 ] && [ $try -lt 3 ] || break
+				echo "BENCH STARVED round=$r metric=$m tool=$t: median $us us > $starved_us us, run again (try $try)"
+				echo "$m $t" >> starved.txt
+				try=$((try + 1))
+			done
 			echo "$r $m $t $v" >> runs.txt
 		done
 	done
@@ -148,6 +168,9 @@ for k in [k for k, v in val.items() if not math.isfinite(v) or v <= 0]:
     print("BENCH round %d %s %s gave %s: that round of %s is left out" % (k + (val[k], k[1])))
     for kk in [kk for kk in val if kk[0] == k[0] and kk[1] == k[1]]:
         del val[kk]
+starved = [l.split() for l in open("starved.txt")]
+for m, t in sorted(set(map(tuple, starved))):
+    print("BENCH %s %s: %d starved runs run again" % (m, t, starved.count([m, t])))
 metrics = sorted({m for _, m, _ in val}, key=lambda m: [x[1] for x in rows].index(m))
 tools = []
 for _, _, t, _ in rows:
