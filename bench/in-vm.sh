@@ -150,13 +150,17 @@ while [ $r -lt "$reps" ]; do
 	r=$((r + 1))
 done
 "$IBCONSOLE_BENCH_TSCRATE" > "$dir/tsc1"
-python3 - "$dir/runs.txt" "$dir/tsc0" "$dir/tsc1" <<'PY'
+python3 - "$dir/runs.txt" "$dir/tsc0" "$dir/tsc1" "$proc_mhz" <<'PY'
 import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1])]
 import math
 (c0, n0), (c1, n1) = [map(int, open(f).read().split()) for f in sys.argv[2:4]]
 mhz = (c1 - c0) * 1e3 / (n1 - n0)     # cycles per microsecond over the bench
 print("BENCH cycle counter: %.3f MHz over %.0f s (perftest latency cycles / this)" % (mhz, (n1 - n0) / 1e9))
+# the kernel's own calibration at boot is the independent check of the rate
+if abs(mhz / float(sys.argv[4]) - 1) > 0.05:
+    sys.exit("BENCH FAIL: the cycle counter's rate %.3f MHz is not /proc/cpuinfo's %s MHz within 5 %%: "
+             "bench/tscrate.c reads the wrong clock or unit" % (mhz, sys.argv[4]))
 val = {}
 for r, m, t, v in rows:
     v = float(v)
