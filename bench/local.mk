@@ -6,4 +6,4 @@ EXTRA_DIST += bench/RESULTS.md bench/gen-fabric.py bench/sweep-bench.sh \
 	bench/madcount.c bench/monitor-bench.sh bench/monitor-bench.md \
 	bench/perftest-peer.sh bench/perftest-peer.md \
 	bench/json-writer-bench.sh bench/json-writer.md bench/jsonwriter.c \
-	bench/jsonwriter.h bench/jsonwriter_ours.c
+	bench/jsonwriter.h bench/jsonwriter_ours.c bench/tscrate.c

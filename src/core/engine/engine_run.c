@@ -526,13 +526,6 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 			if (r->stop_req)
 				break;
 		}
-		/* one WR in flight: reap the previous post's completion only now,
-		 * off the ping-pong's critical path (as perftest) */
-		if (i > 0) {
-			st = wait_send(r, 0, i);
-			if (st)
-				return st;
-		}
 		if (ini) {
 			/* the duration's end is noticed by housekeeping */
 			uint64_t now = eng_stamp(), gap;
@@ -562,8 +555,13 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 			if (st)
 				return st;
 		}
-		if (ini && !wait_first) {
-			st = op == OP_READ ? wait_send(r, 0, i + 1) : wait_in(r, i, true);
+		/* one WR in flight: its completion is reaped right after the
+		 * post, before the wait for the answer, as perftest does */
+		st = wait_send(r, 0, i + 1);
+		if (st)
+			return st;
+		if (ini && !wait_first && op != OP_READ) {
+			st = wait_in(r, i, true);
 			if (st)
 				return st;
 		}
