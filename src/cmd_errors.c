@@ -80,6 +80,7 @@ struct errors {
 	struct sweeper *s;		/* the sweep, and the first of two */
 	const struct sweep *sw;		/* its ports */
 	struct sweep rep[2];		/* --from: the captured rounds */
+	struct fabric *rf;		/* --from: the captured fabric, or NULL */
 	bool replay;
 	bool interval_set;		/* two rounds, interval seconds apart */
 	double interval;
@@ -92,13 +93,41 @@ struct errors {
 	struct counter_set ecs, epcs;	/* a port's for its bit error rate */
 };
 
-/* Port i's counters into e->cs, and its previous round's into e->pcs:
- * that, or NULL with none. */
-static const struct counter_set *errors_pair(struct errors *e, int i)
+/* Port i's counters into cs, and its previous round's into pcs: that,
+ * or NULL with none. */
+static const struct counter_set *errors_pair_into(struct errors *e, int i, struct counter_set *cs,
+						  struct counter_set *pcs)
 {
 	if (e->replay)
-		return sweep_port_pair(&e->rep[1], &e->rep[0], i, &e->cs, &e->pcs);
-	return sweeper_pair(e->s, i, &e->cs, &e->pcs);
+		return sweep_port_pair(&e->rep[1], &e->rep[0], i, cs, pcs);
+	return sweeper_pair(e->s, i, cs, pcs);
+}
+
+static const struct counter_set *errors_pair(struct errors *e, int i)
+{
+	return errors_pair_into(e, i, &e->cs, &e->pcs);
+}
+
+/* The model the swept ports' fi index: the live discovery's, or the
+ * capture's fabric on --from. */
+static const struct fabric *errors_fabric(const struct errors *e)
+{
+	return e->replay ? e->rf : sweeper_fabric(e->s);
+}
+
+/* --from: the captured rounds' ports found in the captured fabric (its
+ * ports are in the file's order, not the live discovery's). */
+static void errors_replayed_fabric(struct errors *e)
+{
+	char ferr[320];
+
+	e->rf = replay_fabric(ferr, sizeof(ferr));
+	for (int r = 0; r < 2; r++)
+		for (int k = 0; k < e->rep[r].n; k++) {
+			struct sweep_port *p = &e->rep[r].p[k];
+
+			p->fi = e->rf ? fabric_find_port(e->rf, p->guid, p->port) : -1;
+		}
 }
 
 /* --from FILE: the capture's two rounds, its interval apart, as the live
@@ -120,6 +149,7 @@ static int errors_replayed(const struct cli *c, struct errors *e, char *err, siz
 	if (rc)
 		return rc;
 	e->replay = true;
+	errors_replayed_fabric(e);
 	e->interval_set = true;
 	e->interval = replay_interval();
 	e->sw = &e->rep[1];
@@ -216,9 +246,9 @@ static bool counter_shown(const struct ctr_value *x, const struct ctr_value *y)
 static const char *errors_ber(struct errors *e, int i, struct ber *b, bool *lb,
 			      const struct fab_port **fp)
 {
-	const struct fabric *f = sweeper_fabric(e->s);
+	const struct fabric *f = errors_fabric(e);
 	const struct sweep_port *p = &e->sw->p[i];
-	const struct counter_set *pv = sweeper_pair(e->s, i, &e->ecs, &e->epcs);
+	const struct counter_set *pv = errors_pair_into(e, i, &e->ecs, &e->epcs);
 	const struct ctr_value *x, *y;
 	uint64_t d;
 
@@ -255,7 +285,7 @@ static void errors_ber_json(struct json *j, struct errors *e, int i)
 /* The swept port at the other end of port i's link, -1 none. */
 static int errors_peer(struct errors *e, int i)
 {
-	const struct fabric *f = sweeper_fabric(e->s);
+	const struct fabric *f = errors_fabric(e);
 	int fi = e->sw->p[i].fi, r;
 
 	if (!f || fi < 0 || fi >= f->nports || (r = f->ports[fi].remote) < 0)
@@ -449,6 +479,8 @@ static int errors_run(const struct cli *c, const struct snap_opts *o, char *err,
 	sweeper_free(e->s);
 	sweep_free(&e->rep[0]);
 	sweep_free(&e->rep[1]);
+	if (e->rf)
+		fabric_free(e->rf);
 	free(e);
 	return rc;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The text of a captured sweep (see sweepfile.h):
- *   ibconsole-sweep 1
+ *   ibconsole-sweep 2
  *   time T
  *   sweep NODES DISCOVER_S QUERY_S MADS_SENT MADS_FAILED PORTS
- *   p GUID PORT_GUID LID PORT SWITCH PCE RESULT CAP CAP2 FI NV V…\tDESC
+ *   p GUID PORT_GUID LID PORT SWITCH PCE RESULT CAP CAP2 FI T NV V…\tDESC
  * one p line per port, NV 0 or the counter table's row count, the node
  * description last (tabs and line ends in it written as spaces). */
 #include "config.h"
@@ -21,9 +21,12 @@ void sweepfile_write(FILE *f, const struct sweep *sw, const char *time)
 		const struct sweep_port *p = &sw->p[i];
 		bool vals = p->result == SWEEP_READ && p->vi >= 0 && p->vi < sw->nvals;
 
-		fprintf(f, "p 0x%016" PRIx64 " 0x%016" PRIx64 " %u %d %d %d %d %u %" PRIu32 " %d %d",
+		/* t: the query's CLOCK_MONOTONIC seconds; both rounds are
+		 * taken by one process, so their difference is the port's
+		 * own window (a bit error rate's denominator) */
+		fprintf(f, "p 0x%016" PRIx64 " 0x%016" PRIx64 " %u %d %d %d %d %u %" PRIu32 " %d %.6f %d",
 			p->guid, p->port_guid, p->lid, p->port, p->is_switch, p->has_pce, p->result,
-			p->cap, p->cap2, p->fi, vals ? CTR_IDX_COUNT : 0);
+			p->cap, p->cap2, p->fi, p->t_mono, vals ? CTR_IDX_COUNT : 0);
 		for (int k = 0; vals && k < CTR_IDX_COUNT; k++)
 			fprintf(f, " %" PRIu64, sw->vals[(size_t)p->vi * CTR_IDX_COUNT + k]);
 		fputc('\t', f);
@@ -62,10 +65,10 @@ static int read_port(char *line, struct sweep *sw, struct sweep_port *p, char *d
 	if (!tab)
 		return -1;
 	*tab = '\0';
-	n = sscanf(line, "p %" SCNx64 " %" SCNx64 " %u %d %u %u %u %u %" SCNu32 " %d %d%n",
+	n = sscanf(line, "p %" SCNx64 " %" SCNx64 " %u %d %u %u %u %u %" SCNu32 " %d %lf %d%n",
 		   &p->guid, &p->port_guid, &p->lid, &p->port, &sw_, &pce, &result, &cap,
-		   &p->cap2, &p->fi, &nv, &used);
-	if (n != 11 || sw_ > 1 || pce > 1 || result > SWEEP_READ || cap > 0xffff ||
+		   &p->cap2, &p->fi, &p->t_mono, &nv, &used);
+	if (n != 12 || !(p->t_mono >= 0 && p->t_mono < 1e12) || sw_ > 1 || pce > 1 || result > SWEEP_READ || cap > 0xffff ||
 	    p->port < 0 || p->port > 255 || (nv != 0 && nv != CTR_IDX_COUNT) ||
 	    (nv && result != SWEEP_READ))
 		return -1;

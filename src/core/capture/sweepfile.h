@@ -12,7 +12,7 @@
 
 #include "core/fabric/sweep.h"
 
-#define SWEEPFILE_MAGIC "ibconsole-sweep 1"
+#define SWEEPFILE_MAGIC "ibconsole-sweep 2"
 
 /* Writes sweep sw, read at time (ISO 8601 UTC), to f. */
 void sweepfile_write(FILE *f, const struct sweep *sw, const char *time);
