@@ -21,7 +21,8 @@ SUDO=
 # ethtool (`ethtool -m`, the oracle that a netdev exposes no module),
 # gdb, which prints a crashed test process's backtrace into its log, and
 # nftables, whose nft plants the firewall rule the triage's environment
-# check must find (in a network namespace of the test's own).
+# check must find (in a network namespace of the test's own), and strace,
+# which counts the console's reads of an optic module (the slow timer).
 PKGS="build-essential autoconf automake pkg-config
  libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev ibverbs-providers rdma-core
  libncurses-dev libnuma-dev libcmocka-dev libmicrohttpd-dev nettle-dev libjson-c-dev libmnl-dev
@@ -30,7 +31,7 @@ PKGS="build-essential autoconf automake pkg-config
  prometheus prometheus-node-exporter
  tmux iperf3 python3 curl procps util-linux iproute2 numactl time
  qemu-system-x86 busybox-static cpio kmod
- valgrind clang-14 libclang-rt-14-dev gdb nftables ethtool"
+ valgrind clang-14 libclang-rt-14-dev gdb nftables ethtool strace"
 
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
