@@ -262,6 +262,8 @@ static const char *errors_ber(struct errors *e, int i, struct ber *b, bool *lb,
 	y = counters_find(pv, "SymbolErrorCounter");
 	if (!x || !y || !x->valid || !y->valid)
 		return "SymbolErrorCounter not read";
+	if (*fp && (*fp)->state == 1)	/* PortInfo PortState Down */
+		return "the port is down";
 	if (!*fp || !(*fp)->lanes || !((*fp)->lane_gbps > 0))
 		return "the link's width or lane rate is not known";
 	delta_pair(y->value, x->value, x->bits, x->saturates, &d, lb);

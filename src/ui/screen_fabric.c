@@ -673,7 +673,9 @@ static int draw_ber(WINDOW *win, int y, int ymax, int w, const struct fabric *f,
 
 		if (q < 0)
 			continue;
-		if (!fs.have_end[e])
+		if (f->ports[q].state == 1)	/* PortInfo PortState Down */
+			snprintf(t, sizeof(t), "n/a (the port is down)");
+		else if (!fs.have_end[e])
 			snprintf(t, sizeof(t), "reading ...");
 		else if (!ctrview_ber(&fs.ends[e], f->ports[q].lanes, f->ports[q].lane_gbps,
 				      t, (int)sizeof(t), &r))
