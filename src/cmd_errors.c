@@ -81,6 +81,7 @@ struct errors {
 	const struct sweep *sw;		/* its ports */
 	struct sweep rep[2];		/* --from: the captured rounds */
 	struct fabric *rf;		/* --from: the captured fabric, or NULL */
+	char rf_err[320];		/* --from: why rf is NULL */
 	bool replay;
 	bool interval_set;		/* two rounds, interval seconds apart */
 	double interval;
@@ -119,9 +120,7 @@ static const struct fabric *errors_fabric(const struct errors *e)
  * ports are in the file's order, not the live discovery's). */
 static void errors_replayed_fabric(struct errors *e)
 {
-	char ferr[320];
-
-	e->rf = replay_fabric(ferr, sizeof(ferr));
+	e->rf = replay_fabric(e->rf_err, sizeof(e->rf_err));
 	for (int r = 0; r < 2; r++)
 		for (int k = 0; k < e->rep[r].n; k++) {
 			struct sweep_port *p = &e->rep[r].p[k];
@@ -254,6 +253,8 @@ static const char *errors_ber(struct errors *e, int i, struct ber *b, bool *lb,
 
 	*fp = f && p->fi >= 0 && p->fi < f->nports ? &f->ports[p->fi] : NULL;
 	*lb = false;
+	if (e->replay && !f)
+		return "the capture's fabric could not be read (fabric_error)";
 	if (!e->ecs.valid)
 		return "its counters were not read";
 	if (!pv)
@@ -360,7 +361,13 @@ static void errors_json(const struct cli *c, struct errors *e, const char *when)
 	json_num(&j, "discover_s", e->sw->discover_s);
 	json_num(&j, "query_s", e->q1 ? e->q1 : e->sw->query_s);
 	json_int(&j, "mads_sent", (long long)e->sw->mads_sent);
-	json_int(&j, "inflight", c->inflight ? c->inflight : 64);
+	if (e->replay) {	/* no sweep ran: the capture's fabric, or why not */
+		json_null(&j, "inflight");
+		if (!e->rf)
+			json_str(&j, "fabric_error", e->rf_err);
+	} else {
+		json_int(&j, "inflight", c->inflight ? c->inflight : 64);
+	}
 	json_num_or_null(&j, "interval_s", e->interval_set, e->interval);
 	json_arr_begin(&j, "listed");
 	for (int k = 0; k < e->nl; k++)
