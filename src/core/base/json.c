@@ -306,21 +306,44 @@ void json_int(struct json *j, const char *key, long long val)
 	member_u64(j, key, val < 0 ? 0 - (uint64_t)val : (uint64_t)val, val < 0);
 }
 
+size_t json_num_text(char *buf, double val)
+{
+	/* A whole number below 1e10 prints as %.10g would print it: its
+	 * digits (not -0, which %g keeps), without printf. */
+	if (val > -1e10 && val < 1e10 && val == (double)(long long)val &&
+	    (val != 0 || !signbit(val))) {
+		char d[24], *p = u64_digits(d + sizeof(d),
+					    val < 0 ? (uint64_t)-(long long)val : (uint64_t)val);
+		size_t n;
+
+		if (val < 0)
+			*--p = '-';
+		n = strlen(p);
+		memcpy(buf, p, n + 1);
+		return n;
+	}
+	if (isfinite(val))
+		return (size_t)snprintf(buf, JSON_NUM_MAX, "%.10g", val);
+	memcpy(buf, "null", 5);
+	return 4;
+}
+
 void json_num(struct json *j, const char *key, double val)
 {
-	char g[32];
+	char g[JSON_NUM_MAX];
 
-	/* A whole number below 1e10 prints as %.10g would print it: its
-	 * digits (not -0, which %g keeps). */
-	if (val > -1e10 && val < 1e10 && val == (double)(long long)val &&
-	    (val != 0 || !signbit(val)))
-		member_u64(j, key, val < 0 ? (uint64_t)-(long long)val : (uint64_t)val,
-			   val < 0);
-	else if (isfinite(val)) {
-		snprintf(g, sizeof(g), "%.10g", val);
-		member(j, key, g);
-	} else
-		member(j, key, "null");
+	json_num_text(g, val);
+	member(j, key, g);
+}
+
+void json_raw(struct json *j, const char *key, const char *text, size_t len)
+{
+	char buf[LEAD_MAX];
+	int n = lead_buf(j, key, buf);
+
+	if (n)
+		fwrite(buf, 1, (size_t)n, j->f);
+	fwrite(text, 1, len, j->f);
 }
 
 void json_bool(struct json *j, const char *key, bool val)

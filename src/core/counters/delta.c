@@ -231,9 +231,14 @@ static uint64_t bucket_range(const struct delta_ctr *c, long long from,
 			     long long to)
 {
 	uint64_t sum = 0;
+	/* one division for the first bucket, then the ring's next slot */
+	int k = (int)(((from % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS);
 
-	for (long long id = from; id <= to; id++)
-		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
+	for (long long id = from; id <= to; id++) {
+		sum += c->bucket[k];
+		if (++k == DELTA_NBUCKETS)
+			k = 0;
+	}
 	return sum;
 }
 
