@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/parse.h"
+#include "core/counters/delta.h"
 #include "core/optics/optics.h"
 #include "diag/ber.h"
 
@@ -165,9 +166,10 @@ static int load_global(struct load *L, const char *k, const char *v)
 		return rc;
 
 	if (!strcmp(k, "error_window_s")) {
-		if (parse_num(v, 5, 600, &w)) {
-			snprintf(L->err, L->errlen, "%s:%d: error_window_s '%s' is not 5 … 600 seconds — fix the line",
-				 L->path, L->ln, v);
+		/* the counters' history is as long as the longest window */
+		if (parse_num(v, 5, DELTA_HISTORY_S, &w)) {
+			snprintf(L->err, L->errlen, "%s:%d: error_window_s '%s' is not 5 … %d seconds (the counter history kept) — fix the line",
+				 L->path, L->ln, v, DELTA_HISTORY_S);
 			return -1;
 		}
 		th->window_s = w;

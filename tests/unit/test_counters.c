@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "core/base/sysfs.h"
+#include "core/base/json.h"
 #include "core/counters/counters.h"
+#include "core/counters/counters_json.h"
 #include "core/counters/delta.h"
 #include "core/counters/reader.h"
 
@@ -367,6 +369,160 @@ static void test_error_details(void **state)
 	assert_string_equal(line, "n/a (not supported by the port (MAD status 0x000c))");
 }
 
+/* The reference for watch's per-port counter members: the generic
+ * writer, member by member, with the keys man/ibconsole.8 lists for
+ * watch --json (ibconsole/watch/1) in their order. */
+static void ref_delta_json(struct json *j, const struct delta_port *d, double now)
+{
+	struct ctr_rates r;
+
+	counters_rates(d, &r);
+	json_num(j, "interval_s", d->dt);
+	json_num_or_null(j, "tx_gbps", r.tx_gbps >= 0, r.tx_gbps);
+	json_num_or_null(j, "rx_gbps", r.rx_gbps >= 0, r.rx_gbps);
+	json_num_or_null(j, "tx_pps", r.tx_pps >= 0, r.tx_pps);
+	json_num_or_null(j, "rx_pps", r.rx_pps >= 0, r.rx_pps);
+	json_u64(j, "errors_interval", delta_errors_window(d, now, DELTA_WIN_INTERVAL));
+	json_u64(j, "errors_1min", delta_errors_window(d, now, DELTA_WIN_MINUTE));
+	json_u64(j, "errors_10min", delta_errors_window(d, now, DELTA_WIN_10MIN));
+	json_arr_begin(j, "counters");
+	for (int i = 0; i < d->n; i++) {
+		const struct delta_ctr *c = &d->c[i];
+		bool have = c->state != DELTA_FIRST && c->state != DELTA_MISSING;
+		double g = delta_gbps(c);
+
+		json_obj_begin(j, NULL);
+		json_str(j, "name", c->name);
+		json_str(j, "class", ctr_class_name((enum ctr_class)c->cls));
+		json_str(j, "unit", ctr_unit_name((enum ctr_unit)c->unit));
+		json_int(j, "bits", c->bits);
+		json_u64(j, "value", c->value);
+		json_str(j, "state", delta_state_name(c->state));
+		if (have)
+			json_u64(j, "delta", c->delta);
+		else
+			json_null(j, "delta");
+		json_bool(j, "delta_lower_bound", c->lower_bound);
+		json_num_or_null(j, "per_s", c->rate_valid, c->rate);
+		if (c->unit == CTR_WORDS4 || c->unit == CTR_BYTES) {
+			if (have)
+				json_u64(j, "bytes", delta_bytes(c, c->delta));
+			else
+				json_null(j, "bytes");
+			json_num_or_null(j, "gbps", g >= 0, g);
+		}
+		json_u64(j, "total", c->total);
+		json_u64(j, "total_since_mark", c->total_mark);
+		json_bool(j, "total_lower_bound", c->total_lb);
+		json_u64(j, "window_1min", delta_window(c, now, DELTA_WIN_MINUTE));
+		json_u64(j, "window_10min", delta_window(c, now, DELTA_WIN_10MIN));
+		json_int(j, "resets", c->resets);
+		json_int(j, "saturations", c->saturations);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void put_ctr(struct delta_port *d, const char *name, enum ctr_class cls,
+		    enum ctr_unit unit, unsigned bits, enum delta_state st)
+{
+	struct delta_ctr *c = &d->c[d->n++];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->cls = (uint8_t)cls;
+	c->unit = (uint8_t)unit;
+	c->bits = (uint8_t)bits;
+	c->have = st != DELTA_MISSING;
+	c->state = st;
+	c->bucket_id = 200;	/* t = 1000 s */
+}
+
+/* One port's members in a document of the given nesting, by fn. */
+static char *port_doc(const struct delta_port *d, bool compact, int nest,
+		      void (*fn)(struct json *, const struct delta_port *, double))
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	struct json j;
+
+	assert_non_null(f);
+	json_init(&j, f);
+	j.compact = compact;
+	json_obj_begin(&j, NULL);
+	for (int k = 0; k < nest; k++)
+		json_arr_begin(&j, k ? NULL : "ports");
+	json_obj_begin(&j, NULL);
+	json_str(&j, "port", "x/1");
+	fn(&j, d, 1000.0);
+	json_obj_end(&j);
+	for (int k = 0; k < nest; k++)
+		json_arr_end(&j);
+	json_obj_end(&j);
+	fclose(f);
+	return out;
+}
+
+static void delta_json_under_test(struct json *j, const struct delta_port *d, double now)
+{
+	counters_json_delta(j, d, NULL, now);
+}
+
+/* watch's counter members, written as text in one piece per counter,
+ * are the generic writer's, byte for byte, compact and indented, for
+ * every state, nulls, 64-bit extremes, fractions and a name to escape. */
+static void test_delta_json_as_writer(void **state)
+{
+	static struct delta_port d;
+	struct delta_ctr *c;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	d.dt = 0.999871;
+	put_ctr(&d, "SymbolErrorCounter", CTR_ERROR, CTR_COUNT, 16, DELTA_FIRST);
+	c = &d.c[d.n - 1];
+	c->value = 3;
+	put_ctr(&d, "PortXmitData", CTR_TRAFFIC, CTR_WORDS4, 64, DELTA_OK);
+	c = &d.c[d.n - 1];
+	c->value = UINT64_MAX;
+	c->delta = 123456789012ULL;
+	c->rate = 123471053.6;
+	c->rate_valid = true;
+	c->total = c->total_mark = UINT64_MAX - 1;
+	c->bucket[200 % DELTA_NBUCKETS] = c->bucket_total = 99;
+	put_ctr(&d, "Odd \"name\\\xff", CTR_CONGESTION, CTR_COUNT, 32, DELTA_SATURATED);
+	c = &d.c[d.n - 1];
+	c->value = 0xffffffff;
+	c->delta = 12;
+	c->lower_bound = c->total_lb = true;
+	c->saturations = 1;
+	put_ctr(&d, "rcvd_bytes", CTR_TRAFFIC, CTR_BYTES, 64, DELTA_MISSING);
+	put_ctr(&d, "LinkDownedCounter", CTR_ERROR, CTR_COUNT, 8, DELTA_RESET);
+	c = &d.c[d.n - 1];
+	c->value = 2;
+	c->delta = 2;
+	c->resets = 4000000000u;
+	c->bucket[199 % DELTA_NBUCKETS] = 5;
+	c->bucket[200 % DELTA_NBUCKETS] = 2;
+	c->bucket[150 % DELTA_NBUCKETS] = 30;	/* in the 10 minutes only */
+	c->bucket_total = 37;
+	put_ctr(&d, "PortRcvPkts", CTR_TRAFFIC, CTR_PACKETS, 64, DELTA_OK);
+	c = &d.c[d.n - 1];
+	c->delta = 0;
+	c->rate = 0;
+	c->rate_valid = true;
+	for (int nest = 0; nest < 3; nest++)
+		for (int compact = 0; compact < 2; compact++) {
+			char *want = port_doc(&d, compact, nest, ref_delta_json);
+			char *got = port_doc(&d, compact, nest, delta_json_under_test);
+
+			assert_string_equal(got, want);
+			free(want);
+			free(got);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_remote_targets),
 		cmocka_unit_test(test_sysfs_widths),
 		cmocka_unit_test(test_error_details),
+		cmocka_unit_test(test_delta_json_as_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

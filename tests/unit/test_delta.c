@@ -374,6 +374,62 @@ static void test_window_running_sums(void **state)
 	}
 }
 
+/* The history is as long as the longest window the man page and the
+ * thresholds promise (10 minutes, error_window_s up to 600 s), written
+ * here as seconds, not as the engine's own constant. */
+static void test_history_holds_ten_minutes(void **state)
+{
+	uint64_t w;
+
+	(void)state;
+	assert_true(DELTA_HISTORY_S >= 600);
+	delta_init(&dp, "t", 1.0);
+	for (int t = 0; t <= 1300; t++)
+		sample1("PortRcvErrors", (uint64_t)t, 64, false, (double)t);
+	w = delta_window(get("PortRcvErrors"), 1300.0, 600.0);
+	assert_true(w >= 595 && w <= 600);
+}
+
+/* delta_init clears the port, not its counter slots: a slot is cleared
+ * when its counter appears. On memory full of old bytes the deltas,
+ * windows and totals are those of a port that started zeroed. */
+static void test_slots_cleared_as_they_appear(void **state)
+{
+	static struct delta_port dirty, clean;
+	static const char *const names[] = { "SymbolErrorCounter", "PortXmitData", "LinkDownedCounter" };
+
+	(void)state;
+	memset(&dirty, 0xa5, sizeof(dirty));
+	memset(&clean, 0, sizeof(clean));
+	delta_init(&dirty, "d", 1.0);
+	delta_init(&clean, "d", 1.0);
+	for (int t = 0; t < 90; t++) {
+		memset(&cs, 0, sizeof(cs));
+		cs.valid = true;
+		for (int k = 0; k < 3; k++)
+			put(names[k], (uint64_t)(t * (k + 1)), 32, false);
+		delta_update(&dirty, &cs, 100.0 + t);
+		delta_update(&clean, &cs, 100.0 + t);
+	}
+	assert_int_equal(dirty.n, 3);
+	assert_int_equal(clean.n, 3);
+	for (int k = 0; k < 3; k++) {
+		const struct delta_ctr *a = &dirty.c[k], *b = &clean.c[k];
+
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->delta, b->delta);
+		assert_int_equal(a->total, b->total);
+		assert_int_equal(a->resets + a->saturations, 0);
+		assert_int_equal(delta_window(a, 189.0, DELTA_WIN_MINUTE),
+				 delta_window(b, 189.0, DELTA_WIN_MINUTE));
+		assert_int_equal(delta_window(a, 189.0, DELTA_WIN_10MIN),
+				 delta_window(b, 189.0, DELTA_WIN_10MIN));
+		assert_int_equal(delta_window(a, 189.0, DELTA_WIN_10MIN), 89 * (k + 1));
+		assert_int_equal(a->hist_n, b->hist_n);
+		assert_memory_equal(a->hist, b->hist, sizeof(a->hist));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +444,8 @@ int main(void)
 		cmocka_unit_test(test_interval_change),
 		cmocka_unit_test(test_pair_gbps),
 		cmocka_unit_test(test_window_running_sums),
+		cmocka_unit_test(test_history_holds_ten_minutes),
+		cmocka_unit_test(test_slots_cleared_as_they_appear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

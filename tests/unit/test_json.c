@@ -116,6 +116,12 @@ static void test_escapes(void **state)
 	check("");
 	check("plain Hca2 port 1");
 	check("quote \" backslash \\ slash /");
+	/* short ones, each with one kind of escape only: the writer's
+	 * one-call path for short plain text must not take them */
+	check("\"");
+	check("say \"hi\"");
+	check("a\\b");
+	check("tab\there");
 	check("nl\ntab\tcr\rbell\a esc\x1b del\x7f x\x01y\x1f");
 	check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");		/* valid */
 	check("latin-1 caf\xe9, lone \x80, overlong \xc0\xaf, cut \xe2\x82");

@@ -215,6 +215,19 @@ static void test_not_regular(void **state)
 	rmdir(dir);
 }
 
+/* A window longer than the counters' history is refused with an error
+ * naming the limit, never cut to it silently. */
+static void test_window_past_history(void **state)
+{
+	(void)state;
+	assert_int_equal(load("error_window_s = 600\n"), 0);
+	assert_true(th.window_s == 600.0);
+	assert_int_equal(load("error_window_s = 601\n"), -1);
+	assert_non_null(strstr(err, "error_window_s '601'"));
+	assert_non_null(strstr(err, "600 seconds (the counter history kept)"));
+	assert_int_equal(load("error_window_s = 3600\n"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_lifetime_pair),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_window_past_history),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

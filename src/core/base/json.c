@@ -148,21 +148,25 @@ static char *u64_digits(char *end, uint64_t v)
 static const char spaces[2 * JSON_MAX_DEPTH + 1] =
 	"                                ";
 
-/* Length of key (or a short value) when it needs no escaping and fits
- * a lead's buffer, else -1. */
-static int plain_key_len(const char *key)
+/* A member's lead (comma, indentation, key) and a short value. */
+#define LEAD_MAX (1 + 1 + 2 * JSON_MAX_DEPTH + 1 + 160 + 3)
+
+/* Copies a plain key (or short value) to dst; its length, or -1 (with
+ * dst's content undefined) when it needs escaping or is too long: in
+ * one pass, not a check and a copy after it. */
+static int copy_plain(char *dst, const char *s)
 {
 	int n = 0;
 
-	for (; key[n]; n++)
-		if (n >= 160 || (unsigned char)key[n] < 0x20 || (unsigned char)key[n] >= 0x7f ||
-		    key[n] == '"' || key[n] == '\\')
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (n >= 160 || c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
 			return -1;
+		dst[n] = (char)c;
+	}
 	return n;
 }
-
-/* A member's lead (comma, indentation, key) and a short value. */
-#define LEAD_MAX (1 + 1 + 2 * JSON_MAX_DEPTH + 1 + 160 + 3)
 
 /* The comma, indentation and key before a value into buf, for one write
  * with the value: keys are plain ASCII literals, and three stdio calls
@@ -172,7 +176,7 @@ static int plain_key_len(const char *key)
  * bytes left in buf. */
 static int lead_buf(struct json *j, const char *key, char *buf)
 {
-	int n = 0, k = key ? plain_key_len(key) : -1;
+	int n = 0, k;
 
 	if (!j->first[j->depth])
 		buf[n++] = ',';
@@ -182,9 +186,8 @@ static int lead_buf(struct json *j, const char *key, char *buf)
 		memcpy(buf + n, spaces, 2 * (size_t)j->depth);
 		n += 2 * j->depth;
 	}
-	if (k >= 0) {
+	if (key && (k = copy_plain(buf + n + 1, key)) >= 0) {
 		buf[n++] = '"';
-		memcpy(buf + n, key, (size_t)k);
 		n += k;
 		memcpy(buf + n, "\": ", 3);
 		n += 3;
@@ -256,24 +259,26 @@ void json_arr_end(struct json *j) { close_(j, ']'); }
 void json_str(struct json *j, const char *key, const char *val)
 {
 	char buf[LEAD_MAX + 160 + 2];
-	int bad = 0, n, plain = val ? plain_key_len(val) : -1;
+	int bad = 0, n, plain;
 
+	if (!val) {
+		member(j, key, "null");
+		return;
+	}
 	/* a short plain value (a counter's name, class, unit, state) goes
 	 * out with its lead in one write, as a number does */
+	n = lead_buf(j, key, buf);
+	plain = copy_plain(buf + n + 1, val);
 	if (plain >= 0) {
-		n = lead_buf(j, key, buf);
-		buf[n++] = '"';
-		memcpy(buf + n, val, (size_t)plain);
-		n += plain;
+		buf[n] = '"';
+		n += 1 + plain;
 		buf[n++] = '"';
 		fwrite(buf, 1, (size_t)n, j->f);
 		return;
 	}
-	lead(j, key);
-	if (val)
-		bad = put_string(j->f, val);
-	else
-		fputs("null", j->f);
+	if (n)
+		fwrite(buf, 1, (size_t)n, j->f);
+	bad = put_string(j->f, val);
 	j->utf8_replaced += bad;
 	/* say so beside the value: "name_utf8_replaced": 2 */
 	if (bad && key && strlen(key) < 48) {
@@ -306,21 +311,44 @@ void json_int(struct json *j, const char *key, long long val)
 	member_u64(j, key, val < 0 ? 0 - (uint64_t)val : (uint64_t)val, val < 0);
 }
 
+size_t json_num_text(char *buf, double val)
+{
+	/* A whole number below 1e10 prints as %.10g would print it: its
+	 * digits (not -0, which %g keeps), without printf. */
+	if (val > -1e10 && val < 1e10 && val == (double)(long long)val &&
+	    (val != 0 || !signbit(val))) {
+		char d[24], *p = u64_digits(d + sizeof(d),
+					    val < 0 ? (uint64_t)-(long long)val : (uint64_t)val);
+		size_t n;
+
+		if (val < 0)
+			*--p = '-';
+		n = strlen(p);
+		memcpy(buf, p, n + 1);
+		return n;
+	}
+	if (isfinite(val))
+		return (size_t)snprintf(buf, JSON_NUM_MAX, "%.10g", val);
+	memcpy(buf, "null", 5);
+	return 4;
+}
+
 void json_num(struct json *j, const char *key, double val)
 {
-	char g[32];
+	char g[JSON_NUM_MAX];
 
-	/* A whole number below 1e10 prints as %.10g would print it: its
-	 * digits (not -0, which %g keeps). */
-	if (val > -1e10 && val < 1e10 && val == (double)(long long)val &&
-	    (val != 0 || !signbit(val)))
-		member_u64(j, key, val < 0 ? (uint64_t)-(long long)val : (uint64_t)val,
-			   val < 0);
-	else if (isfinite(val)) {
-		snprintf(g, sizeof(g), "%.10g", val);
-		member(j, key, g);
-	} else
-		member(j, key, "null");
+	json_num_text(g, val);
+	member(j, key, g);
+}
+
+void json_raw(struct json *j, const char *key, const char *text, size_t len)
+{
+	char buf[LEAD_MAX];
+	int n = lead_buf(j, key, buf);
+
+	if (n)
+		fwrite(buf, 1, (size_t)n, j->f);
+	fwrite(text, 1, len, j->f);
 }
 
 void json_bool(struct json *j, const char *key, bool val)

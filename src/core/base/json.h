@@ -36,6 +36,15 @@ void json_u64(struct json *j, const char *key, uint64_t val);
 int json_utf8_invalid(const char *s);
 void json_int(struct json *j, const char *key, long long val);
 void json_num(struct json *j, const char *key, double val);
+/* The text json_num writes for val into buf[JSON_NUM_MAX] (NUL ended);
+ * returns its length. For writers that build a value's text themselves. */
+#define JSON_NUM_MAX 32
+size_t json_num_text(char *buf, double val);
+/* JSON text the caller built (len bytes), written as it is after the
+ * comma and key the writer keeps track of (key NULL in arrays): a value,
+ * or a value and further members of the same object ("v", "k2": v2 …),
+ * their separators following the writer's (compact or indented). */
+void json_raw(struct json *j, const char *key, const char *text, size_t len);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
 /* A value that may be unknown: val when have, else null. */

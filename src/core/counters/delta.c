@@ -4,12 +4,18 @@
 #include "config.h"
 #include "core/counters/delta.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert(DELTA_NBUCKETS * DELTA_BUCKET_SECS == DELTA_HISTORY_S,
+	       "the buckets cover the history exactly");
+
 void delta_init(struct delta_port *d, const char *label, double interval_s)
 {
-	memset(d, 0, sizeof(*d));
+	/* 1,000 ports' slots are a hundred megabytes, nearly all unused:
+	 * slot_for() clears each as its counter appears */
+	memset(d, 0, offsetof(struct delta_port, c));
 	snprintf(d->label, sizeof(d->label), "%s", label ? label : "");
 	d->interval = interval_s;
 	d->gap_interval = interval_s;
@@ -37,9 +43,8 @@ static long long bucket_of(double t)
 
 /* Moves the bucket ring forward to id, zeroing the buckets skipped. A
  * time that went backwards keeps the newest bucket. */
-static void bucket_add(struct delta_ctr *c, double t, uint64_t v)
+static void bucket_add(struct delta_ctr *c, long long id, uint64_t v)
 {
-	long long id = bucket_of(t);
 
 	if (id > c->bucket_id) {
 		long long steps = id - c->bucket_id;
@@ -116,7 +121,7 @@ static struct delta_ctr *slot_for(struct delta_port *d, const struct ctr_value *
 }
 
 static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
-		const struct ctr_value *v, double t, double dt, bool gap)
+		const struct ctr_value *v, long long bid, double dt, bool gap)
 {
 	uint64_t max, prev = c->value;
 
@@ -135,7 +140,7 @@ static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 
 	if (!c->have) {
 		if (!c->hist_n)
-			c->bucket_id = bucket_of(t);
+			c->bucket_id = bid;
 		c->have = true;
 		c->value = v->value;
 		c->state = DELTA_FIRST;
@@ -165,7 +170,7 @@ static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 	c->total += c->delta;
 	c->total_mark += c->delta;
 	c->total_lb |= c->lower_bound;
-	bucket_add(c, t, c->delta);
+	bucket_add(c, bid, c->delta);
 	hist_push(c, c->delta, c->state);
 	(void)d;
 }
@@ -177,6 +182,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 		   dt > DELTA_GAP_FACTOR * d->gap_interval;
 	bool seen[CTR_MAX] = { false };
 	int moved = 0;
+	long long bid = bucket_of(t);	/* the sample's bucket, every counter's */
 
 	if (!cs->valid) {
 		/* A missed sample: nothing is known about this interval (the
@@ -199,7 +205,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 		if (!c)
 			break;
 		seen[c - d->c] = true;
-		delta_counter_update(d, c, &cs->c[i], t, dt, gap);
+		delta_counter_update(d, c, &cs->c[i], bid, dt, gap);
 		moved += c->delta > 0;
 	}
 	for (int i = 0; i < d->n; i++)
@@ -231,9 +237,14 @@ static uint64_t bucket_range(const struct delta_ctr *c, long long from,
 			     long long to)
 {
 	uint64_t sum = 0;
+	/* one division for the first bucket, then the ring's next slot */
+	int k = (int)(((from % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS);
 
-	for (long long id = from; id <= to; id++)
-		sum += c->bucket[((id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS];
+	for (long long id = from; id <= to; id++) {
+		sum += c->bucket[k];
+		if (++k == DELTA_NBUCKETS)
+			k = 0;
+	}
 	return sum;
 }
 

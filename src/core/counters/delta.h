@@ -8,17 +8,21 @@
 #include <stdint.h>
 #include "core/counters/counters.h"
 
-/* Windows are kept as sums over 5-second buckets: 120 buckets hold the
- * last 10 minutes, so a window is exact to one bucket at its old end. */
-#define DELTA_BUCKET_S 5.0
-#define DELTA_NBUCKETS 120
+/* Windows are kept as sums over 5-second buckets, as many as the
+ * longest window needs: DELTA_HISTORY_S, the 10-minute window (the
+ * longest error_window_s too: thresholds refuse a longer one, naming
+ * this limit). A window is exact to one bucket at its old end. */
+#define DELTA_HISTORY_S 600
+#define DELTA_BUCKET_SECS 5
+#define DELTA_BUCKET_S ((double)DELTA_BUCKET_SECS)
+#define DELTA_NBUCKETS (DELTA_HISTORY_S / DELTA_BUCKET_SECS)
 #define DELTA_HIST 64		/* per-interval deltas kept for sparklines */
 /* A sample later than this many nominal intervals is a gap. */
 #define DELTA_GAP_FACTOR 2.5
 
 #define DELTA_WIN_INTERVAL 0.0	/* delta_window(): the last interval */
 #define DELTA_WIN_MINUTE 60.0
-#define DELTA_WIN_10MIN 600.0
+#define DELTA_WIN_10MIN ((double)DELTA_HISTORY_S)
 
 enum delta_state {
 	DELTA_FIRST = 0,	/* first sample: no delta, no rate */
@@ -76,6 +80,9 @@ struct delta_port {
 enum delta_state delta_pair(uint64_t prev, uint64_t cur, unsigned bits,
 			    bool saturates, uint64_t *delta, bool *lower_bound);
 
+/* Only the port's own fields are cleared: a counter's slot (its bucket
+ * and sparkline rings) is cleared when the counter first appears, so a
+ * port's memory in use is what its counters need, not CTR_MAX slots. */
 void delta_init(struct delta_port *d, const char *label, double interval_s);
 
 /* The sampling interval changed: the next sample is judged against the
@@ -90,7 +97,8 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t);
 void delta_mark(struct delta_port *d, double t);
 
 /* Sum of deltas of the last window_s seconds before now (0: the last
- * interval's delta). */
+ * interval's delta); window_s at most DELTA_HISTORY_S (a longer one
+ * would be cut to it: its callers refuse it first). */
 uint64_t delta_window(const struct delta_ctr *c, double now, double window_s);
 /* Sum over every error-class counter of the port. */
 uint64_t delta_errors_window(const struct delta_port *d, double now,
