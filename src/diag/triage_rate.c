@@ -243,13 +243,13 @@ static void errors_step(const struct tri_evidence *ev, struct tri_result *r)
 	}
 }
 
-/* The path against what it is known to carry: the reference
- * procedure's second real case, where the port said Active at full rate
- * and a write test gave half, and its fingerprint "measured about 50 %:
- * link rate degraded", which the trained width and speed alone do not
- * show. No source gives the fraction that is "too slow": the procedure
- * accepts a card at 90 % of line rate and calls about half degraded; the
- * default lies between them, triage.path_rate_min in the config file. */
+/* The path against what it is known to carry: a port Active at full
+ * rate whose write test gives half (the switch port or cable between; the
+ * degraded-link fingerprint, "measured about 50 %"), which the trained
+ * width and speed alone do not show. No source gives the fraction that
+ * is "too slow": acceptance passes a card at 90 % of line rate and about
+ * half is the fingerprint; the default lies between them,
+ * triage.path_rate_min in the config file. */
 #define TRI_PATH_RATE_MIN 0.75
 #define PATH_HINT "the port trained at full rate but the path carries less: move both ends to other switch ports, then swap the cable, and read the switch ports' counters (a shaper or a degraded link between)"
 
