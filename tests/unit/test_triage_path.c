@@ -143,6 +143,24 @@ static void single_qp_is_step7(void **s)
 		fail_msg("concluded %d: %s", t.c.step, t.c.text);
 }
 
+/* 8 QPs at 1.3x one: a single-QP limit by default, not with
+ * triage.qp_gain = 2 (the RoCE demo's) */
+static void qp_gain_key(void **s)
+{
+	(void)s;
+	ev->bw1.gbps = 0.1;
+	ev->bw8.gbps = 0.13;
+	triage_eval(ev, &t);
+	assert_int_equal(t.r[TRI_QPS].state, TRI_INFO);
+	ev->qp_gain = 2;
+	triage_eval(ev, &t);
+	assert_int_equal(t.r[TRI_QPS].state, TRI_PASS);
+	ev->bw1.gbps = 0.025;
+	ev->bw8.gbps = 0.19;
+	triage_eval(ev, &t);
+	assert_int_equal(t.r[TRI_QPS].state, TRI_INFO);
+}
+
 /* Nothing known about the line: the rule says nothing */
 static void no_line_no_rule(void **s)
 {
@@ -163,6 +181,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lossy_is_not_step1, setup, teardown),
 		cmocka_unit_test_setup_teardown(single_qp_is_step7, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_line_no_rule, setup, teardown),
+		cmocka_unit_test_setup_teardown(qp_gain_key, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,6 +112,9 @@ struct tri_evidence {
 	/* below this fraction of line_gbps the path is slow
 	 * (triage.path_rate_min; 0: the default) */
 	double path_rate_min;
+	/* step 7: 8 QPs carrying this many times one QP is a single-QP
+	 * limit (triage.qp_gain; 0: the default) */
+	double qp_gain;
 	/* the config's bit error rate levels (ber_watch, ber_act), 0: the
 	 * defaults */
 	double ber_watch, ber_act;

@@ -539,8 +539,11 @@ static int config_read(struct tri_evidence *ev, const struct tri_opts *o, double
 		return 2;
 	}
 	ev->path_rate_min = config_num(o->config, "triage.path_rate_min", 0, 1.000001,
-				       "a fraction from 0.01 to 1", NULL, 0, cerr, sizeof(cerr));
-	if (ev->path_rate_min < 0) {
+				       "a fraction above 0, at most 1", NULL, 0, cerr, sizeof(cerr));
+	if (ev->path_rate_min >= 0)
+		ev->qp_gain = config_num(o->config, "triage.qp_gain", 1, 1000, "a factor above 1",
+					 NULL, 0, cerr, sizeof(cerr));
+	if (ev->path_rate_min < 0 || ev->qp_gain < 0) {
 		snprintf(err, errlen, "%s", cerr);
 		return 2;
 	}
