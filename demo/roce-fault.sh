@@ -66,8 +66,10 @@ per_qp() {
 		echo "qdisc replace dev $dev root handle 1: prio bands 16"
 		i=0
 		while [ "$i" -lt 16 ]; do
-			echo "qdisc add dev $dev parent 1:$((i + 1)) handle $((i + 10)): $t"
-			echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff match ip sport $i 0x000f flowid 1:$((i + 1))"
+			# tc reads class and handle numbers as hex
+			c=$(printf %x $((i + 1)))
+			echo "qdisc add dev $dev parent 1:$c handle $(printf %x $((i + 16))): $t"
+			echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff match ip sport $i 0x000f flowid 1:$c"
 			i=$((i + 1))
 		done
 	} | tc -batch -
