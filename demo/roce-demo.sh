@@ -112,8 +112,9 @@ measure_line_rate() {
 # its own, so a clean wire carries more with 8 QPs than with one
 # (measured: 1.3x and 2.3x in two walks), which the triage's step 7
 # would call a single-QP limit; the demo's planted one (fault qp: a tbf
-# per QP, 8 QPs in about 6 of its 16 bands) gives about 6x: the file
-# asks for 3 (triage.qp_gain, the demo's choice).
+# per band of source ports, 8 QPs falling in several of its 16) gave
+# 3.6x: the file asks for 3 (triage.qp_gain, the demo's choice; the
+# margin on both sides is thin).
 demo_config() {
 	[ -z "${IBCONSOLE_CONFIG:-}" ] || return 0
 	{
