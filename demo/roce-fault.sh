@@ -18,20 +18,61 @@
 #         the peer's at 1500 (1024 B)
 #   gid   wrong GID index: the peer's agent restarts on its IPv6
 #         link-local RoCE v2 entry instead of the IPv4 one
+#   half  a path held to half the demo's line rate (tbf on this end's
+#         wire, a queue deep enough to drop nothing): the port still says
+#         its full rate, the traffic carries half (the triage's step 1)
+#   qp    a single-QP limit: each QP held to a quarter of the line. rxe
+#         gives each QP its own UDP source port: prio with 16 bands, u32
+#         on the port's low 4 bits, a tbf per band. One QP is slow, eight
+#         (in up to 8 bands) carry the wire (the triage's step 7)
+# half and qp need the line rate the demo measured at boot
+# (IBCONSOLE_DEMO_LINE_RATE, Gb/s).
 set -u
 
 dev=${RXE_VM_NETDEV:-eth1}
 dir=${IBCONSOLE_DEMO_DIR:?IBCONSOLE_DEMO_DIR not set: run from ibconsole --demo roce}
 state=$dir/fault
 
-faults="load loss mtu gid"
+faults="load loss mtu gid half qp"
 text() {
 	case $1 in
 	load) echo "loss only under load: CoDel drops on $dev once a queue stands (no PFC)" ;;
 	loss) echo "steady 2 % loss on $dev (netem)" ;;
 	mtu) echo "MTU mismatch: $dev 1100 B here (RoCE 512 B), 1500 B at the peer" ;;
 	gid) echo "wrong GID index: the peer's agent on its IPv6 link-local entry" ;;
+	half) echo "path at half the demo line rate: tbf on $dev, nothing dropped" ;;
+	qp) echo "single-QP limit: each QP held to a quarter of the line (tbf per UDP source port)" ;;
 	esac
+}
+
+# kbit/s: the demo's line rate times $1 / 100 (tc's unit)
+line_kbit() {
+	awk -v g="${IBCONSOLE_DEMO_LINE_RATE:-}" -v p="$1" \
+		'BEGIN { if (!(g + 0 > 0)) exit 1; k = int(g * 1e6 * p / 100); if (k < 8) k = 8; print k }'
+}
+
+# shaper NAME PCT: a tbf at the line's PCT % (tc's words after "tbf"),
+# a queue deep enough (4 MB) to drop nothing
+shaper() {
+	k=$(line_kbit "$2") || { echo "no demo line rate measured at boot: '$1' needs one" >&2; return 1; }
+	echo "tbf rate ${k}kbit burst 32k limit 4000000"
+}
+
+# RoCE v2 (UDP port 4791) by the source port's low 4 bits, one band
+# (and one tbf) each, in one tc -batch
+per_qp() {
+	t=$(shaper qp 25) || return 1
+	{
+		echo "qdisc replace dev $dev root handle 1: prio bands 16"
+		i=0
+		while [ "$i" -lt 16 ]; do
+			# tc reads class and handle numbers as hex
+			c=$(printf %x $((i + 1)))
+			echo "qdisc add dev $dev parent 1:$c handle $(printf %x $((i + 16))): $t"
+			echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip protocol 17 0xff match ip dport 4791 0xffff match ip sport $i 0x000f flowid 1:$c"
+			i=$((i + 1))
+		done
+	} | tc -batch -
 }
 
 # wait until the agent restarted with the new options (serve.args)
@@ -47,7 +88,7 @@ agent_restarted() {
 
 fault_off() {
 	case $1 in
-	load | loss) tc qdisc del dev "$dev" root 2>/dev/null ;;
+	load | loss | half | qp) tc qdisc del dev "$dev" root 2>/dev/null ;;
 	mtu) ip link set "$dev" mtu 1500 ;;
 	gid)
 		if [ -s "$dir/serve.args" ]; then
@@ -65,6 +106,12 @@ fault_on() {
 	loss) tc qdisc replace dev "$dev" root netem loss 2% ;;
 	mtu) ip link set "$dev" mtu 1100 ;;
 	gid) echo gid=link-local > "$dir/serve.args" && agent_restarted ;;
+	half)
+		t=$(shaper half 50) || return 1
+		# shellcheck disable=SC2086 # t is a word list
+		tc qdisc replace dev "$dev" root $t
+		;;
+	qp) per_qp ;;
 	esac
 }
 

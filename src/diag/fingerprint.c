@@ -54,6 +54,8 @@ double fingerprint_reference_gbps(const struct tri_evidence *ev)
 	const struct port_info *p = &ev->local;
 	double data = triage_data_rate_gbps(p);
 
+	if (ev->line_gbps > 0)
+		return ev->line_gbps;	/* what the path is known to carry */
 	if (ev->expected_rate_gbps > 0)
 		return ev->expected_rate_gbps;
 	if (data <= 0)

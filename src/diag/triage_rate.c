@@ -243,11 +243,52 @@ static void errors_step(const struct tri_evidence *ev, struct tri_result *r)
 	}
 }
 
+/* The path against what it is known to carry: a port Active at full
+ * rate whose write test gives half (the switch port or cable between; the
+ * degraded-link fingerprint, "measured about 50 %"), which the trained
+ * width and speed alone do not show. No source gives the fraction that
+ * is "too slow": acceptance passes a card at 90 % of line rate and about
+ * half is the fingerprint; the default lies between them,
+ * triage.path_rate_min in the config file. */
+#define TRI_PATH_RATE_MIN 0.75
+#define PATH_HINT "the port trained at full rate but the path carries less: move both ends to other switch ports, then swap the cable, and read the switch ports' counters (a shaper or a degraded link between)"
+
+static void path_rate(const struct tri_evidence *ev, struct tri_result *r)
+{
+	const struct tri_traffic *one = &ev->bw1, *eight = &ev->bw8;
+	const struct tri_traffic *best = eight->ok && (!one->ok || eight->gbps >= one->gbps) ? eight : one;
+	double min = ev->path_rate_min > 0 ? ev->path_rate_min : TRI_PATH_RATE_MIN, ratio;
+	uint64_t lost;
+
+	if (ev->line_gbps <= 0 || !best->ok)
+		return;
+	ratio = best->gbps / ev->line_gbps;
+	tri_line(r, "the path: %.4g Gb/s measured (%u QP%s), %.0f %% of the %.4g Gb/s it carries (%s)",
+		 best->gbps, best->qps, best->qps == 1 ? "" : "s", ratio * 100, ev->line_gbps,
+		 ev->line_origin[0] ? ev->line_origin : "given");
+	if (ratio >= min || r->state >= TRI_WARN)
+		return;	/* fast enough, or the port's own finding explains it */
+	/* a sequence gap is a packet lost; retries alone (a deep queue
+	 * delaying the acks past the QP's time-out) are not */
+	lost = triage_traffic_gaps(one) + triage_traffic_gaps(eight);
+	if (lost) {
+		tri_line(r, "the path is slow with sequence gaps +%llu: loss, which step 5 judges",
+			 (unsigned long long)lost);
+		return;
+	}
+	tri_judge(r, TRI_FAIL, PATH_HINT,
+		  "the port trained at %s %s, the path carries %.0f %% of its %.3g Gb/s (below %.0f %%, triage.path_rate_min), with no sequence gap",
+		  port_width_name(ev->local.width_active), ev->local.speed_name, ratio * 100,
+		  ev->line_gbps, min * 100);
+}
+
 void tri_step_rate(const struct tri_evidence *ev, struct tri_result *r)
 {
 	rate_only(ev, r);
-	if (ev->local_valid)
+	if (ev->local_valid) {
 		errors_step(ev, r);
+		path_rate(ev, r);
+	}
 }
 
 static void rate_only(const struct tri_evidence *ev, struct tri_result *r)

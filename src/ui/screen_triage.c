@@ -95,6 +95,8 @@ static void start(int step)
 	if (peer_secret(secret, sizeof(secret), ts.err, sizeof(ts.err)) < 0)
 		return;
 	o.secret = secret[0] ? secret : NULL;
+	o.line_gbps = screen_demo_line_rate();	/* 0 outside the RoCE demo */
+	snprintf(o.line_origin, sizeof(o.line_origin), "the demo's line rate, measured at boot");
 	ts.job_step = step;
 	ts.job = tri_job_start(&o, step >= 0 ? ts.ev : NULL,
 			       step >= 0 ? step_runs(step) : TRI_RUN_ALL, triage_env_ok,

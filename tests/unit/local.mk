@@ -114,6 +114,10 @@ EXTRA_DIST += tests/fixtures/optics/mkdumps.py \
 UNIT_TESTS += tests/unit/test_ber
 tests_unit_test_ber_SOURCES = tests/unit/test_ber.c
 tests_unit_test_ber_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+# Triage step 1's path rule: measured against what the path carries.
+UNIT_TESTS += tests/unit/test_triage_path
+tests_unit_test_triage_path_SOURCES = tests/unit/test_triage_path.c
+tests_unit_test_triage_path_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 # Triage step 1's bit error rates, this end's optic and the end-naming advice.
 UNIT_TESTS += tests/unit/test_triage_link
 tests_unit_test_triage_link_SOURCES = tests/unit/test_triage_link.c

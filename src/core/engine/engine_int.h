@@ -38,6 +38,7 @@ struct eng {
 	uint32_t nqps, rx_depth;
 	enum ibv_mtu path_mtu;
 	bool connected;
+	bool flushed;			/* a bandwidth phase's end flushed the QPs */
 	struct eng_qp qp[PROTO_MAX_QPS];
 	uint64_t *tp, *tc;		/* ENG_MAX_TS time stamps each */
 };

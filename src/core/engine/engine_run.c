@@ -23,6 +23,11 @@ struct run {
 	bool stamp;		/* time-stamp completions (bandwidth: peak) */
 	double best_interval_gbps;
 	bool stop_req;		/* the peer (or the duration) says stop */
+	/* the end-of-run drain (bandwidth): when the grace ends, the QPs are
+	 * flushed; fdone[i]: QP i's last WR came back, completed or flushed */
+	uint64_t drain_end;
+	bool flushing;
+	bool fdone[PROTO_MAX_QPS];
 	bool lat_live;		/* lat has this phase's samples (latency, initiator) */
 	bool defer_repost;	/* latency: receives are reposted after the reply's post */
 	struct eng_lat_live lat;
@@ -182,6 +187,10 @@ static enum eng_status poll_recv(struct run *r, uint64_t now)
 	for (int k = 0; k < n; k++) {
 		uint32_t i = (uint32_t)wc[k].wr_id;
 
+		if (r->flushing && wc[k].status == IBV_WC_WR_FLUSH_ERR && i < r->e->nqps) {
+			r->e->qp[i].rx_posted--;	/* our own flush: nothing arrived */
+			continue;
+		}
 		if (wc[k].status != IBV_WC_SUCCESS)
 			return wc_fail(r, &wc[k]);
 		if (i >= r->e->nqps)
@@ -213,6 +222,12 @@ static enum eng_status poll_send(struct run *r, uint64_t now)
 		uint32_t i = (uint32_t)(wc[k].wr_id >> 40);
 		uint64_t upto = wc[k].wr_id & ((1ull << 40) - 1);
 
+		if (r->flushing && wc[k].status == IBV_WC_WR_FLUSH_ERR && i < r->e->nqps) {
+			/* flushed, never completed: not counted */
+			if (upto >= r->scnt[i])
+				r->fdone[i] = true;
+			continue;
+		}
 		if (wc[k].status != IBV_WC_SUCCESS)
 			return wc_fail(r, &wc[k]);
 		if (i >= r->e->nqps || upto <= r->ccnt[i])
@@ -259,6 +274,30 @@ static enum eng_status refill_recv(struct run *r, uint32_t i)
 	return ENG_OK;
 }
 
+/* The end of a bandwidth run is bounded: WRs still outstanding
+ * ENG_DRAIN_GRACE_MS after the duration (a rate-limited path holds
+ * tx_depth x size per QP, minutes at a few Mb/s) are flushed by moving
+ * the QPs to the error state (IB spec: outstanding WRs then complete with
+ * IBV_WC_WR_FLUSH_ERR). Only completed WRs count; the QPs cannot run
+ * another phase (eng_run refuses). */
+#define ENG_DRAIN_GRACE_MS 1000
+
+static enum eng_status drain_flush(struct run *r)
+{
+	struct eng *e = r->e;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+
+	r->flushing = true;
+	e->flushed = true;
+	for (uint32_t i = 0; i < e->nqps; i++)
+		if (ibv_modify_qp(e->qp[i].qp, &a, IBV_QP_STATE)) {
+			snprintf(r->err, r->errlen, "cannot flush QP %u at the end of the run — "
+				 "check the device with 'ibconsole snapshot'", i + 1);
+			return ENG_INTERNAL;
+		}
+	return ENG_OK;
+}
+
 /* Bandwidth and message rate: keep up to tx_depth WRs in flight per QP,
  * one signaled every cq_mod (and whenever the queue would fill). */
 static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender, bool receiver)
@@ -285,6 +324,7 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 			/* the duration is over: post no more, but never leave an
 			 * unsignaled tail that no completion would retire */
 			stopped = true;
+			r->drain_end = eng_now_ns() + (uint64_t)ENG_DRAIN_GRACE_MS * 1000000;
 			for (uint32_t i = 0; i < e->nqps; i++)
 				lim[i] = r->scnt[i] + (r->scnt[i] && !lastsig[i] ? 1 : 0);
 		}
@@ -314,7 +354,7 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 			if (st)
 				return st;
 			for (uint32_t i = 0; i < e->nqps; i++)
-				if (r->scnt[i] < lim[i] || r->ccnt[i] < r->scnt[i])
+				if (r->scnt[i] < lim[i] || (r->ccnt[i] < r->scnt[i] && !r->fdone[i]))
 					sent_done = false;
 		}
 		if (receiver) {
@@ -342,6 +382,11 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 		st = housekeeping(r, now, sender);
 		if (st)
 			return st;
+		if (stopped && !r->flushing && now >= r->drain_end) {
+			st = drain_flush(r);
+			if (st)
+				return st;
+		}
 	}
 	finish_bw(r, res, t_first);
 	res->recv_msgs = r->rcvd;
@@ -594,6 +639,11 @@ enum eng_status eng_run(struct eng *e, uint64_t size, uint64_t iters, uint32_t d
 	res->qps = e->nqps;
 	if (!e->connected) {
 		snprintf(err, errlen, "internal: phase before the QPs were connected");
+		return ENG_INTERNAL;
+	}
+	if (e->flushed) {
+		snprintf(err, errlen, "the last phase's end flushed the QPs (the path drained too slowly): "
+			 "run each size as its own test, or give a shorter --tx-depth");
 		return ENG_INTERNAL;
 	}
 	if (size > p->size || size < PROTO_MIN_SIZE || (p->conn == CONN_UD && size > e->info.mtu)) {

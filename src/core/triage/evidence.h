@@ -105,6 +105,16 @@ struct tri_evidence {
 	struct tri_errors errors;
 	double expected_rate_gbps;	/* site's expected rate, 0 none */
 	char expected_origin[128];
+	/* what the path is known to carry (data, Gb/s; 0 none) and whence;
+	 * step 1 compares the measured rate with it */
+	double line_gbps;
+	char line_origin[96];
+	/* below this fraction of line_gbps the path is slow
+	 * (triage.path_rate_min; 0: the default) */
+	double path_rate_min;
+	/* step 7: 8 QPs carrying this many times one QP is a single-QP
+	 * limit (triage.qp_gain; 0: the default) */
+	double qp_gain;
 	/* the config's bit error rate levels (ber_watch, ber_act), 0: the
 	 * defaults */
 	double ber_watch, ber_act;

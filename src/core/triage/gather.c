@@ -442,6 +442,8 @@ static void evidence_begin(struct tri_evidence *ev, const struct tri_opts *o)
 	strftime(ev->time, sizeof(ev->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	snprintf(ev->peer, sizeof(ev->peer), "%s", o->peer ? o->peer : "");
 	snprintf(ev->sysfs_root, sizeof(ev->sysfs_root), "%s", sysfs_root_label());
+	ev->line_gbps = o->line_gbps > 0 ? o->line_gbps : 0;
+	snprintf(ev->line_origin, sizeof(ev->line_origin), "%s", o->line_origin);
 }
 
 /* The port judged: the first wanted one, an active one before others;
@@ -533,6 +535,15 @@ static int config_read(struct tri_evidence *ev, const struct tri_opts *o, double
 		ev->ber_act = config_num(o->config, "ber_act", 0, 1.000001, "a rate from 1e-18 to 1",
 					 NULL, 0, cerr, sizeof(cerr));
 	if (ev->ber_watch < 0 || ev->ber_act < 0) {
+		snprintf(err, errlen, "%s", cerr);
+		return 2;
+	}
+	ev->path_rate_min = config_num(o->config, "triage.path_rate_min", 0, 1.000001,
+				       "a fraction above 0, at most 1", NULL, 0, cerr, sizeof(cerr));
+	if (ev->path_rate_min >= 0)
+		ev->qp_gain = config_num(o->config, "triage.qp_gain", 1, 1000, "a factor above 1",
+					 NULL, 0, cerr, sizeof(cerr));
+	if (ev->path_rate_min < 0 || ev->qp_gain < 0) {
 		snprintf(err, errlen, "%s", cerr);
 		return 2;
 	}

@@ -21,6 +21,10 @@ struct tri_opts {
 	double timeout_s;		/* 0: 10 s */
 	int gid_index;			/* -1: automatic */
 	double duration_s;		/* per traffic run, 0: 2 s */
+	/* what the path is known to carry (Gb/s of data, 0: none) and where
+	 * the figure comes from ("the demo's wire, measured at boot") */
+	double line_gbps;
+	char line_origin[96];
 	/* judges the facts of the snapshot (the diag room's
 	 * portfacts_judge); NULL: none */
 	void (*judge)(struct snapshot *s);

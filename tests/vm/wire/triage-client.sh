@@ -117,3 +117,44 @@ want($after > $before, 'the queue dropped nothing')
 "
 wire_lossless "$nd"
 echo "ok: wire triage: lossless walk and screen, MTU mismatch, drops under load"
+
+echo "# 5. a path held to 2 Mb/s: a bandwidth run still ends within its duration and the drain bound"
+# A 2 s write test at 64 KiB with 128 WRs in flight (8 MiB: 34 s at 2
+# Mb/s, seconds even on the free emulated wire): WRs still outstanding
+# 1 s after the duration are flushed. The run's own span (first post to
+# last completion) stays within 2 s + 1 s, and its wall time within the
+# free run's plus that second (and slack for a loaded host). The oracle
+# for what it counts: the packets rxe0 sent (hw_counters), each completed
+# write being ceil(65536 / active MTU) of them; those sent but not
+# acknowledged at the flush (rxe keeps at most 128 unacknowledged PSNs a
+# QP) are sent and not counted.
+sp=/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts
+ppm=$(((65536 + $(rxe_active_mtu) - 1) / $(rxe_active_mtu)))
+# bwrun NAME: the run; NAME.json, its wall time in ms, packets sent
+bwrun() {
+	p0=$(cat "$sp") || fail "no $sp"
+	t0=$(date +%s%N)
+	rc=0
+	timeout 120 "$IBCONSOLE" test bw --op write -s 65536 -D 2 -q 1 -t 128 --no-record --json "$peer" \
+		> "$1.json" 2> "$1.err" || rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	pk=$(($(cat "$sp") - p0))
+	[ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat "$1.err"; fail "$1: test exited $rc"; }
+	set -- "$1" $(/usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["phases"][0]; print(p["msgs"], int(p["time_s"] * 1000))' "$1.json") ||
+		{ cat "$1.json" "$1.err"; fail "$1: no msgs in the record"; }
+	msgs=$2 span=$3
+	echo "$1: $ms ms wall, span $span ms, $msgs writes completed ($((msgs * ppm)) packets), rxe0 sent $pk packets"
+	[ "$msgs" -gt 0 ] || fail "$1: nothing completed"
+	[ "$pk" -ge $((msgs * ppm)) ] || fail "$1: counted more writes than rxe0 sent packets for"
+	[ "$pk" -le $((msgs * ppm + 128 + ppm)) ] ||
+		fail "$1: rxe0 sent $((pk - msgs * ppm)) packets beyond the completed writes (at most 128 unacknowledged + one write)"
+	[ "$span" -le 3500 ] || fail "$1: the run spanned $span ms: the drain is not bounded (2 s + 1 s grace)"
+}
+bwrun free
+free_ms=$ms
+tc qdisc replace dev "$nd" root tbf rate 2000kbit burst 32k limit 4000000 || fail "tc: no tbf on $nd"
+bwrun shaped
+wire_lossless "$nd"
+[ "$ms" -le $((free_ms + 1000 + 8000)) ] ||
+	fail "the shaped run took $ms ms, the free one $free_ms ms: the drain is not bounded (1 s grace)"
+echo "ok: a shaped run ends within its duration and the 1 s drain bound; its count within rxe0's sent packets"
