@@ -13,12 +13,16 @@
 # port (PMA), each later one should send PMA queries only. The load
 # average before and after. Prints Markdown; OUT=FILE also writes it.
 #   IBCONSOLE=path/to/ibconsole  DUR=120  INTERVAL=10
+#   EXPORT_ARGS="--no-smp": more exporter options (--no-smp: its local
+#   ports without SMPs, whose answers, late under a heavy load, can crash
+#   a process under umad2sim)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/sim/simlib.sh"
 . "$here/benchlib.sh"
 sim_isolate "$@"
 LEAVES=${1:-112} PER=${2:-18} SPINES=${3:-18}
 DUR=${DUR:-120} INTERVAL=${INTERVAL:-10}
+EXPORT_ARGS=${EXPORT_ARGS:-}
 IBC=${IBCONSOLE:-$here/../ibconsole}
 OUT=${OUT:-}
 [ -x "$IBC" ] || sim_die "$IBC not built"
@@ -34,16 +38,21 @@ cpu_s() { awk -v hz="$TICK" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/st
 # wait up to S seconds for process P to be gone
 gone() { local i; for i in $(seq 1 $(($2 * 10))); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
 
-# NAME PID: samples CPU over DUR s into NAME.cpu "wall cpu ibsim_cpu"
+# NAME PID: samples CPU over DUR s into NAME.cpu "wall cpu ibsim_cpu
+# ended": read each second, so a process that dies (a crash) still has
+# its figures up to its last second; ended 1 then
 measure()
 {
-	local t0 t1 c0 c1 s0 s1
+	local t0 c0 s0 t1 c1 s1 end=0 i c
 	t0=$(bench_now) c0=$(cpu_s "$2") s0=$(bench_sim_cpu)
-	sleep "$DUR"
-	kill -0 "$2" 2>/dev/null || sim_die "$1 ended early: $(cat "$SIM_DIR/$1.err")"
-	t1=$(bench_now) c1=$(cpu_s "$2") s1=$(bench_sim_cpu)
-	awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" -v e="$s0" -v f="$s1" \
-		'BEGIN { printf "%.1f %.2f %.2f\n", b - a, d - c, f - e }' >"$SIM_DIR/$1.cpu"
+	t1=$t0 c1=$c0 s1=$s0
+	for i in $(seq 1 "$DUR"); do
+		sleep 1
+		c=$(cpu_s "$2" 2>/dev/null) || { end=1; break; }
+		t1=$(bench_now) c1=$c s1=$(bench_sim_cpu)
+	done
+	awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" -v e="$s0" -v f="$s1" -v x=$end \
+		'BEGIN { printf "%.1f %.2f %.2f %d\n", b - a, d - c, f - e, x }' >"$SIM_DIR/$1.cpu"
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -51,11 +60,12 @@ LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (cd "$SIM_DIR" && LD_PRELOAD="$SIM_UMAD2SIM $MADCOUNT_SO" MADCOUNT_OUT="$SIM_DIR/exp.mads" \
 	MADCOUNT_CLASSES="$SIM_DIR/exp.classes" exec "$IBC" export --fabric \
-	--sweep-interval "$INTERVAL" --listen "127.0.0.1:$PORT" >"$SIM_DIR/exp.out" 2>"$SIM_DIR/exp.err") &
+	--sweep-interval "$INTERVAL" --listen "127.0.0.1:$PORT" $EXPORT_ARGS >"$SIM_DIR/exp.out" 2>"$SIM_DIR/exp.err") &
 XP=$!
 sim_track $XP
 measure exp $XP
-SCRAPE=$(python3 - "$PORT" <<'PY'
+SCRAPE="gone"
+kill -0 $XP 2>/dev/null && SCRAPE=$(python3 - "$PORT" <<'PY'
 import sys, urllib.request as u
 t = u.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=30).read().decode()
 v = {l.split()[0]: l.split()[1] for l in t.splitlines() if l and not l.startswith("#")}
@@ -63,9 +73,10 @@ print("%s sweeps, %s discoveries, %s ports" % tuple(v.get("ibconsole_fabric_" + 
       for k in ("sweeps_total", "discoveries_total", "sweep_ports")))
 PY
 ) || sim_die "no scrape from the exporter"
-kill -TERM $XP
+kill -TERM $XP 2>/dev/null
 gone $XP 30 || sim_die "the exporter did not end on SIGTERM"
 wait $XP 2>/dev/null
+echo $? >"$SIM_DIR/exp.rc"
 
 # --- the console, its sweep screen open ---
 TS="ibc-sweepcpu-$$"
@@ -81,7 +92,7 @@ done
 tmux -L "$TS" send-keys -t ui x
 measure ui "$UP"
 tmux -L "$TS" capture-pane -p -t ui >"$SIM_DIR/ui.screen"
-tmux -L "$TS" send-keys -t ui q
+tmux -L "$TS" send-keys -t ui q 2>/dev/null
 gone "$UP" 30 || sim_die "the console did not end on q"
 LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -96,11 +107,12 @@ buckets()
 later() { awk -v w="$INTERVAL" '$1 >= 2 * w { if ($2 == "4") p += $3; else s += $3 } END { print s + 0, p + 0 }' "$1"; }
 row()
 {
-	local wall cpu sim
-	read -r wall cpu sim <"$SIM_DIR/$2.cpu"
-	awk -v n="$1" -v w="$wall" -v c="$cpu" -v s="$sim" -v m="$(cut -d' ' -f1 "$SIM_DIR/$2.mads")" \
-		-v l="$(later "$SIM_DIR/$2.classes")" 'BEGIN { split(l, x, " ")
-		printf "| %s | %.1f s | %.2f s | **%.2f %%** | %s | %d SMP, %d PMA | %.2f s |\n", n, w, c, 100 * c / w, m, x[1], x[2], s }'
+	local wall cpu sim end
+	read -r wall cpu sim end <"$SIM_DIR/$2.cpu"
+	awk -v n="$1" -v w="$wall" -v c="$cpu" -v s="$sim" -v m="$(cut -s -d' ' -f1 "$SIM_DIR/$2.mads" 2>/dev/null)" \
+		-v l="$(later "$SIM_DIR/$2.classes" 2>/dev/null)" -v e="$end" 'BEGIN { split(l, x, " ")
+		if (e) n = n " (ENDED EARLY: crashed)"
+		printf "| %s | %.1f s | %.2f s | **%.2f %%** | %s | %d SMP, %d PMA | %.2f s |\n", n, w, c, 100 * c / w, m == "" ? "n/a" : m, x[1], x[2], s }'
 }
 {
 	echo "## Repeated sweeps' CPU: the console's sweep screen and \`export --fabric\`"
@@ -113,7 +125,7 @@ row()
 	echo "Exporter at the end: $SCRAPE."
 	echo "Console's sweep screen at the end: $(grep -m1 -o 'Fabric sweep: [^|]*' "$SIM_DIR/ui.screen")"
 	echo
-	echo "    exporter: $IBC export --fabric --sweep-interval $INTERVAL --listen 127.0.0.1:PORT"
+	echo "    exporter: $IBC export --fabric --sweep-interval $INTERVAL --listen 127.0.0.1:PORT${EXPORT_ARGS:+ $EXPORT_ARGS}"
 	echo "    console:  $IBC   (in tmux, 160x50; key x: the fabric sweep screen)"
 	echo
 	echo "CPU: user + system time of the process from /proc/PID/stat over $DUR s"
@@ -125,10 +137,11 @@ row()
 	row "export --fabric" exp
 	row "console, sweep screen" ui
 	echo
-	echo "MADs per $INTERVAL s, exporter: $(buckets "$SIM_DIR/exp.classes")"
+	echo "MADs per $INTERVAL s, exporter: $(buckets "$SIM_DIR/exp.classes" 2>/dev/null)"
 	echo
-	echo "MADs per $INTERVAL s, console: $(buckets "$SIM_DIR/ui.classes")"
+	echo "MADs per $INTERVAL s, console: $(buckets "$SIM_DIR/ui.classes" 2>/dev/null)"
 } >"$SIM_DIR/result.md"
 cat "$SIM_DIR/result.md"
 [ -z "$OUT" ] || cp "$SIM_DIR/result.md" "$OUT"
+grep -q 'ENDED EARLY' "$SIM_DIR/result.md" && sim_fail "a process ended early"
 sim_result >&2
