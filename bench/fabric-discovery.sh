@@ -20,6 +20,7 @@ BASE=${IBCONSOLE_BASE:-}
 . "$srcdir/tests/sim/simlib.sh"
 . "$srcdir/bench/benchlib.sh"
 sim_isolate "$@"
+ARGS="$*"	# the generator's arguments, before `set --` below reuses $@
 [ -x "$IBC" ] || sim_die "$IBC not built — run make"
 [ -z "$BASE" ] || [ -x "$BASE" ] || sim_die "$BASE not built"
 [ -x /usr/bin/time ] || sim_die "/usr/bin/time not found — apt-get install time"
@@ -81,12 +82,12 @@ row() # NAME RUNS MADS
 }
 echo "# Discovery: \`ibconsole fabric --json\` vs \`ibnetdiscover\`"
 echo
-echo "Written by \`$(basename "$0")${*:+ $*}\` (PAIRS=$PAIRS) on $(date -u +%Y-%m-%d), ibsim,"
+echo "Written by \`$(basename "$0")${ARGS:+ $ARGS}\` (PAIRS=$PAIRS) on $(date -u +%Y-%m-%d), ibsim,"
 echo "rdma-core $(pkg-config --modversion libibnetdisc 2>/dev/null), $(nproc) CPUs shared with other"
 echo "developers' builds and VMs: load average $LOAD0 before, $LOAD1 after."
 echo "Only the pairwise ratios mean much on such a machine."
 echo
-echo "Fabric: gen-fattree.py${*:+ $*}. Switches/HCAs/links found: ibconsole $OURS,"
+echo "Fabric: gen-fattree.py${ARGS:+ $ARGS}. Switches/HCAs/links found: ibconsole $OURS,"
 echo "ibnetdiscover $THEIRS: **$SAME**."
 echo
 echo "    A: $CMD_IBC"

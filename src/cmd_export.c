@@ -82,6 +82,12 @@ struct exp_state {
 	int fabric_nodes, fabric_ports;
 	unsigned long sweeps, sweep_failures, mads, discoveries;
 	struct sweeper *swp;		/* the fabric thread's (or --once's) */
+	/* a sweep's per-port arrays, kept for the next sweep: fresh ones
+	 * each time cost a page fault per 4 KiB of them */
+	struct export_target *et;
+	struct counter_set *sets;
+	int *fport;
+	int ports_cap;
 	bool fabric_ok;			/* the last attempt completed */
 	int fabric_status;		/* its exit-status-style code */
 	char fabric_err[400];
@@ -354,22 +360,30 @@ static int render_sweep(struct exp_state *x, struct export_target *et,
 static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 {
 	const struct sweep *sw = sweeper_sweep(x->swp);
-	struct export_target *et = NULL;
-	struct counter_set *sets = NULL;	/* every port's, for the writers */
 	struct sweeper_stats st;
-	int *fport = NULL, rc, worst = VERDICT_OK;
+	int rc, worst = VERDICT_OK;
 
 	rc = sweeper_query(x->swp, err, errlen);
 	if (rc)
 		return rc;
-	et = calloc((size_t)sw->n + 1, sizeof(*et));
-	fport = calloc((size_t)sw->n + 1, sizeof(*fport));
-	sets = malloc(((size_t)sw->n + 1) * sizeof(*sets));
-	if (!et || !fport || !sets) {
+	if (sw->n + 1 > x->ports_cap) {
+		free(x->et);
+		free(x->fport);
+		free(x->sets);
+		x->ports_cap = sw->n + 1;
+		x->et = malloc((size_t)x->ports_cap * sizeof(*x->et));
+		x->fport = malloc((size_t)x->ports_cap * sizeof(*x->fport));
+		/* every port's counters, for the writers */
+		x->sets = malloc((size_t)x->ports_cap * sizeof(*x->sets));
+	}
+	if (!x->et || !x->fport || !x->sets) {
 		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
+		x->ports_cap = 0;
 		rc = 5;
 	} else {
-		rc = render_sweep(x, et, sets, fport, &worst, err, errlen);
+		memset(x->et, 0, (size_t)(sw->n + 1) * sizeof(*x->et));
+		memset(x->fport, 0, (size_t)(sw->n + 1) * sizeof(*x->fport));
+		rc = render_sweep(x, x->et, x->sets, x->fport, &worst, err, errlen);
 	}
 	/* a sweep that was not served judges nothing: no previous round */
 	if (!rc)
@@ -388,9 +402,6 @@ static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 			x->worst = worst;
 	}
 	pthread_mutex_unlock(&x->lock);
-	free(et);
-	free(fport);
-	free(sets);
 	return rc;
 }
 
@@ -634,6 +645,9 @@ out:
 	export_server_stop(srv);
 	export_store_free(x->store);
 	sweeper_free(x->swp);
+	free(x->et);
+	free(x->fport);
+	free(x->sets);
 	reader_close(l->rd);
 	free(l->dp);
 	if (l->s)

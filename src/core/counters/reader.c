@@ -5,21 +5,30 @@
 #include "core/counters/reader.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/mad.h>
 
 #include "core/base/sysfs.h"
+#include "core/base/umadlock.h"
 
 #define CTRS_CLIENTS 8
 
+struct ctr_client {
+	char dev[64];
+	int port;
+	struct pma_client *c;
+	/* A query went unanswered: its answer (or a retry's) may still
+	 * come. good_lid/good_port: the last target that answered. */
+	bool late;
+	unsigned good_lid;
+	int good_port;
+};
+
 struct ctr_reader {
-	struct {
-		char dev[64];
-		int port;
-		struct pma_client *c;
-	} cl[CTRS_CLIENTS];
+	struct ctr_client cl[CTRS_CLIENTS];
 	int ncl;
 };
 
@@ -28,10 +37,93 @@ struct ctr_reader *reader_open(void)
 	return calloc(1, sizeof(struct ctr_reader));
 }
 
+/* The client's time-out (client_for); a fence answered sooner than this
+ * was sent once. */
+#define READER_TIMEOUT_MS 500
+
+/*
+ * Under ibsim's umad2sim preload an answer that arrives after the agent
+ * of its class has closed crashes the process: umad2sim's receiver
+ * thread looks up the class's descriptor, finds none, and locks through
+ * a NULL pointer. ibsim answers one MAD at a time in the order they
+ * came, so once a query sent after all the others has its answer, and
+ * was sent only once (answered before the client's time-out, so no
+ * retry is left in flight), no earlier query can still be answered.
+ * Such a fence goes to a LID that answered before. A client that cannot
+ * be fenced stays open, parked for the life of the process, so that its
+ * late answers find a registered agent. Real devices need none of this:
+ * the kernel drops answers for a closed agent.
+ */
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pma_client **parked;
+static int nparked;
+
+static bool client_fenced(struct ctr_client *k)
+{
+	uint8_t buf[IB_PC_DATA_SZ];
+	char why[200];
+	long own = 0;
+
+	if (!k->late || !umadlock_sim())
+		return true;
+	/* none answered yet: the local port's own PMA */
+	if (!k->good_lid && !sysfs_read_long(&own, "/sys/class/infiniband/%s/ports/%d/lid", k->dev, k->port) &&
+	    own > 0 && own < 0xc000) {
+		k->good_lid = (unsigned)own;
+		k->good_port = k->port;
+	}
+	for (int i = 0; k->good_lid && i < 4; i++) {
+		double t0 = counters_now();
+
+		if (!pma_get(k->c, k->good_lid, k->good_port, CLASS_PORT_INFO, buf, why, sizeof(why)) &&
+		    counters_now() - t0 < READER_TIMEOUT_MS / 1000.0)
+			return true;
+	}
+	return false;
+}
+
+static void client_close(struct ctr_client *k)
+{
+	struct pma_client **p;
+
+	if (client_fenced(k)) {
+		pma_close(k->c);
+		return;
+	}
+	pthread_mutex_lock(&parked_lock);
+	p = realloc(parked, ((size_t)nparked + 1) * sizeof(*p));
+	if (p) {
+		parked = p;
+		parked[nparked++] = k->c;
+	}
+	/* out of memory: the client stays open, unreferenced */
+	pthread_mutex_unlock(&parked_lock);
+}
+
+/* The outcome of one query on client k: answered or not. */
+static void client_note(struct ctr_client *k, unsigned lid, int port, bool answered)
+{
+	if (!answered) {
+		k->late = true;
+	} else {
+		k->good_lid = lid;
+		k->good_port = port;
+	}
+}
+
+/* A run of queries on k that began at t0 has ended: one that took the
+ * time-out or longer may have sent a retry, whose answer may still come
+ * though the query itself was answered. */
+static void client_ran(struct ctr_client *k, double t0)
+{
+	if (counters_now() - t0 >= READER_TIMEOUT_MS / 1000.0)
+		k->late = true;
+}
+
 void reader_release(struct ctr_reader *s)
 {
 	for (int i = 0; i < s->ncl; i++)
-		pma_close(s->cl[i].c);
+		client_close(&s->cl[i]);
 	s->ncl = 0;
 }
 
@@ -167,27 +259,29 @@ bad:
 	return -1;
 }
 
-static struct pma_client *client_for(struct ctr_reader *s,
+static struct ctr_client *client_for(struct ctr_reader *s,
 				     const struct ctr_target *t, char *err,
 				     size_t errlen)
 {
+	struct ctr_client *k;
 	struct pma_client *c;
 
 	for (int i = 0; i < s->ncl; i++)
 		if (!strcmp(s->cl[i].dev, t->dev) && s->cl[i].port == t->port)
-			return s->cl[i].c;
+			return &s->cl[i];
 	if (s->ncl >= CTRS_CLIENTS) {
 		snprintf(err, errlen, "too many local ports in use");
 		return NULL;
 	}
-	c = pma_open(t->dev, t->port, 500, err, errlen);
+	c = pma_open(t->dev, t->port, READER_TIMEOUT_MS, err, errlen);
 	if (!c)
 		return NULL;
-	snprintf(s->cl[s->ncl].dev, sizeof(s->cl[0].dev), "%s", t->dev);
-	s->cl[s->ncl].port = t->port;
-	s->cl[s->ncl].c = c;
-	s->ncl++;
-	return c;
+	k = &s->cl[s->ncl++];
+	memset(k, 0, sizeof(*k));
+	snprintf(k->dev, sizeof(k->dev), "%s", t->dev);
+	k->port = t->port;
+	k->c = c;
+	return k;
 }
 
 int reader_read_many(struct ctr_reader *s, const struct ctr_target *t,
@@ -213,7 +307,8 @@ int reader_read_many(struct ctr_reader *s, const struct ctr_target *t,
 	}
 	/* the PMA targets, one round per local port they leave from */
 	for (int i = 0; q && done && i < n; i++) {
-		struct pma_client *c;
+		struct ctr_client *c;
+		double t0;
 		int m = 0;
 
 		if (done[i])
@@ -235,9 +330,14 @@ int reader_read_many(struct ctr_reader *s, const struct ctr_target *t,
 			if (!t[k].remote)
 				snprintf(cs[k].dev, sizeof(cs[k].dev), "%s", t[k].dev);
 		}
-		if (m && pma_sample_many(c, q, m))
+		t0 = counters_now();
+		if (m && pma_sample_many(c->c, q, m))
 			for (int k = 0; k < m; k++)
 				bad += !q[k].cs->valid;
+		for (int k = 0; k < m; k++)
+			client_note(c, q[k].lid, q[k].port, q[k].cs->valid);
+		if (c)
+			client_ran(c, t0);
 	}
 	free(q);
 	free(done);
@@ -253,14 +353,22 @@ int reader_read(struct ctr_reader *s, const struct ctr_target *t,
 int reader_pma_get(struct ctr_reader *s, const struct ctr_target *t, int attr,
 		   uint8_t *out, char *why, size_t whylen)
 {
-	struct pma_client *c;
+	struct ctr_client *c;
+	double t0;
+	int rc;
 
 	if (!t->lid) {
 		snprintf(why, whylen, "%s is read from sysfs: no PMA", t->label);
 		return -1;
 	}
 	c = client_for(s, t, why, whylen);
-	return c ? pma_get(c, t->lid, t->pma_port, attr, out, why, whylen) : -1;
+	if (!c)
+		return -1;
+	t0 = counters_now();
+	rc = pma_get(c->c, t->lid, t->pma_port, attr, out, why, whylen);
+	client_note(c, t->lid, t->pma_port, !rc);
+	client_ran(c, t0);
+	return rc;
 }
 
 int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
@@ -276,8 +384,9 @@ int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
 		ok[i] = 0;
 	/* one pipelined run per local port the targets leave from */
 	for (int i = 0; !rc && i < n; i++) {
-		struct pma_client *c;
+		struct ctr_client *c;
 		char why[200];
+		double t0;
 		int m = 0;
 
 		if (done[i] || !t[i].lid)
@@ -291,8 +400,16 @@ int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
 			q[m].port = t[k].pma_port;
 			idx[m++] = k;
 		}
-		if (!c || pma_get_many(c, q, m, attr, buf, st) < 0)
+		if (!c)
 			continue;
+		t0 = counters_now();
+		if (pma_get_many(c->c, q, m, attr, buf, st) < 0) {
+			c->late = true;
+			continue;
+		}
+		for (int k = 0; k < m; k++)
+			client_note(c, q[k].lid, q[k].port, st[k] >= 0);
+		client_ran(c, t0);
 		for (int k = 0; k < m; k++)
 			if (!st[k]) {
 				ok[idx[k]] = 1;
@@ -311,7 +428,9 @@ int reader_pma_get_many(struct ctr_reader *s, const struct ctr_target *t, int n,
 int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
 	       size_t errlen)
 {
-	struct pma_client *c;
+	struct ctr_client *c;
+	double t0;
+	int rc;
 
 	if (!t->lid) {
 		snprintf(err, errlen, "%s: counters are read from sysfs and cannot be cleared from here", t->label);
@@ -320,5 +439,9 @@ int reader_clear(struct ctr_reader *s, const struct ctr_target *t, char *err,
 	c = client_for(s, t, err, errlen);
 	if (!c)
 		return -1;
-	return pma_clear(c, t->lid, t->pma_port, err, errlen);
+	t0 = counters_now();
+	rc = pma_clear(c->c, t->lid, t->pma_port, err, errlen);
+	client_note(c, t->lid, t->pma_port, !rc);
+	client_ran(c, t0);
+	return rc;
 }

@@ -65,6 +65,19 @@ void expo_printf(struct expo_buf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* formatted once where the room is there already (a sweep's text
+	 * is hundreds of thousands of short lines), measured first only
+	 * when it is not */
+	if (reserve(b, 128)) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			return;
+		}
+		b->p[b->len] = '\0';
+	}
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -74,6 +87,25 @@ void expo_printf(struct expo_buf *b, const char *fmt, ...)
 	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+}
+
+static void put_str(struct expo_buf *b, const char *s)
+{
+	expo_append(b, s, strlen(s));
+}
+
+/* An unsigned decimal without printf: the counters are most of a sweep's
+ * text. */
+static void put_u64(struct expo_buf *b, unsigned long long v)
+{
+	char d[24];
+	int i = (int)sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	expo_append(b, d + i, sizeof(d) - (size_t)i);
 }
 
 /* HELP text: backslash and newline escaped. */
@@ -102,17 +134,24 @@ void expo_label(struct expo_buf *b, bool *first, const char *key,
 {
 	const char *s;
 
-	expo_printf(b, "%s%s=\"", *first ? "" : ",", key);
+	if (!*first)
+		expo_append(b, ",", 1);
+	put_str(b, key);
+	expo_append(b, "=\"", 2);
 	*first = false;
-	for (s = value ? value : ""; *s; s++) {
+	for (s = value ? value : ""; *s;) {
+		size_t run = strcspn(s, "\\\"\n");
+
+		expo_append(b, s, run);	/* the plain stretch at once */
+		s += run;
 		if (*s == '\\')
 			expo_append(b, "\\\\", 2);
 		else if (*s == '"')
 			expo_append(b, "\\\"", 2);
 		else if (*s == '\n')
 			expo_append(b, "\\n", 2);
-		else
-			expo_append(b, s, 1);
+		if (*s)
+			s++;
 	}
 	expo_append(b, "\"", 1);
 }
@@ -123,12 +162,12 @@ static void put_name_labels(struct expo_buf *b, const char *name,
 {
 	bool first = !labels || !*labels;
 
-	expo_printf(b, "%s", name);
+	put_str(b, name);
 	if (first && !xkey)
 		return;
 	expo_append(b, "{", 1);
 	if (!first)
-		expo_printf(b, "%s", labels);
+		put_str(b, labels);
 	if (xkey)
 		expo_label(b, &first, xkey, xval);
 	expo_append(b, "}", 1);
@@ -142,9 +181,11 @@ void expo_sample(struct expo_buf *b, const char *name, const char *labels,
 		expo_printf(b, " NaN\n");
 	else if (isinf(v))
 		expo_printf(b, " %sInf\n", v > 0 ? "+" : "-");
-	else if (v == (double)(long long)v && fabs(v) < 1e15)
-		expo_printf(b, " %lld\n", (long long)v);
-	else
+	else if (v == (double)(long long)v && fabs(v) < 1e15) {
+		expo_append(b, v < 0 ? " -" : " ", v < 0 ? 2 : 1);
+		put_u64(b, (unsigned long long)fabs(v));
+		expo_append(b, "\n", 1);
+	} else
 		expo_printf(b, " %.17g\n", v);
 }
 
@@ -152,5 +193,7 @@ void expo_sample_u64(struct expo_buf *b, const char *name, const char *labels,
 		     const char *xkey, const char *xval, uint64_t v)
 {
 	put_name_labels(b, name, labels, xkey, xval);
-	expo_printf(b, " %llu\n", (unsigned long long)v);
+	expo_append(b, " ", 1);
+	put_u64(b, (unsigned long long)v);
+	expo_append(b, "\n", 1);
 }

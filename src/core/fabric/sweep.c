@@ -6,6 +6,7 @@
 #include "core/fabric/sweep.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,64 @@ static int open_pipe(struct pma_pipe *pp, const struct sweep_opts *o, char *err,
 	return 0;
 }
 
+/*
+ * Under ibsim's umad2sim preload an answer that arrives after its
+ * class's agent has closed crashes the process (its receiver thread
+ * locks through the NULL descriptor it finds). ibsim answers MADs one at
+ * a time in the order they came: when a round retried or gave up on a
+ * query, a fence — one more query to a LID that answered, itself
+ * answered on its first send (within the time-out) — proves every
+ * earlier send answered. A port that cannot be fenced is never closed:
+ * parked for the life of the process, its late answers find an agent.
+ * Real devices need none of this (the kernel drops them).
+ */
+static bool pipe_fenced(struct pma_pipe *pp, const struct pma_req *r, int n)
+{
+	uint8_t buf[IB_PC_DATA_SZ];
+	bool late = pp->sent > (unsigned long)n;	/* a retry went out */
+	int good = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (r[i].status == 1)
+			good = i;
+		else if (r[i].tries && !r[i].mad_status)
+			late = true;	/* sent, never answered */
+	}
+	if (!late || !umadlock_sim())
+		return true;
+	for (int i = 0; good >= 0 && i < 4; i++) {
+		struct pma_req f;
+		double t0 = counters_now();
+		int nf = 0;
+
+		pma_req_add(&f, &nf, buf, r[good].lid, r[good].port, CLASS_PORT_INFO);
+		if (!pma_pipe_run(pp, &f, nf) && f.status == 1 &&
+		    counters_now() - t0 < pp->timeout_ms / 1000.0)
+			return true;
+	}
+	return false;
+}
+
+static void close_pipe(struct ibmad_port *mp, bool fenced)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct ibmad_port **parked;
+	static int nparked;
+	struct ibmad_port **p;
+
+	if (fenced) {
+		mad_rpc_close_port(mp);
+		return;
+	}
+	pthread_mutex_lock(&lock);
+	p = realloc(parked, ((size_t)nparked + 1) * sizeof(*p));
+	if (p) {
+		parked = p;
+		parked[nparked++] = mp;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 /* Error counters (and PortXmitWait, as ibqueryerrors counts it) of a
  * PortCounters answer: any non-zero? */
 static bool pc_has_errors(const uint8_t *pc)
@@ -487,6 +546,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	struct query q = { 0 };
 	int n1, rc, cap_req;
 	double t0 = counters_now();
+	bool fenced;
 
 	if (!sw->n)
 		return 0;
@@ -533,6 +593,7 @@ out:
 	sw->mads_sent += pp.sent;
 	sw->mads_failed += pp.failed;
 	sw->query_s = counters_now() - t0;
+	fenced = !q.r || pipe_fenced(&pp, q.r, q.n);
 	free(q.r);
 	free(q.bufs);
 	free(q.node_of);
@@ -543,7 +604,7 @@ out:
 	free(q.cap);
 	free(q.cap2);
 	pma_pipe_fini(&pp);
-	mad_rpc_close_port(mp);
+	close_pipe(mp, fenced);
 	umadlock_span_end();
 	return rc;
 }
