@@ -5,8 +5,10 @@
 # first a warm-up, not counted), each tool going first in turn:
 #   send_lat   ib_send_lat -s 2 -n 1000   / test lat --op send -s 2 -n 1000
 #   write_lat  ib_write_lat -s 2 -n 1000  / test lat --op write -s 2 -n 1000
+#   read_lat   ib_read_lat -s 2 -n 1000   / test lat --op read -s 2 -n 1000
+#   ud_send_lat ib_send_lat -c UD -s 2 -n 1000 / test lat --op send -c UD …
 #   write_bw   ib_write_bw -s 65536 -n 2000 / test bw -s 65536 -n 2000
-# (also read_lat and ud_send_lat: IBCONSOLE_BENCH_METRICS). Latency is
+# (IBCONSOLE_BENCH_METRICS="send_lat write_lat" runs a subset). Latency is
 # perftest's t_typical, read in cycles (--report-cycles) and turned into
 # microseconds with the cycle counter's rate over the whole bench
 # (bench/tscrate.c), and our lat_median_us; bandwidth the averages.

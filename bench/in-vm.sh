@@ -12,7 +12,7 @@ reps=${IBCONSOLE_BENCH_REPS:-10}
 variants=${IBCONSOLE_BENCH_VARIANTS:-ibconsole=$IBCONSOLE}
 # builds that also run the bandwidth check (default: all)
 bw_variants=${IBCONSOLE_BENCH_BW_VARIANTS:-}
-metrics=${IBCONSOLE_BENCH_METRICS:-send_lat write_lat write_bw}
+metrics=${IBCONSOLE_BENCH_METRICS:-send_lat write_lat read_lat ud_send_lat write_bw}
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 gid=$(roce_v2_ipv4_index rxe0 1 "$ip4")
 echo "BENCH clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource);" \
