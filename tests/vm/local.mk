@@ -3,7 +3,9 @@
 # (the console's test screen on a lossy wire) and wire-triage.test (the
 # triage across a wire: MTUs, drops under load, its screen) and
 # wire-accept.test (acceptance of four agents, two NICs per VM, with a
-# planted bad NIC and a bad path) join two VMs through wire-run.sh. demo.test runs `ibconsole --demo roce` (two VMs,
+# planted bad NIC and a bad path) join two VMs through wire-run.sh.
+# fleet.test boots one VM for fleet-rules.sh (the fleet rules' defaults
+# judging a half-rate and a delayed path among three shaped NICs). demo.test runs `ibconsole --demo roce` (two VMs,
 # the console on the terminal) in tmux.
 # agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
 # agent-orders.test checks an agent's refusals of test orders (no VM).
@@ -16,7 +18,7 @@
 # the lock vmlock.sh takes lives in the build tree; clean removes it
 CLEANFILES = tests/vm.lock
 VM_TESTS = tests/vm/verbs.test tests/vm/wire-accept.test tests/vm/wire-triage.test \
-	tests/vm/wire-screen.test tests/vm/demo.test tests/vm/wire.test
+	tests/vm/wire-screen.test tests/vm/demo.test tests/vm/wire.test tests/vm/fleet.test
 TESTS += $(VM_TESTS) tests/vm/agent-hammer.test tests/vm/agent-orders.test \
 	tests/vm/agent-tcp.test
 tests/vm/wire-accept.log: $(filter tests/vm/verbs.log,$(TEST_LOGS))
@@ -26,6 +28,8 @@ tests/vm/demo.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm
 	tests/vm/wire-screen.log,$(TEST_LOGS))
 tests/vm/wire.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm/wire-triage.log \
 	tests/vm/wire-screen.log tests/vm/demo.log,$(TEST_LOGS))
+tests/vm/fleet.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm/wire-triage.log \
+	tests/vm/wire-screen.log tests/vm/demo.log tests/vm/wire.log,$(TEST_LOGS))
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh tests/vm/vmlock.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test tests/vm/agent-tcp.test \
@@ -39,7 +43,7 @@ EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh tests/vm/
 	tests/vm/t-46-export.sh tests/vm/t-47-perftest-peer.sh \
 	tests/vm/t-47-perftest-lat.sh tests/vm/perftestlib.sh \
 	tests/vm/t-48-agent-starve.sh tests/vm/t-49-flaps.sh tests/vm/t-45-test-screen.sh tests/vm/t-51-accept-screen.sh \
-	tests/vm/t-52-accept-pcie.sh \
+	tests/vm/t-52-accept-pcie.sh tests/vm/fleet.test tests/vm/fleet-rules.sh \
 	tests/vm/wire.test tests/vm/wire/server.sh tests/vm/wire/client.sh \
 	tests/vm/wire-screen.test tests/vm/wire/screen-server.sh \
 	tests/vm/wire/screen-client.sh tests/vm/wire-run.sh \

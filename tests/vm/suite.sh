@@ -9,7 +9,9 @@
 # its output shown between "=== RUN: name" and a "PASS: name" or
 # "FAIL: name" line, then a summary. Exit 0 when all passed, 1 otherwise.
 # IBCONSOLE_VM_ONLY=t-foo restricts the run to matching names (a shell
-# pattern; handy while writing a test).
+# pattern; handy while writing a test). IBCONSOLE_VM_SCRIPTS (default
+# t-*.sh) names the scripts a boot runs: tests/vm/fleet.test runs
+# fleet-*.sh in a boot of its own.
 #
 # Each test gets its own empty directory as cwd and in $IBC_TMP, removed
 # afterwards, and these variables: IBCONSOLE (the binary), RXE_VM_NETDEV
@@ -21,6 +23,7 @@ dir=${1:-$(cd "$(dirname "$0")" && pwd)}
 dir=$(cd "$dir" && pwd)
 per=${IBCONSOLE_VM_TEST_TIMEOUT:-180}
 only=${IBCONSOLE_VM_ONLY:-*}
+scripts=${IBCONSOLE_VM_SCRIPTS:-t-*.sh}
 VM_TESTS_DIR=$dir
 export VM_TESTS_DIR
 
@@ -57,7 +60,8 @@ settle
 pass=0
 fail=0
 failed=
-for t in "$dir"/t-*.sh; do
+# shellcheck disable=SC2231 # $scripts is a pattern on purpose
+for t in "$dir"/$scripts; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	# shellcheck disable=SC2254 # $only is a pattern on purpose
@@ -88,7 +92,7 @@ done
 total=$((pass + fail))
 echo "=== SUMMARY: $total tests, $pass passed, $fail failed${failed:+ (failed:$failed)}"
 if [ "$total" = 0 ]; then
-	echo "suite: ERROR: no test matched $dir/t-*.sh ($only)"
+	echo "suite: ERROR: no test matched $dir/$scripts ($only)"
 	exit 1
 fi
 [ "$fail" = 0 ]
