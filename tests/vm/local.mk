@@ -10,7 +10,7 @@
 # agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
 # agent-orders.test checks an agent's refusals of test orders (no VM).
 # agent-tcp.test: the TCP baseline port and the log under hostile clients (no VM).
-# The VM tests come first in TESTS, longest first, so that under
+# The VM tests come first in TESTS, longest first (fleet.test last), so that under
 # `make -j2 check` the chain of them starts at once and the other tests
 # share the second core; each waits for the one before it (a log's
 # prerequisite, only when both are in this run; vmlock.sh holds the same
