@@ -18,6 +18,20 @@ gid=$(roce_v2_ipv4_index rxe0 1 "$ip4")
 echo "BENCH clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource);" \
 	"cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o 'constant_tsc\|nonstop_tsc' | tr '\n' ' ');" \
 	"$(ib_send_lat --version 2>&1 | head -1)"
+# Where the two ends run: both tools alike, the initiator on one vCPU and
+# the responder on the other (IBCONSOLE_BENCH_PIN="CLIENT SERVER", "none"
+# for the scheduler's choice). Left to the scheduler, a run's latency
+# falls in one of two clusters (12 and 20 us in one run) by where the two
+# busy-polling ends and rxe's deferred work land, for either tool alike,
+# and that lottery, not the loops, set the pairs' ratios.
+pin=${IBCONSOLE_BENCH_PIN:-0 1}
+if [ "$pin" = none ]; then
+	pin_c= pin_s=
+else
+	pin_c="taskset -c ${pin% *}" pin_s="taskset -c ${pin#* }"
+fi
+PT_CLIENT_WRAP=$pin_c PT_SERVER_WRAP=$pin_s
+echo "BENCH ends placed: initiator '${pin_c:-any}', responder '${pin_s:-any}'"
 dir=$(mktemp -d)
 cd "$dir"
 echo "BENCH runs in $dir/runs.txt"
@@ -27,7 +41,8 @@ port=18800
 names=
 for v in $variants; do
 	name=${v%%=*} bin=${v#*=}
-	"$bin" serve -p $port 2> "agent-$name.log" &
+	# shellcheck disable=SC2086 # a command prefix, split on purpose
+	$pin_s "$bin" serve -p $port 2> "agent-$name.log" &
 	agents="$agents $!"
 	wait_listening "agent-$name.log"
 	eval "port_$name=$port bin_$name=\$bin"
@@ -107,7 +122,7 @@ ours() {
 	esac
 	rc=0
 	# shellcheck disable=SC2046
-	timeout 120 "$bin" test $(our_args "$2") -p "$port" --json --no-record "$ip4" > o.json 2> o.err || rc=$?
+	timeout 120 $pin_c "$bin" test $(our_args "$2") -p "$port" --json --no-record "$ip4" > o.json 2> o.err || rc=$?
 	[ $rc = 0 ] || [ $rc = 1 ] || { cat o.err; fail "$1 $2: exit $rc"; }
 	python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
 }
