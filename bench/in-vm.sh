@@ -20,10 +20,9 @@ echo "BENCH clocksource $(cat /sys/devices/system/clocksource/clocksource0/curre
 	"$(ib_send_lat --version 2>&1 | head -1)"
 # Where the two ends run: both tools alike, the initiator on one vCPU and
 # the responder on the other (IBCONSOLE_BENCH_PIN="CLIENT SERVER", "none"
-# for the scheduler's choice). Left to the scheduler, a run's latency
-# falls in one of two clusters (12 and 20 us in one run) by where the two
-# busy-polling ends and rxe's deferred work land, for either tool alike,
-# and that lottery, not the loops, set the pairs' ratios.
+# for the scheduler's choice), so that neither tool gets a better
+# placement than the other. Either tool's runs still fall in one of two
+# latency clusters (about 12 and 20 us under TCG) with or without it.
 pin=${IBCONSOLE_BENCH_PIN:-0 1}
 if [ "$pin" = none ]; then
 	pin_c= pin_s=
