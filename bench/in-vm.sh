@@ -103,7 +103,7 @@ pt() {
 		try=$((try + 1))
 		perftest_pair 120 18799 "$prog" -d rxe0 -x "$gid" -p 18799 "$@" >&2
 		[ "$pt_rc$pt_src" = 00 ] || { cat client.log server.log >&2; fail "$prog: client $pt_rc, server $pt_src"; }
-		val=$(awk -v c=$col '/^ *#bytes/ {getline; print $c; exit}' client.log)
+		val=$(awk -v c=$col '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print $c; exit}' client.log)
 		case $val in
 		*[0-9]*) case $val in *inf* | *nan*) ;; *) break ;; esac ;;
 		esac

@@ -45,7 +45,7 @@ theirs() {	# theirs TOOL FIELD ARGS...: perftest's client, one field of its resu
 		[ "$src" = 0 ] || { cat srv.log >&2; fail "$tool server failed against its own client"; }
 		break
 	done
-	awk -v f="$f" '/^ *#bytes/ {getline; print $f; exit}' cli.log
+	awk -v f="$f" '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print $f; exit}' cli.log
 }
 ours_run() {	# ours_run TOOL KIND ARGS...: our client against TOOL's server, JSON in o.json
 	tool=$1 kind=$2
@@ -65,7 +65,7 @@ ours_run() {	# ours_run TOOL KIND ARGS...: our client against TOOL's server, JSO
 	[ "$rc" -le 1 ] || { cat o.err srv.log >&2; fail "ibconsole test $kind $* --perftest against $tool: exit $rc"; }
 	[ "$src" = 0 ] || { cat srv.log >&2; fail "the $tool server did not finish normally against ibconsole ($*)"; }
 	# the server printed its normal result line
-	grep -q '^ *#bytes' srv.log && [ "$(awk '/^ *#bytes/ {getline; print NF; exit}' srv.log)" -ge 4 ] ||
+	grep -q '^ *#bytes' srv.log && [ "$(awk '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print NF; exit}' srv.log)" -ge 4 ] ||
 		[ "$kind" = lat ] || { cat srv.log; fail "the $tool server printed no result against ibconsole ($*)"; }
 }
 ours() {	# ours TOOL KEY KIND ARGS...: one key of our first phase
