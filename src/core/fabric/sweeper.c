@@ -69,6 +69,11 @@ const struct sweep *sweeper_sweep(const struct sweeper *s)
 	return &s->h.sw;
 }
 
+const struct sweep *sweeper_prev(const struct sweeper *s)
+{
+	return s->h.have && s->h.prev.n == s->h.sw.n ? &s->h.prev : NULL;
+}
+
 const struct fabric *sweeper_fabric(const struct sweeper *s)
 {
 	return s->f;

@@ -55,6 +55,10 @@ int sweeper_query(struct sweeper *s, char *err, size_t errlen);
 const struct sweep *sweeper_sweep(const struct sweeper *s);
 /* The kept model (keep_model), NULL before the first discovery. */
 const struct fabric *sweeper_fabric(const struct sweeper *s);
+/* The previous round's samples, by port as in sweeper_sweep() (a port
+ * this round could not read keeps its last one); NULL while there is
+ * none. */
+const struct sweep *sweeper_prev(const struct sweeper *s);
 /* Port i's counters into cs and its previous round's sample into pcs:
  * pcs, or NULL when there is none to judge against. */
 const struct counter_set *sweeper_pair(struct sweeper *s, int i,
