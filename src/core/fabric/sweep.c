@@ -427,9 +427,26 @@ struct query {
 	int nn, n;
 };
 
-/* The first round: each node's ClassPortInfo (and a switch's
- * AllPortSelect sum unless every counter is wanted), each HCA port's
- * PortCounters. Ports of one node are adjacent in sw->p. */
+/* Whether node k's ClassPortInfo is known this round: kept from an
+ * earlier one (no request) or answered now. */
+static bool cpi_ok(const struct query *q, int k)
+{
+	return q->cpi[k] < 0 || q->r[q->cpi[k]].status == 1;
+}
+
+/* Whether every port of the node whose first port is i keeps its
+ * ClassPortInfo. */
+static bool node_cpi_kept(const struct sweep *sw, int i)
+{
+	for (int j = i; j < sw->n && sw->p[j].guid == sw->p[i].guid; j++)
+		if (!sw->p[j].cpi_kept)
+			return false;
+	return true;
+}
+
+/* The first round: each node's ClassPortInfo unless it is kept (and a
+ * switch's AllPortSelect sum unless every counter is wanted), each HCA
+ * port's PortCounters. Ports of one node are adjacent in sw->p. */
 static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
 			   struct query *q)
 {
@@ -440,9 +457,15 @@ static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
 			q->node_of[i] = q->nn - 1;
 		} else {
 			q->node_of[i] = q->nn;
-			q->cpi[q->nn] = q->n;
-			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->is_switch ? 0 : p->port,
-				CLASS_PORT_INFO);
+			q->cpi[q->nn] = -1;
+			if (node_cpi_kept(sw, i)) {
+				q->cap[q->nn] = p->cap;
+				q->cap2[q->nn] = p->cap2;
+			} else {
+				q->cpi[q->nn] = q->n;
+				pma_req_add(q->r, &q->n, q->bufs, p->lid,
+					    p->is_switch ? 0 : p->port, CLASS_PORT_INFO);
+			}
 			q->agg[q->nn] = -1;
 			if (p->is_switch && !o->all_counters) {
 				q->agg[q->nn] = q->n;
@@ -468,7 +491,7 @@ static void second_requests(const struct sweep *sw, const struct sweep_opts *o,
 		const struct sweep_port *p = &sw->p[i];
 		int k = q->node_of[i];
 
-		if (q->r[q->cpi[k]].status != 1)
+		if (!cpi_ok(q, k))
 			continue;
 		if (p->is_switch) {
 			struct pma_req *a = q->agg[k] >= 0 ? &q->r[q->agg[k]] : NULL;
@@ -498,7 +521,7 @@ static int store_results(struct sweep *sw, const struct query *q, double t,
 	for (int i = 0; i < sw->n; i++) {
 		int k = q->node_of[i];
 
-		if (r[q->cpi[k]].status == 1 && q->pc[i] >= 0 && r[q->pc[i]].status == 1 &&
+		if (cpi_ok(q, k) && q->pc[i] >= 0 && r[q->pc[i]].status == 1 &&
 		    (q->pce[i] < 0 || r[q->pce[i]].status == 1))
 			nread++;
 	}
@@ -518,7 +541,7 @@ static int store_results(struct sweep *sw, const struct query *q, double t,
 		p->cap2 = q->cap2[k];
 		p->has_pce = false;
 		p->vi = -1;
-		if (r[q->cpi[k]].status != 1)
+		if (!cpi_ok(q, k))
 			p->result = SWEEP_NO_CPI;
 		else if (pc < 0)
 			p->result = SWEEP_CLEAN_SUM;	/* the aggregate said so */
@@ -534,6 +557,8 @@ static int store_results(struct sweep *sw, const struct query *q, double t,
 					    q->cap[k], p->has_pce ? q->cap2[k] : 0,
 					    sw->vals + (size_t)p->vi * CTR_IDX_COUNT);
 		}
+		/* a port that did not answer: its node is asked again */
+		p->cpi_kept = sweep_port_valid(p);
 	}
 	return 0;
 }
@@ -579,7 +604,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		goto out;
 	}
 	for (int k = 0; k < q.nn; k++)
-		if (q.r[q.cpi[k]].status == 1)
+		if (q.cpi[k] >= 0 && q.r[q.cpi[k]].status == 1)
 			counters_parse_cpi(q.r[q.cpi[k]].out, &q.cap[k], &q.cap2[k]);
 	n1 = q.n;
 	second_requests(sw, o, &q);
