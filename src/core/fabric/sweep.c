@@ -6,7 +6,6 @@
 #include "core/fabric/sweep.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,61 +332,46 @@ static int open_pipe(struct pma_pipe *pp, const struct sweep_opts *o, char *err,
 }
 
 /*
- * Under ibsim's umad2sim preload an answer that arrives after its
- * class's agent has closed crashes the process (its receiver thread
- * locks through the NULL descriptor it finds). ibsim answers MADs one at
- * a time in the order they came: when a round retried or gave up on a
- * query, a fence — one more query to a LID that answered, itself
- * answered on its first send (within the time-out) — proves every
- * earlier send answered. A port that cannot be fenced is never closed:
- * parked for the life of the process, its late answers find an agent.
- * Real devices need none of this (the kernel drops them).
+ * Under ibsim's umad2sim preload an answer that arrives after its agent
+ * closed crashes the process (umadlock.h): when a round retried or gave
+ * up on a query, the port is closed only after a fence, a ClassPortInfo
+ * Get to a LID that answered, or else parked.
  */
+struct pipe_fence {
+	struct pma_pipe *pp;
+	const struct pma_req *good;	/* a request answered, NULL none */
+};
+
+static int pipe_fence(void *arg)
+{
+	struct pipe_fence *pf = arg;
+	uint8_t buf[IB_PC_DATA_SZ];
+	struct pma_req f;
+	int nf = 0;
+
+	if (!pf->good)
+		return -1;
+	pma_req_add(&f, &nf, buf, pf->good->lid, pf->good->port, CLASS_PORT_INFO);
+	return !pma_pipe_run(pf->pp, &f, nf) && f.status == 1 ? 0 : -1;
+}
+
 static bool pipe_fenced(struct pma_pipe *pp, const struct pma_req *r, int n)
 {
-	uint8_t buf[IB_PC_DATA_SZ];
+	struct pipe_fence pf = { pp, NULL };
 	bool late = pp->sent > (unsigned long)n;	/* a retry went out */
-	int good = -1;
 
 	for (int i = 0; i < n; i++) {
 		if (r[i].status == 1)
-			good = i;
+			pf.good = &r[i];
 		else if (r[i].tries && !r[i].mad_status)
 			late = true;	/* sent, never answered */
 	}
-	if (!late || !umadlock_sim())
-		return true;
-	for (int i = 0; good >= 0 && i < 4; i++) {
-		struct pma_req f;
-		double t0 = counters_now();
-		int nf = 0;
-
-		pma_req_add(&f, &nf, buf, r[good].lid, r[good].port, CLASS_PORT_INFO);
-		if (!pma_pipe_run(pp, &f, nf) && f.status == 1 &&
-		    counters_now() - t0 < pp->timeout_ms / 1000.0)
-			return true;
-	}
-	return false;
+	return umadlock_fenced(late, pp->timeout_ms, pipe_fence, &pf);
 }
 
-static void close_pipe(struct ibmad_port *mp, bool fenced)
+static void close_mad_port(void *mp)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static struct ibmad_port **parked;
-	static int nparked;
-	struct ibmad_port **p;
-
-	if (fenced) {
-		mad_rpc_close_port(mp);
-		return;
-	}
-	pthread_mutex_lock(&lock);
-	p = realloc(parked, ((size_t)nparked + 1) * sizeof(*p));
-	if (p) {
-		parked = p;
-		parked[nparked++] = mp;
-	}
-	pthread_mutex_unlock(&lock);
+	mad_rpc_close_port(mp);
 }
 
 /* Error counters (and PortXmitWait, as ibqueryerrors counts it) of a
@@ -629,7 +613,7 @@ out:
 	free(q.cap);
 	free(q.cap2);
 	pma_pipe_fini(&pp);
-	close_pipe(mp, fenced);
+	umadlock_let_go(mp, close_mad_port, fenced);
 	umadlock_span_end();
 	return rc;
 }
