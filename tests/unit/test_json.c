@@ -234,6 +234,68 @@ static void test_numbers(void **state)
 	free(got);
 }
 
+/* json_num_text against snprintf("%.10g") directly: the text of
+ * fractions is made without printf, so every path of it is compared
+ * with printf's, many values each. */
+static void text_case(double v)
+{
+	char got[JSON_NUM_MAX], want[64];
+	size_t n = json_num_text(got, v);
+
+	if (isfinite(v))
+		snprintf(want, sizeof(want), "%.10g", v);
+	else
+		snprintf(want, sizeof(want), "null");
+	if (strcmp(got, want) || n != strlen(want))
+		fail_msg("%a: json_num_text wrote \"%s\" (%zu), printf \"%s\"", v, got, n, want);
+}
+
+static uint64_t rnd64(void)
+{
+	return (uint64_t)rand() << 62 ^ (uint64_t)rand() << 31 ^ (uint64_t)rand();
+}
+
+static void test_number_text(void **state)
+{
+	/* ties at the tenth digit (exact in binary, to even), the style's
+	 * edges (1e-4, 1e10, 9.9999999995 rounding up a decade), the ends
+	 * of the exact range and past them */
+	static const double edge[] = { 12345678905.0, 12345678915.0, 0.5, 1.5, 2.5,
+		9999999999.5, 9999999999.4, 99999999995.0, 99999999985.0, 1e10 + 0.5,
+		0.0001, 0.00009999999999, 0.000099999999995, 0.00010000000005,
+		9.9999999995e-5, 1e-5, 123456.78905, 1.0000000005, 1.00000000049,
+		0.3, 2.0 / 3, 1e-13, 1e-14, 1.5e-13, 9.99999999e37, 1e38, 3e38, 1e300,
+		5e-324, 2.2250738585072014e-308, 1e22, 1e23, 4503599627370495.5,
+		9007199254740993.0, 1.8446744073709552e19, 29.99979423, 6.911952591e-05,
+		123471053.6, 0.999871, -0.999871, -12345678905.0, -9.9999999995e-5 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		text_case(edge[i]);
+		text_case(nextafter(edge[i], 0));
+		text_case(nextafter(edge[i], INFINITY));
+	}
+	srand(26);
+	/* any bit pattern, so every exponent */
+	for (int i = 0; i < 200000; i++) {
+		uint64_t b = rnd64();
+		double v;
+
+		memcpy(&v, &b, sizeof(v));
+		text_case(v);
+	}
+	/* the magnitudes rates have, uniformly in their exponent */
+	for (int i = 0; i < 200000; i++)
+		text_case(ldexp((double)(rnd64() >> 11), rand() % 160 - 120));
+	/* ten digits and a 5 after them, near a decimal tie, in every decade */
+	for (int i = 0; i < 100000; i++) {
+		double v = (double)(1000000000 + rand() % 1000000000) * 10 + 5;
+
+		text_case(v * pow(10, rand() % 40 - 25));
+		text_case((double)(rand() % 100000) / (1 << (rand() % 20)));
+	}
+}
+
 /* Nesting deeper than the indentation table still closes correctly. */
 static void test_indent(void **state)
 {
@@ -265,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_long_and_random),
 		cmocka_unit_test(test_replaced_sibling),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_number_text),
 		cmocka_unit_test(test_indent),
 	};
 
