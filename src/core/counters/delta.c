@@ -45,7 +45,14 @@ static long long bucket_of(double t)
  * time that went backwards keeps the newest bucket. */
 static void bucket_add(struct delta_ctr *c, long long id, uint64_t v)
 {
-
+	/* Nothing in the ring (no delta above 0 in the last
+	 * DELTA_NBUCKETS buckets) and nothing to add: the buckets it would
+	 * zero are zero already. A quiet counter's ring is not touched. */
+	if (!v && (!c->moved || c->bucket_id - c->moved_bucket >= DELTA_NBUCKETS)) {
+		if (id > c->bucket_id)
+			c->bucket_id = id;
+		return;
+	}
 	if (id > c->bucket_id) {
 		long long steps = id - c->bucket_id;
 
@@ -64,6 +71,10 @@ static void bucket_add(struct delta_ctr *c, long long id, uint64_t v)
 	}
 	c->bucket[((c->bucket_id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS] += v;
 	c->bucket_total += v;
+	if (v) {
+		c->moved = true;
+		c->moved_bucket = c->bucket_id;
+	}
 }
 
 static void hist_push(struct delta_ctr *c, uint64_t v, enum delta_state st)
@@ -258,7 +269,8 @@ uint64_t delta_window(const struct delta_ctr *c, double now, double window_s)
 	first = bucket_of(now - window_s) + 1;
 	if (first < oldest)
 		first = oldest;
-	if (first > c->bucket_id)
+	/* no delta above 0 since the window began */
+	if (first > c->bucket_id || !c->moved || c->moved_bucket < first)
 		return 0;
 	/* The shorter walk: the window itself, or the running sum of the
 	 * whole ring less the buckets older than the window (the same

@@ -54,11 +54,15 @@ struct delta_ctr {
 	bool total_lb;		/* a total includes a lower bound */
 	unsigned resets, saturations;
 	long long bucket_id;	/* newest bucket's index */
-	uint64_t bucket[DELTA_NBUCKETS];
+	/* the newest bucket a delta above 0 went into, when moved: no
+	 * window that starts after it needs a look at the ring */
+	long long moved_bucket;
+	bool moved;
+	int hist_n, hist_pos;
 	uint64_t bucket_total;	/* running sum of bucket[] (mod 2^64) */
+	uint64_t bucket[DELTA_NBUCKETS];
 	uint64_t hist[DELTA_HIST];	/* newest at hist_pos - 1 */
 	uint8_t hist_state[DELTA_HIST];
-	int hist_n, hist_pos;
 };
 
 struct delta_port {
