@@ -321,7 +321,8 @@ static void port_ber_json(struct json *j, const struct delta_port *d, int lanes,
 
 static void peer_json(struct json *j, const struct port_peer *q,
 		      const struct delta_port *d, const struct counter_set *cs,
-		      const struct thresholds *th, double now, int lanes, double lane_gbps)
+		      struct ctr_json_cache *tc, const struct thresholds *th, double now,
+		      int lanes, double lane_gbps)
 {
 	struct verdict v;
 
@@ -339,7 +340,7 @@ static void peer_json(struct json *j, const struct port_peer *q,
 		json_str(j, "mode", cs->valid ? cs->mode : NULL);
 		rules_eval_delta(d, th, now, &v);
 		cmd_json_verdict(j, &v);
-		counters_json_delta(j, d, cs, now);
+		counters_json_delta(j, d, now, tc);
 		port_ber_json(j, d, lanes, lane_gbps, th);
 	}
 	json_obj_end(j);
@@ -360,6 +361,7 @@ struct watch {
 	struct thresholds th;
 	struct delta_port *dp;
 	struct counter_set *cs;
+	struct ctr_json_cache *tc;	/* each target's counter texts */
 	struct ctr_reader *smp;
 	struct baseline_port *bl;
 	struct port_flaps *fl;
@@ -421,11 +423,12 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	w->pc = calloc((size_t)w->n, sizeof(*w->pc));
 	w->dp = calloc((size_t)w->n, sizeof(*w->dp));
 	w->cs = calloc((size_t)w->n, sizeof(*w->cs));
+	w->tc = calloc((size_t)w->n, sizeof(*w->tc));
 	w->bl = calloc((size_t)w->n, sizeof(*w->bl));
 	w->fl = calloc((size_t)w->n, sizeof(*w->fl));
 	w->smp = reader_open();
 	lane = calloc((size_t)w->n + 1, sizeof(*lane));
-	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp || !lane) {
+	if (!w->pc || !w->dp || !w->cs || !w->tc || !w->bl || !w->fl || !w->smp || !lane) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto done;
@@ -482,14 +485,15 @@ static void watch_port_json(struct json *j, const struct watch *w, int i,
 	json_bool(j, "valid", cs->valid);
 	json_str(j, "error", cs->valid ? NULL : cs->why);
 	cmd_json_verdict(j, v);
-	counters_json_delta(j, &w->dp[i], cs, now);
+	counters_json_delta(j, &w->dp[i], now, &w->tc[i]);
 	counters_json_details(j, cs);
 	cong_json(j, &w->dp[i], &w->pc[i], iv);
 	pfc_json(j, &w->pc[i], t);
 	port_ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th);
 	if (i < w->nlocal)
 		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
-			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now,
+			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL,
+			  w->peer_at[i] >= 0 ? &w->tc[w->peer_at[i]] : NULL, &w->th, now,
 			  t->lanes, w->lane_sig[i]);
 	json_obj_end(j);
 }
@@ -618,6 +622,9 @@ out:
 	reader_close(w->smp);
 	free(w->dp);
 	free(w->cs);
+	for (int i = 0; w->tc && i < w->n; i++)
+		counters_json_cache_free(&w->tc[i]);
+	free(w->tc);
 	free(w->bl);
 	free(w->fl);
 	free(w->pc);

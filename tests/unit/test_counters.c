@@ -466,7 +466,7 @@ static char *port_doc(const struct delta_port *d, bool compact, int nest,
 
 static void delta_json_under_test(struct json *j, const struct delta_port *d, double now)
 {
-	counters_json_delta(j, d, NULL, now);
+	counters_json_delta(j, d, now, NULL);
 }
 
 /* watch's counter members, written as text in one piece per counter,
@@ -491,6 +491,8 @@ static void test_delta_json_as_writer(void **state)
 	c->rate_valid = true;
 	c->total = c->total_mark = UINT64_MAX - 1;
 	c->bucket[200 % DELTA_NBUCKETS] = c->bucket_total = 99;
+	c->moved = true;
+	c->moved_bucket = 200;
 	put_ctr(&d, "Odd \"name\\\xff", CTR_CONGESTION, CTR_COUNT, 32, DELTA_SATURATED);
 	c = &d.c[d.n - 1];
 	c->value = 0xffffffff;
@@ -507,6 +509,8 @@ static void test_delta_json_as_writer(void **state)
 	c->bucket[200 % DELTA_NBUCKETS] = 2;
 	c->bucket[150 % DELTA_NBUCKETS] = 30;	/* in the 10 minutes only */
 	c->bucket_total = 37;
+	c->moved = true;
+	c->moved_bucket = 200;
 	put_ctr(&d, "PortRcvPkts", CTR_TRAFFIC, CTR_PACKETS, 64, DELTA_OK);
 	c = &d.c[d.n - 1];
 	c->delta = 0;
@@ -523,6 +527,129 @@ static void test_delta_json_as_writer(void **state)
 		}
 }
 
+/* A compact "ports" document of port d at now, by fn (nest 1, as
+ * watch writes it). */
+static char *port_doc_at(const struct delta_port *d, double now,
+			 void (*fn)(struct json *, const struct delta_port *, double))
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	struct json j;
+
+	assert_non_null(f);
+	json_init(&j, f);
+	j.compact = true;
+	json_obj_begin(&j, NULL);
+	json_arr_begin(&j, "ports");
+	json_obj_begin(&j, NULL);
+	fn(&j, d, now);
+	json_obj_end(&j);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fclose(f);
+	return out;
+}
+
+static struct ctr_json_cache test_cache;
+
+static void delta_json_cached(struct json *j, const struct delta_port *d, double now)
+{
+	counters_json_delta(j, d, now, &test_cache);
+}
+
+/* One sample of the cache test's port: each counter moves now and then
+ * (a few at once), is cleared, saturates, or is left out; now and then
+ * the whole sample is missed. */
+static void cache_sample(struct counter_set *cs, uint64_t *v, double t)
+{
+	static const struct { const char *name; unsigned bits; } ctr[] = {
+		{ "SymbolErrorCounter", 16 }, { "LinkDownedCounter", 8 },
+		{ "PortRcvErrors", 16 }, { "PortXmitData", 64 }, { "PortRcvPkts", 64 },
+		{ "Odd \"name\\\xff", 32 }, { "rcvd_bytes", 64 }, { "PortXmitWait", 32 },
+	};
+
+	memset(cs, 0, sizeof(*cs));
+	cs->valid = rand() % 40 != 0;
+	cs->t_mono = t;
+	for (int i = 0; i < 8; i++) {
+		uint64_t max = ctr[i].bits == 64 ? UINT64_MAX : (UINT64_C(1) << ctr[i].bits) - 1;
+		int r = rand() % 100;
+		struct ctr_value *x;
+
+		if (r < 8)
+			v[i] += 1 + (uint64_t)(rand() % 3);
+		else if (r == 8)
+			v[i] = 0;				/* cleared */
+		else if (r == 9 && ctr[i].bits < 64)
+			v[i] = max;				/* saturated */
+		else if (r == 10 && i == 3)
+			v[i] += UINT64_C(1) << 40;		/* a big delta */
+		if (v[i] > max)
+			v[i] = max;
+		if (rand() % 50 == 0)
+			continue;				/* left out */
+		x = counters_put(cs, ctr[i].name, v[i]);
+		assert_non_null(x);
+		x->bits = (uint8_t)ctr[i].bits;
+		x->saturates = ctr[i].bits < 64;
+		x->cls = (uint8_t)(i < 3 || i == 5 ? CTR_ERROR : i == 7 ? CTR_CONGESTION : CTR_TRAFFIC);
+		x->unit = (uint8_t)(i == 3 ? CTR_WORDS4 : i == 6 ? CTR_BYTES : i == 4 ? CTR_PACKETS : CTR_COUNT);
+		x->valid = true;
+	}
+}
+
+/* watch's counter objects written from the cache are what the writer
+ * writes member by member (the reference) and what the uncached path
+ * writes, byte for byte, sample after sample: a counter that moves, is
+ * cleared or saturates, whose windows age (the clock runs on, jumps by
+ * minutes), or a sample missed, changes its text in the same interval;
+ * one that did not keeps it. */
+static void test_delta_json_cache(void **state)
+{
+	static struct delta_port d;
+	struct counter_set *cs = calloc(1, sizeof(*cs));
+	uint64_t v[8] = { 0, 0, 0, 1000, 5, 0, 77, 0 };
+	char *prev = NULL;
+	double t = 5000.0;
+	int changed = 0, same = 0;
+
+	(void)state;
+	assert_non_null(cs);
+	memset(&test_cache, 0, sizeof(test_cache));
+	delta_init(&d, "x/1", 1.0);
+	srand(26);
+	for (int step = 0; step < 3000; step++) {
+		int r = rand() % 100;
+		char *want, *plain, *got;
+
+		t += r < 3 ? 61.0 + rand() % 600 : r < 10 ? 5.0 : r < 20 ? 1.0 + (rand() % 100) / 1000.0 : 1.0;
+		cache_sample(cs, v, t);
+		delta_update(&d, cs, t);
+		if (step % 500 == 0)
+			delta_mark(&d, t);
+		want = port_doc_at(&d, t, ref_delta_json);
+		plain = port_doc_at(&d, t, delta_json_under_test);
+		got = port_doc_at(&d, t, delta_json_cached);
+		assert_string_equal(plain, want);
+		assert_string_equal(got, want);
+		if (prev && strcmp(prev, got))
+			changed++;
+		else if (prev)
+			same++;
+		free(prev);
+		prev = got;
+		free(want);
+		free(plain);
+	}
+	/* both kinds of interval were met: the cache served and was renewed */
+	assert_true(changed > 100);
+	assert_true(same > 100);
+	free(prev);
+	counters_json_cache_free(&test_cache);
+	free(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_widths),
 		cmocka_unit_test(test_error_details),
 		cmocka_unit_test(test_delta_json_as_writer),
+		cmocka_unit_test(test_delta_json_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

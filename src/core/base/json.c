@@ -351,8 +351,13 @@ static bool scaled_round(uint64_t m, int e, int k, uint64_t *q, uint64_t *q_trun
 			return false;
 		den <<= -e;
 	}
-	quo = num / den;
-	rem = num % den;
+	if (k >= 0 && e < 0) {	/* den is 2^-e: shifts, not a division */
+		quo = num >> -e;
+		rem = num & (den - 1);
+	} else {
+		quo = num / den;
+		rem = num % den;
+	}
 	if (quo >= UINT64_MAX)
 		return false;
 	*q_trunc = (uint64_t)quo;

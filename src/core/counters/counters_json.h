@@ -12,10 +12,23 @@
  * value} ] } or null with "counters_error". */
 void counters_json_set(struct json *j, const struct counter_set *cs);
 
+/* One port's counter objects as counters_json_delta last wrote them in
+ * a compact document, each with what it was made of: a counter whose
+ * fields and windows are what they were is written from here, not
+ * formatted again (most counters of most ports, interval after
+ * interval). Zeroed to start; counters_json_cache_free releases it. */
+struct ctr_text;
+struct ctr_json_cache {
+	struct ctr_text *e;
+	int n;
+};
+void counters_json_cache_free(struct ctr_json_cache *c);
+
 /* The members of a watch port entry: rates, error windows and the
- * "counters" array with deltas (see man/ibconsole.8). */
-void counters_json_delta(struct json *j, const struct delta_port *d,
-			 const struct counter_set *cs, double now);
+ * "counters" array with deltas (see man/ibconsole.8). cache: NULL, or
+ * this port's (the same port's every time). */
+void counters_json_delta(struct json *j, const struct delta_port *d, double now,
+			 struct ctr_json_cache *cache);
 
 /* "error_details": [ {attribute, detail_of, asked, counters: [ {name,
  * value} ] or null with counters_error} ] for a PMA port, else null
