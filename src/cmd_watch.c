@@ -362,6 +362,11 @@ struct watch {
 	struct delta_port *dp;
 	struct counter_set *cs;
 	struct ctr_json_cache *tc;	/* each target's counter texts */
+	/* the last verdict and error details written, as text: most
+	 * ports' are the same */
+	struct json_piece verdict_text;
+	struct verdict verdict_key;
+	struct det_json_cache det_text;
 	struct ctr_reader *smp;
 	struct baseline_port *bl;
 	struct port_flaps *fl;
@@ -466,7 +471,21 @@ static int watch_read(const struct snap_opts *o, struct watch *w,
 	return nev + asyncev_take(w->verbs, ev + nev, WATCH_MAX_EVENTS - nev);
 }
 
-static void watch_port_json(struct json *j, const struct watch *w, int i,
+static void verdict_fn(struct json *j, const void *v)
+{
+	cmd_json_verdict(j, v);
+}
+
+/* The verdict, from the text of the last one when it says the same. */
+static void watch_verdict_json(struct json *j, struct watch *w, const struct verdict *v)
+{
+	if (verdict_same(v, &w->verdict_key) && json_piece_put(j, &w->verdict_text))
+		return;
+	json_piece_make(j, &w->verdict_text, verdict_fn, v);
+	w->verdict_key = *v;
+}
+
+static void watch_port_json(struct json *j, struct watch *w, int i,
 			    const struct verdict *v, double now, double iv)
 {
 	const struct ctr_target *t = &w->t[i];
@@ -484,9 +503,9 @@ static void watch_port_json(struct json *j, const struct watch *w, int i,
 	json_str(j, "mode", cs->valid ? cs->mode : NULL);
 	json_bool(j, "valid", cs->valid);
 	json_str(j, "error", cs->valid ? NULL : cs->why);
-	cmd_json_verdict(j, v);
+	watch_verdict_json(j, w, v);
 	counters_json_delta(j, &w->dp[i], now, &w->tc[i]);
-	counters_json_details(j, cs);
+	counters_json_details_cached(j, cs, &w->det_text);
 	cong_json(j, &w->dp[i], &w->pc[i], iv);
 	pfc_json(j, &w->pc[i], t);
 	port_ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th);
@@ -625,6 +644,8 @@ out:
 	for (int i = 0; w->tc && i < w->n; i++)
 		counters_json_cache_free(&w->tc[i]);
 	free(w->tc);
+	json_piece_free(&w->verdict_text);
+	counters_json_details_cache_free(&w->det_text);
 	free(w->bl);
 	free(w->fl);
 	free(w->pc);

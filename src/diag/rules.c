@@ -21,6 +21,17 @@ const char *verdict_name(enum verdict_level l)
 	return "?";
 }
 
+bool verdict_same(const struct verdict *a, const struct verdict *b)
+{
+	return a->level == b->level && a->count == b->count &&
+	       a->lower_bound == b->lower_bound && a->threshold == b->threshold &&
+	       a->per_window == b->per_window &&
+	       !memcmp(&a->span_s, &b->span_s, sizeof(a->span_s)) &&
+	       !strcmp(a->counter, b->counter) && !strcmp(a->rule, b->rule) &&
+	       !strcmp(a->window, b->window) && !strcmp(a->text, b->text) &&
+	       !strcmp(a->cls_counter, b->cls_counter);
+}
+
 /* The advice of the counter's class at act (for the port's sum, the
  * class of its largest contributor, named by the caller). */
 static const char *hint(enum verdict_level l, const char *counter)

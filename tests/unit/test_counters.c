@@ -650,6 +650,74 @@ static void test_delta_json_cache(void **state)
 	free(cs);
 }
 
+/* One port's error details in a compact document, through c (NULL: the
+ * plain writer). */
+static char *details_doc(const struct counter_set *cs, struct det_json_cache *c)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	struct json j;
+
+	assert_non_null(f);
+	json_init(&j, f);
+	j.compact = true;
+	json_obj_begin(&j, NULL);
+	json_str(&j, "port", "x/1");
+	counters_json_details_cached(&j, cs, c);
+	json_int(&j, "after", 1);
+	json_obj_end(&j);
+	fclose(f);
+	return out;
+}
+
+/* Ports' error details written from the text of the last port's are
+ * the writer's, byte for byte, whatever changed between them: a
+ * detail's value, what was asked, why not, the sample's validity or
+ * source. */
+static void test_details_cache(void **state)
+{
+	struct counter_set *cs = calloc(1, sizeof(*cs));
+	struct det_json_cache c;
+	int served = 0;
+
+	(void)state;
+	assert_non_null(cs);
+	memset(&c, 0, sizeof(c));
+	srand(27);
+	for (int step = 0; step < 4000; step++) {
+		int r = rand() % 100;
+		char *want, *got;
+
+		if (r < 2)
+			cs->valid = !cs->valid;
+		else if (r < 4)
+			cs->source = cs->source == CTR_SRC_PMA ? CTR_SRC_SYSFS : CTR_SRC_PMA;
+		else if (r < 6)
+			snprintf(cs->no_mad, sizeof(cs->no_mad), "%s", rand() % 2 ? "" : "no umad");
+		else if (r < 30) {
+			struct det_values *dv = &cs->det.g[rand() % DET_GROUPS];
+
+			switch (rand() % 5) {
+			case 0: dv->asked = !dv->asked; break;
+			case 1: dv->valid = !dv->valid; break;
+			case 2: dv->n = rand() % (DET_MAX_FIELDS + 1); break;
+			case 3: dv->v[rand() % DET_MAX_FIELDS] += 1; break;
+			default: snprintf(dv->why, sizeof(dv->why), "why %d", rand() % 3);
+			}
+		}
+		want = details_doc(cs, NULL);
+		got = details_doc(cs, &c);
+		assert_string_equal(got, want);
+		served += r >= 30;
+		free(want);
+		free(got);
+	}
+	assert_true(served > 1000);
+	counters_json_details_cache_free(&c);
+	free(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_error_details),
 		cmocka_unit_test(test_delta_json_as_writer),
 		cmocka_unit_test(test_delta_json_cache),
+		cmocka_unit_test(test_details_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

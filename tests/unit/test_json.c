@@ -296,6 +296,73 @@ static void test_number_text(void **state)
 	}
 }
 
+/* A piece written again is what the writer writes, in the state it was
+ * made in (first member or not, compact or indented, any depth), and is
+ * refused in another; the writer's state after it is the same too. */
+static void piece_fn(struct json *j, const void *arg)
+{
+	json_str(j, "a", arg);
+	json_obj_begin(j, "o");
+	json_int(j, "x", 1);
+	json_arr_begin(j, "e");
+	json_arr_end(j);
+	json_obj_end(j);
+	json_bool(j, "b", true);
+}
+
+static char *piece_doc(bool compact, int depth, bool lead, struct json_piece *p,
+		       const char *val, bool *put)
+{
+	char *got = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&got, &n);
+	struct json j;
+
+	json_init(&j, f);
+	j.compact = compact;
+	json_obj_begin(&j, NULL);
+	for (int k = 1; k < depth; k++)
+		json_obj_begin(&j, "in");
+	if (lead)
+		json_int(&j, "before", 0);
+	*put = false;
+	if (!p)
+		piece_fn(&j, val);
+	else if (!(*put = json_piece_put(&j, p)))
+		json_piece_make(&j, p, piece_fn, val);
+	json_int(&j, "after", 2);
+	for (int k = 0; k < depth; k++)
+		json_obj_end(&j);
+	fclose(f);
+	return got;
+}
+
+static void test_piece(void **state)
+{
+	struct json_piece p;
+	bool put;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	for (int compact = 0; compact < 2; compact++)
+		for (int depth = 1; depth < 4; depth++)
+			for (int lead = 0; lead < 2; lead++) {
+				char *want = piece_doc(compact, depth, lead, NULL, "v\xff", &put);
+				char *made = piece_doc(compact, depth, lead, &p, "v\xff", &put);
+				char *again;
+
+				assert_false(put);	/* another state: made anew */
+				again = piece_doc(compact, depth, lead, &p, "v\xff", &put);
+				assert_true(put);
+				assert_string_equal(made, want);
+				assert_string_equal(again, want);
+				free(want);
+				free(made);
+				free(again);
+			}
+	json_piece_free(&p);
+}
+
 /* Nesting deeper than the indentation table still closes correctly. */
 static void test_indent(void **state)
 {
@@ -328,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_replaced_sibling),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_number_text),
+		cmocka_unit_test(test_piece),
 		cmocka_unit_test(test_indent),
 	};
 

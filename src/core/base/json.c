@@ -14,6 +14,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One document is written by one thread: the stream's lock, taken per
@@ -538,4 +539,56 @@ void json_num_or_null(struct json *j, const char *key, bool have, double val)
 		json_num(j, key, val);
 	else
 		json_null(j, key);
+}
+
+bool json_piece_put(struct json *j, const struct json_piece *p)
+{
+	if (!p->ok || p->compact != j->compact || p->depth != j->depth ||
+	    p->first != j->first[j->depth])
+		return false;
+	fwrite(p->text, 1, p->len, j->f);
+	j->first[j->depth] = false;
+	j->utf8_replaced += p->utf8;
+	return true;
+}
+
+void json_piece_make(struct json *j, struct json_piece *p,
+		     void (*fn)(struct json *, const void *), const void *arg)
+{
+	struct json t = *j;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	json_piece_free(p);
+	if (!m) {
+		fn(j, arg);
+		return;
+	}
+	t.f = m;
+	t.utf8_replaced = 0;
+	fn(&t, arg);
+	if (fclose(m)) {
+		free(text);
+		fn(j, arg);
+		return;
+	}
+	fwrite(text, 1, len, j->f);
+	p->compact = j->compact;
+	p->depth = j->depth;
+	p->first = j->first[j->depth];
+	p->utf8 = t.utf8_replaced;
+	/* a run of members: it ends where it began, after one at least */
+	p->ok = len && t.depth == j->depth && !t.first[t.depth];
+	p->text = text;
+	p->len = len;
+	memcpy(j->first, t.first, sizeof(j->first));
+	j->depth = t.depth;
+	j->utf8_replaced += t.utf8_replaced;
+}
+
+void json_piece_free(struct json_piece *p)
+{
+	free(p->text);
+	memset(p, 0, sizeof(*p));
 }

@@ -409,3 +409,49 @@ void counters_json_details(struct json *j, const struct counter_set *cs)
 	}
 	json_arr_end(j);
 }
+
+/* Whether c holds the details text of a sample like cs: the fields
+ * counters_json_details reads. */
+static bool det_same(const struct det_json_cache *c, const struct counter_set *cs)
+{
+	if (!c->have || c->valid != cs->valid || c->source != cs->source ||
+	    strcmp(c->no_mad, cs->no_mad))
+		return false;
+	for (int g = 0; g < DET_GROUPS; g++) {
+		const struct det_values *a = &c->det.g[g], *b = &cs->det.g[g];
+
+		if (a->asked != b->asked || a->valid != b->valid || a->n != b->n ||
+		    a->n < 0 || a->n > DET_MAX_FIELDS || strcmp(a->why, b->why) ||
+		    memcmp(a->v, b->v, (size_t)a->n * sizeof(a->v[0])))
+			return false;
+	}
+	return true;
+}
+
+static void details_fn(struct json *j, const void *cs)
+{
+	counters_json_details(j, cs);
+}
+
+void counters_json_details_cached(struct json *j, const struct counter_set *cs,
+				  struct det_json_cache *c)
+{
+	if (!c) {
+		counters_json_details(j, cs);
+		return;
+	}
+	if (det_same(c, cs) && json_piece_put(j, &c->p))
+		return;
+	json_piece_make(j, &c->p, details_fn, cs);
+	c->have = true;
+	c->valid = cs->valid;
+	c->source = cs->source;
+	memcpy(c->no_mad, cs->no_mad, sizeof(c->no_mad));
+	c->det = cs->det;
+}
+
+void counters_json_details_cache_free(struct det_json_cache *c)
+{
+	json_piece_free(&c->p);
+	c->have = false;
+}

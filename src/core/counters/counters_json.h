@@ -35,6 +35,22 @@ void counters_json_delta(struct json *j, const struct delta_port *d, double now,
  * with "error_details_error". */
 void counters_json_details(struct json *j, const struct counter_set *cs);
 
+/* The error details counters_json_details wrote last and the sample
+ * they were made from: a port whose details are the same (those of
+ * most ports: nothing to detail) is written from it. Zeroed to start;
+ * counters_json_details_cache_free releases it. */
+struct det_json_cache {
+	struct json_piece p;
+	bool have, valid;
+	enum ctr_source source;
+	char no_mad[CTR_WHY_LONG];
+	struct ctr_details det;
+};
+/* counters_json_details through c (NULL: none). */
+void counters_json_details_cached(struct json *j, const struct counter_set *cs,
+				  struct det_json_cache *c);
+void counters_json_details_cache_free(struct det_json_cache *c);
+
 /* Traffic summary of a port: TX / RX Gb/s and packets/s, < 0 unknown. */
 struct ctr_rates {
 	double tx_gbps, rx_gbps, tx_pps, rx_pps;
