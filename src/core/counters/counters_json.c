@@ -323,7 +323,8 @@ static const struct ctr_text *cached_counter(struct ctr_json_cache *cache, int i
 void counters_json_delta(struct json *j, const struct delta_port *d, double now,
 			 struct ctr_json_cache *cache)
 {
-	char sep[2 + 2 * JSON_MAX_DEPTH] = ",", rest[CTR_REST_MAX];
+	char sep[2 + 2 * JSON_MAX_DEPTH] = ",", rest[CTR_REST_MAX], run[8192];
+	size_t rn = 0;
 	uint64_t w1[CTR_MAX], w10[CTR_MAX], e1 = 0, e10 = 0;
 	struct ctr_rates r;
 	struct cbuf b = { .sep = sep, .seplen = 1 };
@@ -352,8 +353,20 @@ void counters_json_delta(struct json *j, const struct delta_port *d, double now,
 
 		if (cache && j->compact &&
 		    (t = cached_counter(cache, i, &d->c[i], w1[i], w10[i]))) {
-			json_raw(j, NULL, t->text, t->len);
+			/* a run of them in one write, "," between */
+			if (rn + 1 + t->len > sizeof(run)) {
+				json_raw(j, NULL, run, rn);
+				rn = 0;
+			}
+			if (rn)
+				run[rn++] = ',';
+			memcpy(run + rn, t->text, t->len);
+			rn += t->len;
 			continue;
+		}
+		if (rn) {
+			json_raw(j, NULL, run, rn);
+			rn = 0;
 		}
 		json_obj_begin(j, NULL);
 		if (i == 0 && !j->compact) {
@@ -368,6 +381,8 @@ void counters_json_delta(struct json *j, const struct delta_port *d, double now,
 		json_raw(j, "class", rest, (size_t)(b.p - rest));
 		json_obj_end(j);
 	}
+	if (rn)
+		json_raw(j, NULL, run, rn);
 	json_arr_end(j);
 }
 

@@ -192,7 +192,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 	bool gap = d->have && d->gap_interval > 0 &&
 		   dt > DELTA_GAP_FACTOR * d->gap_interval;
 	bool seen[CTR_MAX] = { false };
-	int moved = 0;
+	int moved = 0, hint = 0;
 	long long bid = bucket_of(t);	/* the sample's bucket, every counter's */
 
 	if (!cs->valid) {
@@ -212,9 +212,12 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 
 		if (!cs->c[i].valid)
 			continue;
-		c = slot_for(d, &cs->c[i], i);
+		/* the slot after the last one met: samples come in the same
+		 * order, invalid counters (not kept) or not */
+		c = slot_for(d, &cs->c[i], hint);
 		if (!c)
 			break;
+		hint = (int)(c - d->c) + 1;
 		seen[c - d->c] = true;
 		delta_counter_update(d, c, &cs->c[i], bid, dt, gap);
 		moved += c->delta > 0;
