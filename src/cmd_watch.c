@@ -779,6 +779,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 
 	for (int i = 0; i < w->n; i++) {
 		delta_init(&w->dp[i], w->t[i].label, iv);
+		w->dp[i].no_hist = true;	/* no sparklines here */
 		baseline_open(&w->bl[i], &w->t[i]);
 	}
 	{

@@ -150,14 +150,16 @@ static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 	c->bits = v->bits;
 
 	if (!c->have) {
-		if (!c->hist_n)
+		if (!c->started)
 			c->bucket_id = bid;
+		c->started = true;
 		c->have = true;
 		c->value = v->value;
 		c->state = DELTA_FIRST;
 		if (c->saturates && v->value == max)
 			c->state = DELTA_SATURATED;
-		hist_push(c, 0, c->state);
+		if (!d->no_hist)
+			hist_push(c, 0, c->state);
 		return;
 	}
 	c->value = v->value;
@@ -182,8 +184,8 @@ static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 	c->total_mark += c->delta;
 	c->total_lb |= c->lower_bound;
 	bucket_add(c, bid, c->delta);
-	hist_push(c, c->delta, c->state);
-	(void)d;
+	if (!d->no_hist)
+		hist_push(c, c->delta, c->state);
 }
 
 int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
