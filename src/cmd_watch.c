@@ -437,6 +437,8 @@ struct watch {
 	/* the link's lane signalling rate (Gb/s, 0 unknown) for its BER */
 	double *lane_sig;
 	int nlocal, n;
+	int lid_at;		/* the --lid ports: lid_at ... n - 1 */
+	bool deferred;		/* their samples not yet in their deltas */
 	struct thresholds th;
 	struct delta_port *dp;
 	struct counter_set *cs;
@@ -500,6 +502,7 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 			w->is_peer[w->n++] = true;
 		}
 	}
+	w->lid_at = w->n;
 	if (c->w.lids) {
 		int m = reader_targets_remote(c->w.lids, s, w->t + w->n, max - w->n, err, errlen);
 
@@ -541,13 +544,17 @@ done:
 /* Reads every target once; the port events seen go to ev. Returns
  * their count. */
 static int watch_read(const struct snap_opts *o, struct watch *w,
-		      struct port_event *ev)
+		      struct port_event *ev, bool defer)
 {
 	int nev = 0;
 
 	/* the PMA targets' queries all in flight together */
 	reader_read_many(w->smp, w->t, w->cs, w->n);
-	for (int i = 0; i < w->n; i++) {
+	/* defer: the --lid ports' samples go into their deltas as each is
+	 * reported (no events, no PFC there), one walk over their counter
+	 * slots instead of two */
+	w->deferred = defer;
+	for (int i = 0; i < (defer ? w->lid_at : w->n); i++) {
 		delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : counters_now());
 		portcong_tick(&w->pc[i], &w->t[i]);
 		if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
@@ -714,6 +721,8 @@ static void watch_report(const struct cli *c, struct watch *w, long k,
 	for (int i = 0; i < w->n; i++) {
 		struct verdict v;
 
+		if (w->deferred && i >= w->lid_at)
+			delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : now);
 		if (w->is_peer[i] && c->json)
 			continue;	/* shown with its local port */
 		rules_eval_delta(&w->dp[i], &w->th, now, &v);
@@ -797,7 +806,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			clock_sleep_until(t0 + k * iv, &sigexit_stop);
 		if (sigexit_stop)
 			break;
-		nev = watch_read(o, w, ev);
+		nev = watch_read(o, w, ev, k > 0);
 		if (k)	/* the first read is the baseline: nothing to report */
 			watch_report(c, w, k, ev, nev);
 	}
