@@ -440,7 +440,7 @@ static void put_ctr(struct delta_port *d, const char *name, enum ctr_class cls,
 
 /* One port's members in a document of the given nesting, by fn. */
 static char *port_doc(const struct delta_port *d, bool compact, int nest,
-		      void (*fn)(struct json *, const struct delta_port *, double))
+		      void (*fn)(struct json *, const struct delta_port *, double), double now)
 {
 	char *out = NULL;
 	size_t n = 0;
@@ -455,7 +455,7 @@ static char *port_doc(const struct delta_port *d, bool compact, int nest,
 		json_arr_begin(&j, k ? NULL : "ports");
 	json_obj_begin(&j, NULL);
 	json_str(&j, "port", "x/1");
-	fn(&j, d, 1000.0);
+	fn(&j, d, now);
 	json_obj_end(&j);
 	for (int k = 0; k < nest; k++)
 		json_arr_end(&j);
@@ -518,37 +518,13 @@ static void test_delta_json_as_writer(void **state)
 	c->rate_valid = true;
 	for (int nest = 0; nest < 3; nest++)
 		for (int compact = 0; compact < 2; compact++) {
-			char *want = port_doc(&d, compact, nest, ref_delta_json);
-			char *got = port_doc(&d, compact, nest, delta_json_under_test);
+			char *want = port_doc(&d, compact, nest, ref_delta_json, 1000.0);
+			char *got = port_doc(&d, compact, nest, delta_json_under_test, 1000.0);
 
 			assert_string_equal(got, want);
 			free(want);
 			free(got);
 		}
-}
-
-/* A compact "ports" document of port d at now, by fn (nest 1, as
- * watch writes it). */
-static char *port_doc_at(const struct delta_port *d, double now,
-			 void (*fn)(struct json *, const struct delta_port *, double))
-{
-	char *out = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&out, &n);
-	struct json j;
-
-	assert_non_null(f);
-	json_init(&j, f);
-	j.compact = true;
-	json_obj_begin(&j, NULL);
-	json_arr_begin(&j, "ports");
-	json_obj_begin(&j, NULL);
-	fn(&j, d, now);
-	json_obj_end(&j);
-	json_arr_end(&j);
-	json_obj_end(&j);
-	fclose(f);
-	return out;
 }
 
 static struct ctr_json_cache test_cache;
@@ -628,9 +604,9 @@ static void test_delta_json_cache(void **state)
 		delta_update(&d, cs, t);
 		if (step % 500 == 0)
 			delta_mark(&d, t);
-		want = port_doc_at(&d, t, ref_delta_json);
-		plain = port_doc_at(&d, t, delta_json_under_test);
-		got = port_doc_at(&d, t, delta_json_cached);
+		want = port_doc(&d, true, 1, ref_delta_json, t);
+		plain = port_doc(&d, true, 1, delta_json_under_test, t);
+		got = port_doc(&d, true, 1, delta_json_cached, t);
 		assert_string_equal(plain, want);
 		assert_string_equal(got, want);
 		if (prev && strcmp(prev, got))
@@ -650,25 +626,24 @@ static void test_delta_json_cache(void **state)
 	free(cs);
 }
 
-/* One port's error details in a compact document, through c (NULL: the
- * plain writer). */
+/* One port's error details (doc_cs through doc_dc, NULL: the plain
+ * writer) as port_doc's members. */
+static const struct counter_set *doc_cs;
+static struct det_json_cache *doc_dc;
+
+static void details_members(struct json *j, const struct delta_port *d, double now)
+{
+	(void)d;
+	(void)now;
+	counters_json_details_cached(j, doc_cs, doc_dc);
+	json_int(j, "after", 1);
+}
+
 static char *details_doc(const struct counter_set *cs, struct det_json_cache *c)
 {
-	char *out = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&out, &n);
-	struct json j;
-
-	assert_non_null(f);
-	json_init(&j, f);
-	j.compact = true;
-	json_obj_begin(&j, NULL);
-	json_str(&j, "port", "x/1");
-	counters_json_details_cached(&j, cs, c);
-	json_int(&j, "after", 1);
-	json_obj_end(&j);
-	fclose(f);
-	return out;
+	doc_cs = cs;
+	doc_dc = c;
+	return port_doc(NULL, true, 1, details_members, 0);
 }
 
 /* Ports' error details written from the text of the last port's are

@@ -464,21 +464,13 @@ static void test_eventlog(void **state)
  * watch writes a verdict from the last one's text when they are. */
 static void test_verdict_same(void **state)
 {
-	struct verdict a, b;
+	struct verdict a = { .level = VERDICT_WATCH, .counter = "SymbolErrorCounter",
+			     .count = 7, .threshold = 5, .rule = "errors-in-window",
+			     .window = "in 42 s", .text = "SymbolErrorCounter 7 in 42 s",
+			     .cls_counter = "SymbolErrorCounter", .span_s = 42, .per_window = 100 };
+	struct verdict b = a;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	a.level = VERDICT_WATCH;
-	snprintf(a.counter, sizeof(a.counter), "SymbolErrorCounter");
-	a.count = 7;
-	a.threshold = 5;
-	snprintf(a.rule, sizeof(a.rule), "errors-in-window");
-	snprintf(a.window, sizeof(a.window), "in 42 s");
-	snprintf(a.text, sizeof(a.text), "SymbolErrorCounter 7 in 42 s");
-	snprintf(a.cls_counter, sizeof(a.cls_counter), "SymbolErrorCounter");
-	a.span_s = 42;
-	a.per_window = 100;
-	b = a;
 	assert_true(verdict_same(&a, &b));
 	for (int f = 0; f < 11; f++) {
 		b = a;
