@@ -123,29 +123,81 @@ static void baseline_keep(struct baseline_port *pb)
 		fprintf(stderr, "ibconsole: %s\n", err);
 }
 
-static void cong_json(struct json *j, const struct delta_port *d,
-		      const struct portcong *pc, double iv)
-{
+/* What "xmit_wait" says; its text is kept for the next port that says
+ * the same (most: no wait, the same tick). */
+struct xmit_key {
+	bool have, clamped;
+	int tick;
 	uint64_t w;
-	double share;
-	bool clamped, have = congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &w, &share, &clamped);
-	double ns = congestion_tick_ns(pc->tick, pc->lane_gbps);
-	bool any = false;
+	double ns, share;
+	const char *note;
+};
+
+struct xmit_text {
+	struct json_piece p;
+	struct xmit_key k;
+	char note[sizeof(((struct portcong *)0)->why)];
+};
+
+static void xmit_fn(struct json *j, const void *arg)
+{
+	const struct xmit_key *k = arg;
 
 	json_obj_begin(j, "xmit_wait");
-	json_int_or_null(j, "ticks", have, (long long)w);
-	json_int_or_null(j, "tick", pc->tick >= 0, pc->tick);
-	json_num_or_null(j, "tick_ns", ns > 0, ns);
-	json_num_or_null(j, "wait_share", share >= 0, share);
-	json_bool(j, "clamped", clamped);
-	json_str(j, "note", have && share < 0 && pc->why[0] ? pc->why : NULL);
+	json_int_or_null(j, "ticks", k->have, (long long)k->w);
+	json_int_or_null(j, "tick", k->tick >= 0, k->tick);
+	json_num_or_null(j, "tick_ns", k->ns > 0, k->ns);
+	json_num_or_null(j, "wait_share", k->share >= 0, k->share);
+	json_bool(j, "clamped", k->clamped);
+	json_str(j, "note", k->note);
 	json_obj_end(j);
-	for (int i = 0; i < d->n; i++) {
+}
+
+static void xmit_json(struct json *j, struct xmit_text *x, const struct xmit_key *k)
+{
+	if (!x) {
+		xmit_fn(j, k);
+		return;
+	}
+	if (x->p.ok && k->have == x->k.have && k->clamped == x->k.clamped &&
+	    k->tick == x->k.tick && k->w == x->k.w &&
+	    !memcmp(&k->ns, &x->k.ns, sizeof(k->ns)) &&
+	    !memcmp(&k->share, &x->k.share, sizeof(k->share)) &&
+	    !k->note == !x->k.note && (!k->note || !strcmp(k->note, x->note)) &&
+	    json_piece_put(j, &x->p))
+		return;
+	json_piece_make(j, &x->p, xmit_fn, k);
+	x->k = *k;
+	snprintf(x->note, sizeof(x->note), "%s", k->note ? k->note : "");
+	if (k->note && strcmp(k->note, x->note))
+		x->p.ok = false;	/* too long to keep: made each time */
+}
+
+/* *plain: how many of d's first counters are known not to be RoCE's
+ * (a port's slots keep their names): they are not looked up again. */
+static void cong_json(struct json *j, const struct delta_port *d,
+		      const struct portcong *pc, double iv, int *plain, struct xmit_text *x)
+{
+	struct xmit_key k;
+	bool any = false;
+
+	memset(&k, 0, sizeof(k));
+	k.have = congestion_port_wait(d, pc->tick, pc->lane_gbps, iv, &k.w, &k.share, &k.clamped);
+	k.tick = pc->tick;
+	k.ns = congestion_tick_ns(pc->tick, pc->lane_gbps);
+	k.note = k.have && k.share < 0 && pc->why[0] ? pc->why : NULL;
+	xmit_json(j, x, &k);
+	if (*plain > d->n)
+		*plain = 0;
+	for (int i = *plain; i < d->n; i++) {
 		const struct delta_ctr *c = &d->c[i];
 		enum roce_class rc = congestion_roce_class(c->name);
 
-		if (rc == ROCE_CLASS_NONE)
+		if (rc == ROCE_CLASS_NONE) {
+			if (i == *plain)
+				++*plain;
 			continue;
+		}
 		if (!any)
 			json_arr_begin(j, "roce_congestion_loss");
 		any = true;
@@ -303,8 +355,19 @@ static int flaps_poll(struct port_flaps *pf, const struct ctr_target *t,
  * PMA was sampled, its counters by the same delta rules and its verdict. */
 /* The effective bit error rate since the first sample: SymbolErrorCounter
  * over lanes x lane signalling rate x seconds, or why there is none. */
+/* The text of the last "ber" that had no rate, and why: most ports'. */
+struct ber_text {
+	struct json_piece p;
+	char why[64];
+};
+
+static void ber_why_fn(struct json *j, const void *why)
+{
+	ber_json(j, NULL, why, false, 0, 0);
+}
+
 static void port_ber_json(struct json *j, const struct delta_port *d, int lanes,
-			  double lane_gbps, const struct thresholds *th)
+			  double lane_gbps, const struct thresholds *th, struct ber_text *bt)
 {
 	const struct delta_ctr *c = delta_find(d, "SymbolErrorCounter");
 	const char *why = NULL;
@@ -316,12 +379,20 @@ static void port_ber_json(struct json *j, const struct delta_port *d, int lanes,
 		why = b.seconds > 0 ? "the link's width or lane rate is not known" : "one sample so far";
 	else
 		ber_judge(&b, th->ber_watch, th->ber_act);
+	if (why && bt) {
+		if (!strcmp(why, bt->why) && json_piece_put(j, &bt->p))
+			return;
+		json_piece_make(j, &bt->p, ber_why_fn, why);
+		snprintf(bt->why, sizeof(bt->why), "%s", why);
+		return;
+	}
 	ber_json(j, &b, why, c && c->total_lb, lanes, lane_gbps);
 }
 
 static void peer_json(struct json *j, const struct port_peer *q,
 		      const struct delta_port *d, const struct counter_set *cs,
-		      const struct thresholds *th, double now, int lanes, double lane_gbps)
+		      struct ctr_json_cache *tc, const struct thresholds *th, double now,
+		      int lanes, double lane_gbps)
 {
 	struct verdict v;
 
@@ -339,11 +410,20 @@ static void peer_json(struct json *j, const struct port_peer *q,
 		json_str(j, "mode", cs->valid ? cs->mode : NULL);
 		rules_eval_delta(d, th, now, &v);
 		cmd_json_verdict(j, &v);
-		counters_json_delta(j, d, cs, now);
-		port_ber_json(j, d, lanes, lane_gbps, th);
+		counters_json_delta(j, d, now, tc);
+		port_ber_json(j, d, lanes, lane_gbps, th, NULL);
 	}
 	json_obj_end(j);
 }
+
+/* The text of a port's first members and the sample fields it says. */
+struct head_text {
+	struct json_piece p;
+	bool valid;
+	enum ctr_source source;
+	char mode[sizeof(((struct counter_set *)0)->mode)];
+	char why[sizeof(((struct counter_set *)0)->why)];
+};
 
 /* One watch: its targets, their samples and state, allocated to what
  * is asked (the local ports, their neighbours, the --lid ports). */
@@ -357,9 +437,22 @@ struct watch {
 	/* the link's lane signalling rate (Gb/s, 0 unknown) for its BER */
 	double *lane_sig;
 	int nlocal, n;
+	int lid_at;		/* the --lid ports: lid_at ... n - 1 */
+	bool deferred;		/* their samples not yet in their deltas */
 	struct thresholds th;
 	struct delta_port *dp;
 	struct counter_set *cs;
+	struct ctr_json_cache *tc;	/* each target's counter texts */
+	int *plain;			/* cong_json's */
+	/* the last verdict and error details written, as text: most
+	 * ports' are the same */
+	struct json_piece verdict_text;
+	struct verdict verdict_key;
+	struct det_json_cache det_text;
+	struct xmit_text xmit;
+	struct ber_text ber;
+	struct head_text *head;		/* each target's first members */
+	bool check, check_failed;	/* IBCONSOLE_WATCH_CHECK */
 	struct ctr_reader *smp;
 	struct baseline_port *bl;
 	struct port_flaps *fl;
@@ -409,6 +502,7 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 			w->is_peer[w->n++] = true;
 		}
 	}
+	w->lid_at = w->n;
 	if (c->w.lids) {
 		int m = reader_targets_remote(c->w.lids, s, w->t + w->n, max - w->n, err, errlen);
 
@@ -421,11 +515,14 @@ static int watch_targets(const struct cli *c, const struct snap_opts *o,
 	w->pc = calloc((size_t)w->n, sizeof(*w->pc));
 	w->dp = calloc((size_t)w->n, sizeof(*w->dp));
 	w->cs = calloc((size_t)w->n, sizeof(*w->cs));
+	w->tc = calloc((size_t)w->n, sizeof(*w->tc));
+	w->plain = calloc((size_t)w->n, sizeof(*w->plain));
+	w->head = calloc((size_t)w->n, sizeof(*w->head));
 	w->bl = calloc((size_t)w->n, sizeof(*w->bl));
 	w->fl = calloc((size_t)w->n, sizeof(*w->fl));
 	w->smp = reader_open();
 	lane = calloc((size_t)w->n + 1, sizeof(*lane));
-	if (!w->pc || !w->dp || !w->cs || !w->bl || !w->fl || !w->smp || !lane) {
+	if (!w->pc || !w->dp || !w->cs || !w->tc || !w->plain || !w->head || !w->bl || !w->fl || !w->smp || !lane) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto done;
@@ -447,13 +544,17 @@ done:
 /* Reads every target once; the port events seen go to ev. Returns
  * their count. */
 static int watch_read(const struct snap_opts *o, struct watch *w,
-		      struct port_event *ev)
+		      struct port_event *ev, bool defer)
 {
 	int nev = 0;
 
 	/* the PMA targets' queries all in flight together */
 	reader_read_many(w->smp, w->t, w->cs, w->n);
-	for (int i = 0; i < w->n; i++) {
+	/* defer: the --lid ports' samples go into their deltas as each is
+	 * reported (no events, no PFC there), one walk over their counter
+	 * slots instead of two */
+	w->deferred = defer;
+	for (int i = 0; i < (defer ? w->lid_at : w->n); i++) {
 		delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : counters_now());
 		portcong_tick(&w->pc[i], &w->t[i]);
 		if (nev + 1 + 2 <= WATCH_MAX_EVENTS)
@@ -463,13 +564,30 @@ static int watch_read(const struct snap_opts *o, struct watch *w,
 	return nev + asyncev_take(w->verbs, ev + nev, WATCH_MAX_EVENTS - nev);
 }
 
-static void watch_port_json(struct json *j, const struct watch *w, int i,
-			    const struct verdict *v, double now, double iv)
+static void verdict_fn(struct json *j, const void *v)
 {
-	const struct ctr_target *t = &w->t[i];
-	const struct counter_set *cs = &w->cs[i];
+	cmd_json_verdict(j, v);
+}
 
-	json_obj_begin(j, NULL);
+/* The verdict, from the text of the last one when it says the same. */
+static void watch_verdict_json(struct json *j, struct watch *w, const struct verdict *v)
+{
+	if (verdict_same(v, &w->verdict_key) && json_piece_put(j, &w->verdict_text))
+		return;
+	json_piece_make(j, &w->verdict_text, verdict_fn, v);
+	w->verdict_key = *v;
+}
+
+struct head_arg {
+	const struct ctr_target *t;
+	const struct counter_set *cs;
+};
+
+static void head_fn(struct json *j, const void *arg)
+{
+	const struct ctr_target *t = ((const struct head_arg *)arg)->t;
+	const struct counter_set *cs = ((const struct head_arg *)arg)->cs;
+
 	json_str(j, "port", t->label);
 	json_str(j, "device", t->remote ? NULL : t->dev);
 	json_int(j, "local_port", t->port);
@@ -481,17 +599,96 @@ static void watch_port_json(struct json *j, const struct watch *w, int i,
 	json_str(j, "mode", cs->valid ? cs->mode : NULL);
 	json_bool(j, "valid", cs->valid);
 	json_str(j, "error", cs->valid ? NULL : cs->why);
-	cmd_json_verdict(j, v);
-	counters_json_delta(j, &w->dp[i], cs, now);
-	counters_json_details(j, cs);
-	cong_json(j, &w->dp[i], &w->pc[i], iv);
+}
+
+/* A port's first members: the target's (fixed) and its sample's
+ * source, mode, validity and error, from the last interval's text
+ * while those are the same. */
+static void head_json(struct json *j, struct head_text *h, const struct ctr_target *t,
+		      const struct counter_set *cs)
+{
+	struct head_arg a = { t, cs };
+
+	if (h->valid == cs->valid && h->source == cs->source && !strcmp(h->mode, cs->mode) &&
+	    !strcmp(h->why, cs->why) && json_piece_put(j, &h->p))
+		return;
+	json_piece_make(j, &h->p, head_fn, &a);
+	h->valid = cs->valid;
+	h->source = cs->source;
+	memcpy(h->mode, cs->mode, sizeof(h->mode));
+	memcpy(h->why, cs->why, sizeof(h->why));
+}
+
+/* Port i's record. Most of it is written from text kept from the last
+ * interval or the last port (what most ports say, interval after
+ * interval, is the same); plain: all of it made now, nothing kept (the
+ * reference IBCONSOLE_WATCH_CHECK compares it with). */
+static void watch_port_json(struct json *j, struct watch *w, int i,
+			    const struct verdict *v, double now, double iv, bool plain)
+{
+	const struct ctr_target *t = &w->t[i];
+	const struct counter_set *cs = &w->cs[i];
+	int pa = w->peer_at[i < w->nlocal ? i : 0], none = 0;
+	struct head_arg a = { t, cs };
+
+	json_obj_begin(j, NULL);
+	if (plain) {
+		head_fn(j, &a);
+		cmd_json_verdict(j, v);
+	} else {
+		head_json(j, &w->head[i], t, cs);
+		watch_verdict_json(j, w, v);
+	}
+	counters_json_delta(j, &w->dp[i], now, plain ? NULL : &w->tc[i]);
+	counters_json_details_cached(j, cs, plain ? NULL : &w->det_text);
+	cong_json(j, &w->dp[i], &w->pc[i], iv, plain ? &none : &w->plain[i],
+		  plain ? NULL : &w->xmit);
 	pfc_json(j, &w->pc[i], t);
-	port_ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th);
+	port_ber_json(j, &w->dp[i], t->lanes, w->lane_sig[i], &w->th, plain ? NULL : &w->ber);
 	if (i < w->nlocal)
-		peer_json(j, &w->peer[i], w->peer_at[i] >= 0 ? &w->dp[w->peer_at[i]] : NULL,
-			  w->peer_at[i] >= 0 ? &w->cs[w->peer_at[i]] : NULL, &w->th, now,
-			  t->lanes, w->lane_sig[i]);
+		peer_json(j, &w->peer[i], pa >= 0 ? &w->dp[pa] : NULL, pa >= 0 ? &w->cs[pa] : NULL,
+			  pa >= 0 && !plain ? &w->tc[pa] : NULL, &w->th, now, t->lanes,
+			  w->lane_sig[i]);
 	json_obj_end(j);
+}
+
+/* IBCONSOLE_WATCH_CHECK: port i's record as written (from kept text)
+ * and made plain, compared; a difference is said on stderr and fails
+ * the run (exit 5). What is written is the kept text's. */
+static void watch_port_checked(struct json *j, struct watch *w, int i,
+			       const struct verdict *v, double now, double iv)
+{
+	char *got = NULL, *want = NULL;
+	size_t ng = 0, nw = 0;
+	struct json a = *j, b = *j;
+	FILE *fa = open_memstream(&got, &ng), *fb = open_memstream(&want, &nw);
+
+	if (!fa || !fb) {
+		if (fa)
+			fclose(fa);
+		if (fb)
+			fclose(fb);
+		free(got);
+		free(want);
+		watch_port_json(j, w, i, v, now, iv, false);
+		return;
+	}
+	a.f = fa;
+	b.f = fb;
+	watch_port_json(&a, w, i, v, now, iv, false);
+	watch_port_json(&b, w, i, v, now, iv, true);
+	fclose(fa);
+	fclose(fb);
+	if (ng != nw || memcmp(got, want, ng)) {
+		fprintf(stderr, "ibconsole: watch: %s's record from kept text differs from the writer's:\n%s\n%s\n",
+			w->t[i].label, got, want);
+		w->check_failed = true;
+	}
+	fwrite(got, 1, ng, j->f);
+	a.f = j->f;
+	*j = a;
+	free(got);
+	free(want);
 }
 
 /* Interval k's report: every port judged, as text or one JSON line. */
@@ -524,6 +721,8 @@ static void watch_report(const struct cli *c, struct watch *w, long k,
 	for (int i = 0; i < w->n; i++) {
 		struct verdict v;
 
+		if (w->deferred && i >= w->lid_at)
+			delta_update(&w->dp[i], &w->cs[i], w->cs[i].valid ? w->cs[i].t_mono : now);
 		if (w->is_peer[i] && c->json)
 			continue;	/* shown with its local port */
 		rules_eval_delta(&w->dp[i], &w->th, now, &v);
@@ -534,7 +733,10 @@ static void watch_report(const struct cli *c, struct watch *w, long k,
 		if (w->cs[i].valid && v.level > w->worst && !w->is_peer[i])
 			w->worst = v.level;
 		if (c->json) {
-			watch_port_json(&j, w, i, &v, now, iv);
+			if (w->check)
+				watch_port_checked(&j, w, i, &v, now, iv);
+			else
+				watch_port_json(&j, w, i, &v, now, iv, false);
 			continue;
 		}
 		print_text(&w->dp[i], &w->cs[i], &v, now);
@@ -575,6 +777,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 	if (c->json)
 		setvbuf(stdout, watch_outbuf, _IOFBF, sizeof(watch_outbuf));
 	w->evp = events_path(w->evpath, sizeof(w->evpath));
+	w->check = getenv("IBCONSOLE_WATCH_CHECK") && !strcmp(getenv("IBCONSOLE_WATCH_CHECK"), "1");
 	w->worst = VERDICT_OK;
 	rc = cmd_load_thresholds(c, &w->th, err, errlen);
 	if (!rc)
@@ -585,6 +788,7 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 
 	for (int i = 0; i < w->n; i++) {
 		delta_init(&w->dp[i], w->t[i].label, iv);
+		w->dp[i].no_hist = true;	/* no sparklines here */
 		baseline_open(&w->bl[i], &w->t[i]);
 	}
 	{
@@ -602,13 +806,17 @@ static int watch_run(const struct cli *c, const struct snap_opts *o, char *err,
 			clock_sleep_until(t0 + k * iv, &sigexit_stop);
 		if (sigexit_stop)
 			break;
-		nev = watch_read(o, w, ev);
+		nev = watch_read(o, w, ev, k > 0);
 		if (k)	/* the first read is the baseline: nothing to report */
 			watch_report(c, w, k, ev, nev);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	rc = w->worst == VERDICT_ACT ? 1 : 0;
+	if (w->check_failed) {
+		snprintf(err, errlen, "IBCONSOLE_WATCH_CHECK: records from kept text differed from the writer's");
+		rc = 5;
+	}
 	if (ferror(stdout)) {
 		snprintf(err, errlen, "cannot write the output");
 		rc = 5;
@@ -618,6 +826,17 @@ out:
 	reader_close(w->smp);
 	free(w->dp);
 	free(w->cs);
+	for (int i = 0; w->tc && i < w->n; i++)
+		counters_json_cache_free(&w->tc[i]);
+	free(w->tc);
+	free(w->plain);
+	json_piece_free(&w->verdict_text);
+	json_piece_free(&w->xmit.p);
+	json_piece_free(&w->ber.p);
+	for (int i = 0; w->head && i < w->n; i++)
+		json_piece_free(&w->head[i].p);
+	free(w->head);
+	counters_json_details_cache_free(&w->det_text);
 	free(w->bl);
 	free(w->fl);
 	free(w->pc);

@@ -65,20 +65,30 @@ static const struct {
 };
 #define NROCE (sizeof(roce_table) / sizeof(*roce_table))
 
-enum roce_class congestion_roce_class(const char *hw_counter)
+/* hw_counter's row, or -1. Asked for every counter of every port each
+ * interval (watch --json): the first letter rules out most rows without
+ * a call (IB counters' names start in capitals, these do not). */
+static int roce_row(const char *hw_counter)
 {
 	for (size_t i = 0; hw_counter && i < NROCE; i++)
-		if (!strcmp(roce_table[i].name, hw_counter))
-			return roce_table[i].cls;
-	return ROCE_CLASS_NONE;
+		if (roce_table[i].name[0] == hw_counter[0] &&
+		    !strcmp(roce_table[i].name, hw_counter))
+			return (int)i;
+	return -1;
+}
+
+enum roce_class congestion_roce_class(const char *hw_counter)
+{
+	int i = roce_row(hw_counter);
+
+	return i < 0 ? ROCE_CLASS_NONE : roce_table[i].cls;
 }
 
 const char *congestion_roce_meaning(const char *hw_counter)
 {
-	for (size_t i = 0; hw_counter && i < NROCE; i++)
-		if (!strcmp(roce_table[i].name, hw_counter))
-			return roce_table[i].meaning;
-	return NULL;
+	int i = roce_row(hw_counter);
+
+	return i < 0 ? NULL : roce_table[i].meaning;
 }
 
 const char *congestion_roce_class_name(enum roce_class c)

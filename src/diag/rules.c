@@ -21,6 +21,17 @@ const char *verdict_name(enum verdict_level l)
 	return "?";
 }
 
+bool verdict_same(const struct verdict *a, const struct verdict *b)
+{
+	return a->level == b->level && a->count == b->count &&
+	       a->lower_bound == b->lower_bound && a->threshold == b->threshold &&
+	       a->per_window == b->per_window &&
+	       !memcmp(&a->span_s, &b->span_s, sizeof(a->span_s)) &&
+	       !strcmp(a->counter, b->counter) && !strcmp(a->rule, b->rule) &&
+	       !strcmp(a->window, b->window) && !strcmp(a->text, b->text) &&
+	       !strcmp(a->cls_counter, b->cls_counter);
+}
+
 /* The advice of the counter's class at act (for the port's sum, the
  * class of its largest contributor, named by the caller). */
 static const char *hint(enum verdict_level l, const char *counter)
@@ -171,18 +182,34 @@ static enum verdict_level sum_level(const struct thresholds *th, uint64_t sum,
 
 static void start(struct verdict *v, const char *rule, const char *window)
 {
+	/* the last one started (per thread): most ports' of an interval */
+	static _Thread_local struct verdict last;
+
+	if (last.rule[0] && !strcmp(last.rule, rule) && !strcmp(last.window, window)) {
+		*v = last;
+		return;
+	}
 	memset(v, 0, sizeof(*v));
 	snprintf(v->rule, sizeof(v->rule), "%s", rule);
 	snprintf(v->window, sizeof(v->window), "%s", window);
 	snprintf(v->text, sizeof(v->text), "no error counter over its watch level (%s)", window);
+	last = *v;
 }
 
+/* "in 42 s". Every port of a watch interval has the same span: the
+ * last one's text is kept (per thread) rather than printed again. */
 static void span_text(char *buf, size_t len, double s)
 {
+	static _Thread_local double last_s = -1;
+	static _Thread_local char last[48];
 	char w[24];
 
-	window_name(w, sizeof(w), s);
-	snprintf(buf, len, "in %s", w);
+	if (memcmp(&s, &last_s, sizeof(s))) {
+		window_name(w, sizeof(w), s);
+		snprintf(last, sizeof(last), "in %s", w);
+		last_s = s;
+	}
+	snprintf(buf, len, "%s", last);
 }
 
 void rules_eval_delta(const struct delta_port *d, const struct thresholds *th,

@@ -27,6 +27,8 @@ struct verdict {
 };
 
 const char *verdict_name(enum verdict_level l);	/* "ok" "watch" "act" */
+/* Whether a and b say the same: every field a report shows. */
+bool verdict_same(const struct verdict *a, const struct verdict *b);
 
 /* Live rule (the reference procedure): error-counter increments in the last
  * th->window_s seconds against each counter's watch / act levels and, summed,

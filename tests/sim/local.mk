@@ -9,7 +9,7 @@ SIM_TESTS = tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/verdicts.test tests/sim/triage-errors.test tests/sim/sweeper.test \
 	tests/sim/sweeper-follow.test tests/sim/capture.test tests/sim/ber.test \
 	tests/sim/watch-scale.test tests/sim/watch-silent.test tests/sim/sweeper-late.test \
-	tests/sim/smp-late.test
+	tests/sim/smp-late.test tests/sim/watch-text.test
 TESTS += $(SIM_TESTS)
 EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/fabric.test tests/sim/counters.test tests/sim/fabric-input.test \
@@ -19,7 +19,7 @@ EXTRA_DIST += tests/sim/snapshot-oracle.test tests/sim/errors.test \
 	tests/sim/verdicts.test tests/sim/triage-errors.test tests/sim/sweeper.test \
 	tests/sim/sweeper-follow.test tests/sim/capture.test tests/sim/ber.test \
 	tests/sim/watch-scale.test tests/sim/watch-silent.test tests/sim/sweeper-late.test \
-	tests/sim/smp-late.test
+	tests/sim/smp-late.test tests/sim/watch-text.test
 # The monitor's sweep driven directly (built for check, run by sweep-stop.test).
 check_PROGRAMS += tests/sim/sweep_probe
 tests_sim_sweep_probe_SOURCES = tests/sim/sweep_probe.c

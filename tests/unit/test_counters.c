@@ -440,7 +440,7 @@ static void put_ctr(struct delta_port *d, const char *name, enum ctr_class cls,
 
 /* One port's members in a document of the given nesting, by fn. */
 static char *port_doc(const struct delta_port *d, bool compact, int nest,
-		      void (*fn)(struct json *, const struct delta_port *, double))
+		      void (*fn)(struct json *, const struct delta_port *, double), double now)
 {
 	char *out = NULL;
 	size_t n = 0;
@@ -455,7 +455,7 @@ static char *port_doc(const struct delta_port *d, bool compact, int nest,
 		json_arr_begin(&j, k ? NULL : "ports");
 	json_obj_begin(&j, NULL);
 	json_str(&j, "port", "x/1");
-	fn(&j, d, 1000.0);
+	fn(&j, d, now);
 	json_obj_end(&j);
 	for (int k = 0; k < nest; k++)
 		json_arr_end(&j);
@@ -466,7 +466,7 @@ static char *port_doc(const struct delta_port *d, bool compact, int nest,
 
 static void delta_json_under_test(struct json *j, const struct delta_port *d, double now)
 {
-	counters_json_delta(j, d, NULL, now);
+	counters_json_delta(j, d, now, NULL);
 }
 
 /* watch's counter members, written as text in one piece per counter,
@@ -491,6 +491,8 @@ static void test_delta_json_as_writer(void **state)
 	c->rate_valid = true;
 	c->total = c->total_mark = UINT64_MAX - 1;
 	c->bucket[200 % DELTA_NBUCKETS] = c->bucket_total = 99;
+	c->moved = true;
+	c->moved_bucket = 200;
 	put_ctr(&d, "Odd \"name\\\xff", CTR_CONGESTION, CTR_COUNT, 32, DELTA_SATURATED);
 	c = &d.c[d.n - 1];
 	c->value = 0xffffffff;
@@ -507,6 +509,8 @@ static void test_delta_json_as_writer(void **state)
 	c->bucket[200 % DELTA_NBUCKETS] = 2;
 	c->bucket[150 % DELTA_NBUCKETS] = 30;	/* in the 10 minutes only */
 	c->bucket_total = 37;
+	c->moved = true;
+	c->moved_bucket = 200;
 	put_ctr(&d, "PortRcvPkts", CTR_TRAFFIC, CTR_PACKETS, 64, DELTA_OK);
 	c = &d.c[d.n - 1];
 	c->delta = 0;
@@ -514,13 +518,179 @@ static void test_delta_json_as_writer(void **state)
 	c->rate_valid = true;
 	for (int nest = 0; nest < 3; nest++)
 		for (int compact = 0; compact < 2; compact++) {
-			char *want = port_doc(&d, compact, nest, ref_delta_json);
-			char *got = port_doc(&d, compact, nest, delta_json_under_test);
+			char *want = port_doc(&d, compact, nest, ref_delta_json, 1000.0);
+			char *got = port_doc(&d, compact, nest, delta_json_under_test, 1000.0);
 
 			assert_string_equal(got, want);
 			free(want);
 			free(got);
 		}
+}
+
+static struct ctr_json_cache test_cache;
+
+static void delta_json_cached(struct json *j, const struct delta_port *d, double now)
+{
+	counters_json_delta(j, d, now, &test_cache);
+}
+
+/* One sample of the cache test's port: each counter moves now and then
+ * (a few at once), is cleared, saturates, or is left out; now and then
+ * the whole sample is missed. */
+static void cache_sample(struct counter_set *cs, uint64_t *v, double t)
+{
+	static const struct { const char *name; unsigned bits; } ctr[] = {
+		{ "SymbolErrorCounter", 16 }, { "LinkDownedCounter", 8 },
+		{ "PortRcvErrors", 16 }, { "PortXmitData", 64 }, { "PortRcvPkts", 64 },
+		{ "Odd \"name\\\xff", 32 }, { "rcvd_bytes", 64 }, { "PortXmitWait", 32 },
+	};
+
+	memset(cs, 0, sizeof(*cs));
+	cs->valid = rand() % 40 != 0;
+	cs->t_mono = t;
+	for (int i = 0; i < 8; i++) {
+		uint64_t max = ctr[i].bits == 64 ? UINT64_MAX : (UINT64_C(1) << ctr[i].bits) - 1;
+		int r = rand() % 100;
+		struct ctr_value *x;
+
+		if (r < 8)
+			v[i] += 1 + (uint64_t)(rand() % 3);
+		else if (r == 8)
+			v[i] = 0;				/* cleared */
+		else if (r == 9 && ctr[i].bits < 64)
+			v[i] = max;				/* saturated */
+		else if (r == 10 && i == 3)
+			v[i] += UINT64_C(1) << 40;		/* a big delta */
+		if (v[i] > max)
+			v[i] = max;
+		if (rand() % 50 == 0)
+			continue;				/* left out */
+		x = counters_put(cs, ctr[i].name, v[i]);
+		assert_non_null(x);
+		x->bits = (uint8_t)ctr[i].bits;
+		x->saturates = ctr[i].bits < 64;
+		x->cls = (uint8_t)(i < 3 || i == 5 ? CTR_ERROR : i == 7 ? CTR_CONGESTION : CTR_TRAFFIC);
+		x->unit = (uint8_t)(i == 3 ? CTR_WORDS4 : i == 6 ? CTR_BYTES : i == 4 ? CTR_PACKETS : CTR_COUNT);
+		x->valid = true;
+	}
+}
+
+/* watch's counter objects written from the cache are what the writer
+ * writes member by member (the reference) and what the uncached path
+ * writes, byte for byte, sample after sample: a counter that moves, is
+ * cleared or saturates, whose windows age (the clock runs on, jumps by
+ * minutes), or a sample missed, changes its text in the same interval;
+ * one that did not keeps it. */
+static void test_delta_json_cache(void **state)
+{
+	static struct delta_port d;
+	struct counter_set *cs = calloc(1, sizeof(*cs));
+	uint64_t v[8] = { 0, 0, 0, 1000, 5, 0, 77, 0 };
+	char *prev = NULL;
+	double t = 5000.0;
+	int changed = 0, same = 0;
+
+	(void)state;
+	assert_non_null(cs);
+	memset(&test_cache, 0, sizeof(test_cache));
+	delta_init(&d, "x/1", 1.0);
+	srand(26);
+	for (int step = 0; step < 3000; step++) {
+		int r = rand() % 100;
+		char *want, *plain, *got;
+
+		t += r < 3 ? 61.0 + rand() % 600 : r < 10 ? 5.0 : r < 20 ? 1.0 + (rand() % 100) / 1000.0 : 1.0;
+		cache_sample(cs, v, t);
+		delta_update(&d, cs, t);
+		if (step % 500 == 0)
+			delta_mark(&d, t);
+		want = port_doc(&d, true, 1, ref_delta_json, t);
+		plain = port_doc(&d, true, 1, delta_json_under_test, t);
+		got = port_doc(&d, true, 1, delta_json_cached, t);
+		assert_string_equal(plain, want);
+		assert_string_equal(got, want);
+		if (prev && strcmp(prev, got))
+			changed++;
+		else if (prev)
+			same++;
+		free(prev);
+		prev = got;
+		free(want);
+		free(plain);
+	}
+	/* both kinds of interval were met: the cache served and was renewed */
+	assert_true(changed > 100);
+	assert_true(same > 100);
+	free(prev);
+	counters_json_cache_free(&test_cache);
+	free(cs);
+}
+
+/* One port's error details (doc_cs through doc_dc, NULL: the plain
+ * writer) as port_doc's members. */
+static const struct counter_set *doc_cs;
+static struct det_json_cache *doc_dc;
+
+static void details_members(struct json *j, const struct delta_port *d, double now)
+{
+	(void)d;
+	(void)now;
+	counters_json_details_cached(j, doc_cs, doc_dc);
+	json_int(j, "after", 1);
+}
+
+static char *details_doc(const struct counter_set *cs, struct det_json_cache *c)
+{
+	doc_cs = cs;
+	doc_dc = c;
+	return port_doc(NULL, true, 1, details_members, 0);
+}
+
+/* Ports' error details written from the text of the last port's are
+ * the writer's, byte for byte, whatever changed between them: a
+ * detail's value, what was asked, why not, the sample's validity or
+ * source. */
+static void test_details_cache(void **state)
+{
+	struct counter_set *cs = calloc(1, sizeof(*cs));
+	struct det_json_cache c;
+	int served = 0;
+
+	(void)state;
+	assert_non_null(cs);
+	memset(&c, 0, sizeof(c));
+	srand(27);
+	for (int step = 0; step < 4000; step++) {
+		int r = rand() % 100;
+		char *want, *got;
+
+		if (r < 2)
+			cs->valid = !cs->valid;
+		else if (r < 4)
+			cs->source = cs->source == CTR_SRC_PMA ? CTR_SRC_SYSFS : CTR_SRC_PMA;
+		else if (r < 6)
+			snprintf(cs->no_mad, sizeof(cs->no_mad), "%s", rand() % 2 ? "" : "no umad");
+		else if (r < 30) {
+			struct det_values *dv = &cs->det.g[rand() % DET_GROUPS];
+
+			switch (rand() % 5) {
+			case 0: dv->asked = !dv->asked; break;
+			case 1: dv->valid = !dv->valid; break;
+			case 2: dv->n = rand() % (DET_MAX_FIELDS + 1); break;
+			case 3: dv->v[rand() % DET_MAX_FIELDS] += 1; break;
+			default: snprintf(dv->why, sizeof(dv->why), "why %d", rand() % 3);
+			}
+		}
+		want = details_doc(cs, NULL);
+		got = details_doc(cs, &c);
+		assert_string_equal(got, want);
+		served += r >= 30;
+		free(want);
+		free(got);
+	}
+	assert_true(served > 1000);
+	counters_json_details_cache_free(&c);
+	free(cs);
 }
 
 int main(void)
@@ -536,6 +706,8 @@ int main(void)
 		cmocka_unit_test(test_sysfs_widths),
 		cmocka_unit_test(test_error_details),
 		cmocka_unit_test(test_delta_json_as_writer),
+		cmocka_unit_test(test_delta_json_cache),
+		cmocka_unit_test(test_details_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

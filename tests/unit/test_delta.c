@@ -347,7 +347,7 @@ static void test_window_running_sums(void **state)
 {
 	static const double wins[] = { 0, 1, 4.9, 5, 30, 60, 299, 300, 301,
 		599, 600, 601, 900, 1e6 };
-	uint64_t v[2] = { 0, 0 };
+	uint64_t v[3] = { 0, 0, 0 };
 	double t = 1000.0;
 
 	(void)state;
@@ -363,8 +363,12 @@ static void test_window_running_sums(void **state)
 		cs.valid = true;
 		put("PortRcvErrors", v[0], 64, false);
 		put("PortXmitData", v[1], 64, false);
+		/* a counter that moves now and then: quiet windows, a ring
+		 * left alone while nothing is in it */
+		v[2] += rand() % 60 == 0 ? 1 + (uint64_t)(rand() % 5) : 0;
+		put("SymbolErrorCounter", v[2], 64, false);
 		delta_update(&dp, &cs, t);
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 3; k++) {
 			c = &dp.c[k];
 			for (size_t w = 0; w < sizeof(wins) / sizeof(wins[0]); w++)
 				for (double later = 0; later < 700; later += 37)

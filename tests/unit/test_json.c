@@ -234,6 +234,135 @@ static void test_numbers(void **state)
 	free(got);
 }
 
+/* json_num_text against snprintf("%.10g") directly: the text of
+ * fractions is made without printf, so every path of it is compared
+ * with printf's, many values each. */
+static void text_case(double v)
+{
+	char got[JSON_NUM_MAX], want[64];
+	size_t n = json_num_text(got, v);
+
+	if (isfinite(v))
+		snprintf(want, sizeof(want), "%.10g", v);
+	else
+		snprintf(want, sizeof(want), "null");
+	if (strcmp(got, want) || n != strlen(want))
+		fail_msg("%a: json_num_text wrote \"%s\" (%zu), printf \"%s\"", v, got, n, want);
+}
+
+static uint64_t rnd64(void)
+{
+	return (uint64_t)rand() << 62 ^ (uint64_t)rand() << 31 ^ (uint64_t)rand();
+}
+
+static void test_number_text(void **state)
+{
+	/* ties at the tenth digit (exact in binary, to even), the style's
+	 * edges (1e-4, 1e10, 9.9999999995 rounding up a decade), the ends
+	 * of the exact range and past them */
+	static const double edge[] = { 12345678905.0, 12345678915.0, 0.5, 1.5, 2.5,
+		9999999999.5, 9999999999.4, 99999999995.0, 99999999985.0, 1e10 + 0.5,
+		0.0001, 0.00009999999999, 0.000099999999995, 0.00010000000005,
+		9.9999999995e-5, 1e-5, 123456.78905, 1.0000000005, 1.00000000049,
+		0.3, 2.0 / 3, 1e-13, 1e-14, 1.5e-13, 9.99999999e37, 1e38, 3e38, 1e300,
+		5e-324, 2.2250738585072014e-308, 1e22, 1e23, 4503599627370495.5,
+		9007199254740993.0, 1.8446744073709552e19, 29.99979423, 6.911952591e-05,
+		123471053.6, 0.999871, -0.999871, -12345678905.0, -9.9999999995e-5 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		text_case(edge[i]);
+		text_case(nextafter(edge[i], 0));
+		text_case(nextafter(edge[i], INFINITY));
+	}
+	srand(26);
+	/* any bit pattern, so every exponent */
+	for (int i = 0; i < 200000; i++) {
+		uint64_t b = rnd64();
+		double v;
+
+		memcpy(&v, &b, sizeof(v));
+		text_case(v);
+	}
+	/* the magnitudes rates have, uniformly in their exponent */
+	for (int i = 0; i < 200000; i++)
+		text_case(ldexp((double)(rnd64() >> 11), rand() % 160 - 120));
+	/* ten digits and a 5 after them, near a decimal tie, in every decade */
+	for (int i = 0; i < 100000; i++) {
+		double v = (double)(1000000000 + rand() % 1000000000) * 10 + 5;
+
+		text_case(v * pow(10, rand() % 40 - 25));
+		text_case((double)(rand() % 100000) / (1 << (rand() % 20)));
+	}
+}
+
+/* A piece written again is what the writer writes, in the state it was
+ * made in (first member or not, compact or indented, any depth), and is
+ * refused in another; the writer's state after it is the same too. */
+static void piece_fn(struct json *j, const void *arg)
+{
+	json_str(j, "a", arg);
+	json_obj_begin(j, "o");
+	json_int(j, "x", 1);
+	json_arr_begin(j, "e");
+	json_arr_end(j);
+	json_obj_end(j);
+	json_bool(j, "b", true);
+}
+
+static char *piece_doc(bool compact, int depth, bool lead, struct json_piece *p,
+		       const char *val, bool *put)
+{
+	char *got = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&got, &n);
+	struct json j;
+
+	json_init(&j, f);
+	j.compact = compact;
+	json_obj_begin(&j, NULL);
+	for (int k = 1; k < depth; k++)
+		json_obj_begin(&j, "in");
+	if (lead)
+		json_int(&j, "before", 0);
+	*put = false;
+	if (!p)
+		piece_fn(&j, val);
+	else if (!(*put = json_piece_put(&j, p)))
+		json_piece_make(&j, p, piece_fn, val);
+	json_int(&j, "after", 2);
+	for (int k = 0; k < depth; k++)
+		json_obj_end(&j);
+	fclose(f);
+	return got;
+}
+
+static void test_piece(void **state)
+{
+	struct json_piece p;
+	bool put;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	for (int compact = 0; compact < 2; compact++)
+		for (int depth = 1; depth < 4; depth++)
+			for (int lead = 0; lead < 2; lead++) {
+				char *want = piece_doc(compact, depth, lead, NULL, "v\xff", &put);
+				char *made = piece_doc(compact, depth, lead, &p, "v\xff", &put);
+				char *again;
+
+				assert_false(put);	/* another state: made anew */
+				again = piece_doc(compact, depth, lead, &p, "v\xff", &put);
+				assert_true(put);
+				assert_string_equal(made, want);
+				assert_string_equal(again, want);
+				free(want);
+				free(made);
+				free(again);
+			}
+	json_piece_free(&p);
+}
+
 /* Nesting deeper than the indentation table still closes correctly. */
 static void test_indent(void **state)
 {
@@ -265,6 +394,8 @@ int main(void)
 		cmocka_unit_test(test_long_and_random),
 		cmocka_unit_test(test_replaced_sibling),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_number_text),
+		cmocka_unit_test(test_piece),
 		cmocka_unit_test(test_indent),
 	};
 

@@ -460,6 +460,37 @@ static void test_eventlog(void **state)
 	assert_null(eventlog_get(&log, EVENTLOG_MAX));
 }
 
+/* Two verdicts are the same only when every field a report shows is:
+ * watch writes a verdict from the last one's text when they are. */
+static void test_verdict_same(void **state)
+{
+	struct verdict a = { .level = VERDICT_WATCH, .counter = "SymbolErrorCounter",
+			     .count = 7, .threshold = 5, .rule = "errors-in-window",
+			     .window = "in 42 s", .text = "SymbolErrorCounter 7 in 42 s",
+			     .cls_counter = "SymbolErrorCounter", .span_s = 42, .per_window = 100 };
+	struct verdict b = a;
+
+	(void)state;
+	assert_true(verdict_same(&a, &b));
+	for (int f = 0; f < 11; f++) {
+		b = a;
+		switch (f) {
+		case 0: b.level = VERDICT_ACT; break;
+		case 1: b.counter[0] = 'X'; break;
+		case 2: b.count++; break;
+		case 3: b.lower_bound = true; break;
+		case 4: b.threshold++; break;
+		case 5: b.rule[0] = 'X'; break;
+		case 6: b.window[3] = '5'; break;
+		case 7: b.text[20] = '8'; break;
+		case 8: b.cls_counter[0] = 'X'; break;
+		case 9: b.span_s = 43; break;
+		default: b.per_window++;
+		}
+		assert_false(verdict_same(&a, &b));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_slow_growth),
 		cmocka_unit_test(test_baseline_file),
 		cmocka_unit_test(test_eventlog),
+		cmocka_unit_test(test_verdict_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

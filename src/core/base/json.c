@@ -14,6 +14,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One document is written by one thread: the stream's lock, taken per
@@ -311,8 +312,158 @@ void json_int(struct json *j, const char *key, long long val)
 	member_u64(j, key, val < 0 ? 0 - (uint64_t)val : (uint64_t)val, val < 0);
 }
 
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 u128;
+
+/* 10^k, k <= 38 (10^38 < 2^128) */
+static u128 pow10_128(int k)
+{
+	u128 p = 1;
+
+	while (k-- > 0)
+		p *= 10;
+	return p;
+}
+
+/* round(a x 10^k) for a = m x 2^e, ties to even as printf rounds them
+ * (in the default rounding mode), exactly, in 128-bit integers; false
+ * when it does not fit them. *trunc: whether a x 10^k < the result's
+ * range was met before rounding (the caller's range test). */
+static bool scaled_round(uint64_t m, int e, int k, uint64_t *q, uint64_t *q_trunc)
+{
+	u128 num, den = 1, quo, rem;
+
+	if (k >= 0) {
+		if (k > 22)	/* m x 10^k < 2^53 x 2^74 */
+			return false;
+		num = (u128)m * pow10_128(k);
+	} else {
+		if (-k > 28)
+			return false;
+		num = m;
+		den = pow10_128(-k);
+	}
+	if (e >= 0) {
+		if (e > 127 - 53 - (k > 0 ? 74 : 0))
+			return false;
+		num <<= e;
+	} else {
+		if (-e > (k < 0 ? 127 - 94 : 126))	/* den x 2^-e fits */
+			return false;
+		den <<= -e;
+	}
+	if (k >= 0 && e < 0) {	/* den is 2^-e: shifts, not a division */
+		quo = num >> -e;
+		rem = num & (den - 1);
+	} else {
+		quo = num / den;
+		rem = num % den;
+	}
+	if (quo >= UINT64_MAX)
+		return false;
+	*q_trunc = (uint64_t)quo;
+	/* a remainder makes den even (a power of 2 or of 10 above 1) */
+	if (rem && (2 * rem > den || (2 * rem == den && (quo & 1))))
+		quo++;
+	*q = (uint64_t)quo;
+	return true;
+}
+#endif
+
+/*
+ * What snprintf("%.10g") writes for a finite val that is not a whole
+ * number below 1e10, without printf (a fifth of a 1,000-port watch tick
+ * was printf's floating-point conversion): the value rounded exactly to
+ * ten significant digits, then %g's choice of style (ISO C 7.21.6.1:
+ * exponential when the exponent is below -4 or at least the precision)
+ * and its trailing zeros removed. 0 when it cannot tell exactly (a
+ * magnitude outside about 1e-13 .. 1e38): the caller uses snprintf.
+ * tests/unit/test_json checks it against snprintf.
+ */
+static size_t fast_g10(char *buf, double val)
+{
+#ifdef __SIZEOF_INT128__
+	uint64_t bits, m, q, qt;
+	int ebits, e, E, n;
+	char d[10], *p = buf;
+
+	memcpy(&bits, &val, sizeof(bits));
+	ebits = (int)(bits >> 52 & 0x7ff);
+	if (!ebits || ebits == 0x7ff)
+		return 0;	/* zero, subnormal, not finite */
+	m = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
+	e = ebits - 1075;
+	/* |val| in [2^(e+52), 2^(e+53)): its decimal exponent, or one less
+	 * (78913 / 2^18 is log10(2) rounded down) */
+	E = (int)(((long long)(e + 52) * 78913) >> 18);
+	for (int tries = 0;; tries++) {
+		if (tries > 2 || !scaled_round(m, e, 9 - E, &q, &qt))
+			return 0;
+		if (qt >= UINT64_C(10000000000))
+			E++;
+		else if (qt < UINT64_C(1000000000))
+			E--;
+		else
+			break;
+	}
+	if (q == UINT64_C(10000000000)) {	/* 9.9999999995 -> 10 */
+		q = UINT64_C(1000000000);
+		E++;
+	}
+	for (int i = 9; i >= 0; i--) {
+		d[i] = (char)('0' + q % 10);
+		q /= 10;
+	}
+	for (n = 10; n > 1 && d[n - 1] == '0'; n--)
+		;
+	if (val < 0)
+		*p++ = '-';
+	if (E < -4 || E >= 10) {
+		int x = E < 0 ? -E : E;
+
+		*p++ = d[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, d + 1, (size_t)n - 1);
+			p += n - 1;
+		}
+		*p++ = 'e';
+		*p++ = E < 0 ? '-' : '+';
+		if (x >= 100) {
+			*p++ = (char)('0' + x / 100);
+			x %= 100;
+		}
+		*p++ = (char)('0' + x / 10);
+		*p++ = (char)('0' + x % 10);
+	} else if (E >= 0) {
+		memcpy(p, d, (size_t)E + 1);
+		p += E + 1;
+		if (n > E + 1) {
+			*p++ = '.';
+			memcpy(p, d + E + 1, (size_t)(n - E - 1));
+			p += n - E - 1;
+		}
+	} else {
+		*p++ = '0';
+		*p++ = '.';
+		for (int z = 0; z < -E - 1; z++)
+			*p++ = '0';
+		memcpy(p, d, (size_t)n);
+		p += n;
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+#else
+	(void)buf;
+	(void)val;
+	return 0;
+#endif
+}
+
 size_t json_num_text(char *buf, double val)
 {
+	size_t len;
+
 	/* A whole number below 1e10 prints as %.10g would print it: its
 	 * digits (not -0, which %g keeps), without printf. */
 	if (val > -1e10 && val < 1e10 && val == (double)(long long)val &&
@@ -328,7 +479,8 @@ size_t json_num_text(char *buf, double val)
 		return n;
 	}
 	if (isfinite(val))
-		return (size_t)snprintf(buf, JSON_NUM_MAX, "%.10g", val);
+		return (len = fast_g10(buf, val)) ? len :
+			(size_t)snprintf(buf, JSON_NUM_MAX, "%.10g", val);
 	memcpy(buf, "null", 5);
 	return 4;
 }
@@ -387,4 +539,56 @@ void json_num_or_null(struct json *j, const char *key, bool have, double val)
 		json_num(j, key, val);
 	else
 		json_null(j, key);
+}
+
+bool json_piece_put(struct json *j, const struct json_piece *p)
+{
+	if (!p->ok || p->compact != j->compact || p->depth != j->depth ||
+	    p->first != j->first[j->depth])
+		return false;
+	fwrite(p->text, 1, p->len, j->f);
+	j->first[j->depth] = false;
+	j->utf8_replaced += p->utf8;
+	return true;
+}
+
+void json_piece_make(struct json *j, struct json_piece *p,
+		     void (*fn)(struct json *, const void *), const void *arg)
+{
+	struct json t = *j;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	json_piece_free(p);
+	if (!m) {
+		fn(j, arg);
+		return;
+	}
+	t.f = m;
+	t.utf8_replaced = 0;
+	fn(&t, arg);
+	if (fclose(m)) {
+		free(text);
+		fn(j, arg);
+		return;
+	}
+	fwrite(text, 1, len, j->f);
+	p->compact = j->compact;
+	p->depth = j->depth;
+	p->first = j->first[j->depth];
+	p->utf8 = t.utf8_replaced;
+	/* a run of members: it ends where it began, after one at least */
+	p->ok = len && t.depth == j->depth && !t.first[t.depth];
+	p->text = text;
+	p->len = len;
+	memcpy(j->first, t.first, sizeof(j->first));
+	j->depth = t.depth;
+	j->utf8_replaced += t.utf8_replaced;
+}
+
+void json_piece_free(struct json_piece *p)
+{
+	free(p->text);
+	memset(p, 0, sizeof(*p));
 }

@@ -45,6 +45,24 @@ size_t json_num_text(char *buf, double val);
  * or a value and further members of the same object ("v", "k2": v2 …),
  * their separators following the writer's (compact or indented). */
 void json_raw(struct json *j, const char *key, const char *text, size_t len);
+/* A run of members of one object written once and again as it is while
+ * what it says is the same (the caller's key decides): the verdict and
+ * error details most ports share, interval after interval. */
+struct json_piece {
+	char *text;
+	size_t len;
+	bool ok;
+	/* the writer's state it was made in: its comma, its indentation */
+	bool compact, first;
+	int depth, utf8;
+};
+/* Writes p again when j is in the state p was made in: true; false:
+ * nothing written (make it). */
+bool json_piece_put(struct json *j, const struct json_piece *p);
+/* What fn(writer, arg) writes, written to j and kept in p. */
+void json_piece_make(struct json *j, struct json_piece *p,
+		     void (*fn)(struct json *, const void *), const void *arg);
+void json_piece_free(struct json_piece *p);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
 /* A value that may be unknown: val when have, else null. */

@@ -5,6 +5,7 @@
 #include "core/counters/counters_json.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Every counter exact to the last of its 64 bits: a wrapped or
@@ -206,10 +207,124 @@ static void counter_rest(struct cbuf *b, const struct delta_ctr *c, uint64_t w1,
 	cb_u64(b, c->saturations);
 }
 
-void counters_json_delta(struct json *j, const struct delta_port *d,
-			 const struct counter_set *cs, double now)
+/* What a counter's object text is made of: two counters with equal
+ * keys have the same text. */
+struct ctr_key {
+	char name[CTR_NAME];
+	uint64_t value, delta, total, total_mark, w1, w10, rate_bits;
+	unsigned resets, saturations;
+	uint8_t cls, unit, bits, state;
+	bool lower_bound, rate_valid, total_lb;
+};
+
+struct ctr_text {
+	struct ctr_key k;
+	bool ok;		/* text is k's */
+	size_t len, cap;
+	char *text;
+};
+
+void counters_json_cache_free(struct ctr_json_cache *c)
 {
-	char sep[2 + 2 * JSON_MAX_DEPTH] = ",", rest[CTR_REST_MAX];
+	for (int i = 0; c && i < c->n; i++)
+		free(c->e[i].text);
+	if (c) {
+		free(c->e);
+		c->e = NULL;
+		c->n = 0;
+	}
+}
+
+static void ctr_key_of(struct ctr_key *k, const struct delta_ctr *c, uint64_t w1,
+		       uint64_t w10)
+{
+	memset(k, 0, sizeof(*k));
+	strncpy(k->name, c->name, sizeof(k->name) - 1);
+	k->value = c->value;
+	k->delta = c->delta;
+	k->total = c->total;
+	k->total_mark = c->total_mark;
+	k->w1 = w1;
+	k->w10 = w10;
+	memcpy(&k->rate_bits, &c->rate, sizeof(k->rate_bits));
+	k->resets = c->resets;
+	k->saturations = c->saturations;
+	k->cls = c->cls;
+	k->unit = c->unit;
+	k->bits = c->bits;
+	k->state = (uint8_t)c->state;
+	k->lower_bound = c->lower_bound;
+	k->rate_valid = c->rate_valid;
+	k->total_lb = c->total_lb;
+}
+
+/* The writer's plain string (json.c's copy_plain): printable ASCII
+ * without a quote or backslash, written as it is. */
+static bool plain_name(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f || *s == '"' || *s == '\\')
+			return false;
+	return true;
+}
+
+/* Counter i's object text for a compact document from the cache, made
+ * now when the counter's key changed; NULL when its name is not plain
+ * (the writer escapes it) or out of memory. */
+static const struct ctr_text *cached_counter(struct ctr_json_cache *cache, int i,
+					     const struct delta_ctr *c, uint64_t w1,
+					     uint64_t w10)
+{
+	char buf[CTR_NAME + 24 + CTR_REST_MAX];
+	struct ctr_key k;
+	struct ctr_text *e;
+	struct cbuf b = { .sep = ",", .seplen = 1 };
+
+	if (i >= cache->n) {
+		int n = i + 1 > 2 * cache->n ? i + 1 : 2 * cache->n;
+		struct ctr_text *ne = realloc(cache->e, (size_t)n * sizeof(*ne));
+
+		if (!ne)
+			return NULL;
+		memset(ne + cache->n, 0, (size_t)(n - cache->n) * sizeof(*ne));
+		cache->e = ne;
+		cache->n = n;
+	}
+	e = &cache->e[i];
+	ctr_key_of(&k, c, w1, w10);
+	if (e->ok && !memcmp(&k, &e->k, sizeof(k)))
+		return e;
+	e->ok = false;
+	if (!plain_name(c->name))
+		return NULL;
+	/* as the writer puts it: {"name": "…","class": … } */
+	b.p = buf;
+	cb_put(&b, "{\"name\": \"", sizeof("{\"name\": \"") - 1);
+	cb_put(&b, c->name, strlen(c->name));
+	cb_put(&b, "\",\"class\": ", sizeof("\",\"class\": ") - 1);
+	counter_rest(&b, c, w1, w10);
+	*b.p++ = '}';
+	e->len = (size_t)(b.p - buf);
+	if (e->len > e->cap) {
+		size_t cap = (e->len + 63) & ~(size_t)63;
+		char *t = realloc(e->text, cap);
+
+		if (!t)
+			return NULL;
+		e->text = t;
+		e->cap = cap;
+	}
+	memcpy(e->text, buf, e->len);
+	e->k = k;
+	e->ok = true;
+	return e;
+}
+
+void counters_json_delta(struct json *j, const struct delta_port *d, double now,
+			 struct ctr_json_cache *cache)
+{
+	char sep[2 + 2 * JSON_MAX_DEPTH] = ",", rest[CTR_REST_MAX], run[8192];
+	size_t rn = 0;
 	uint64_t w1[CTR_MAX], w10[CTR_MAX], e1 = 0, e10 = 0;
 	struct ctr_rates r;
 	struct cbuf b = { .sep = sep, .seplen = 1 };
@@ -234,6 +349,25 @@ void counters_json_delta(struct json *j, const struct delta_port *d,
 	u64(j, "errors_10min", e10);
 	json_arr_begin(j, "counters");
 	for (int i = 0; i < d->n; i++) {
+		const struct ctr_text *t;
+
+		if (cache && j->compact &&
+		    (t = cached_counter(cache, i, &d->c[i], w1[i], w10[i]))) {
+			/* a run of them in one write, "," between */
+			if (rn + 1 + t->len > sizeof(run)) {
+				json_raw(j, NULL, run, rn);
+				rn = 0;
+			}
+			if (rn)
+				run[rn++] = ',';
+			memcpy(run + rn, t->text, t->len);
+			rn += t->len;
+			continue;
+		}
+		if (rn) {
+			json_raw(j, NULL, run, rn);
+			rn = 0;
+		}
 		json_obj_begin(j, NULL);
 		if (i == 0 && !j->compact) {
 			/* a member's indentation at this depth, as the writer's */
@@ -247,8 +381,9 @@ void counters_json_delta(struct json *j, const struct delta_port *d,
 		json_raw(j, "class", rest, (size_t)(b.p - rest));
 		json_obj_end(j);
 	}
+	if (rn)
+		json_raw(j, NULL, run, rn);
 	json_arr_end(j);
-	(void)cs;
 }
 
 void counters_json_details(struct json *j, const struct counter_set *cs)
@@ -288,4 +423,50 @@ void counters_json_details(struct json *j, const struct counter_set *cs)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+}
+
+/* Whether c holds the details text of a sample like cs: the fields
+ * counters_json_details reads. */
+static bool det_same(const struct det_json_cache *c, const struct counter_set *cs)
+{
+	if (!c->have || c->valid != cs->valid || c->source != cs->source ||
+	    strcmp(c->no_mad, cs->no_mad))
+		return false;
+	for (int g = 0; g < DET_GROUPS; g++) {
+		const struct det_values *a = &c->det.g[g], *b = &cs->det.g[g];
+
+		if (a->asked != b->asked || a->valid != b->valid || a->n != b->n ||
+		    a->n < 0 || a->n > DET_MAX_FIELDS || strcmp(a->why, b->why) ||
+		    memcmp(a->v, b->v, (size_t)a->n * sizeof(a->v[0])))
+			return false;
+	}
+	return true;
+}
+
+static void details_fn(struct json *j, const void *cs)
+{
+	counters_json_details(j, cs);
+}
+
+void counters_json_details_cached(struct json *j, const struct counter_set *cs,
+				  struct det_json_cache *c)
+{
+	if (!c) {
+		counters_json_details(j, cs);
+		return;
+	}
+	if (det_same(c, cs) && json_piece_put(j, &c->p))
+		return;
+	json_piece_make(j, &c->p, details_fn, cs);
+	c->have = true;
+	c->valid = cs->valid;
+	c->source = cs->source;
+	memcpy(c->no_mad, cs->no_mad, sizeof(c->no_mad));
+	c->det = cs->det;
+}
+
+void counters_json_details_cache_free(struct det_json_cache *c)
+{
+	json_piece_free(&c->p);
+	c->have = false;
 }

@@ -45,7 +45,14 @@ static long long bucket_of(double t)
  * time that went backwards keeps the newest bucket. */
 static void bucket_add(struct delta_ctr *c, long long id, uint64_t v)
 {
-
+	/* Nothing in the ring (no delta above 0 in the last
+	 * DELTA_NBUCKETS buckets) and nothing to add: the buckets it would
+	 * zero are zero already. A quiet counter's ring is not touched. */
+	if (!v && (!c->moved || c->bucket_id - c->moved_bucket >= DELTA_NBUCKETS)) {
+		if (id > c->bucket_id)
+			c->bucket_id = id;
+		return;
+	}
 	if (id > c->bucket_id) {
 		long long steps = id - c->bucket_id;
 
@@ -64,6 +71,10 @@ static void bucket_add(struct delta_ctr *c, long long id, uint64_t v)
 	}
 	c->bucket[((c->bucket_id % DELTA_NBUCKETS) + DELTA_NBUCKETS) % DELTA_NBUCKETS] += v;
 	c->bucket_total += v;
+	if (v) {
+		c->moved = true;
+		c->moved_bucket = c->bucket_id;
+	}
 }
 
 static void hist_push(struct delta_ctr *c, uint64_t v, enum delta_state st)
@@ -139,14 +150,16 @@ static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 	c->bits = v->bits;
 
 	if (!c->have) {
-		if (!c->hist_n)
+		if (!c->started)
 			c->bucket_id = bid;
+		c->started = true;
 		c->have = true;
 		c->value = v->value;
 		c->state = DELTA_FIRST;
 		if (c->saturates && v->value == max)
 			c->state = DELTA_SATURATED;
-		hist_push(c, 0, c->state);
+		if (!d->no_hist)
+			hist_push(c, 0, c->state);
 		return;
 	}
 	c->value = v->value;
@@ -171,8 +184,8 @@ static void delta_counter_update(struct delta_port *d, struct delta_ctr *c,
 	c->total_mark += c->delta;
 	c->total_lb |= c->lower_bound;
 	bucket_add(c, bid, c->delta);
-	hist_push(c, c->delta, c->state);
-	(void)d;
+	if (!d->no_hist)
+		hist_push(c, c->delta, c->state);
 }
 
 int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
@@ -181,7 +194,7 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 	bool gap = d->have && d->gap_interval > 0 &&
 		   dt > DELTA_GAP_FACTOR * d->gap_interval;
 	bool seen[CTR_MAX] = { false };
-	int moved = 0;
+	int moved = 0, hint = 0;
 	long long bid = bucket_of(t);	/* the sample's bucket, every counter's */
 
 	if (!cs->valid) {
@@ -201,9 +214,12 @@ int delta_update(struct delta_port *d, const struct counter_set *cs, double t)
 
 		if (!cs->c[i].valid)
 			continue;
-		c = slot_for(d, &cs->c[i], i);
+		/* the slot after the last one met: samples come in the same
+		 * order, invalid counters (not kept) or not */
+		c = slot_for(d, &cs->c[i], hint);
 		if (!c)
 			break;
+		hint = (int)(c - d->c) + 1;
 		seen[c - d->c] = true;
 		delta_counter_update(d, c, &cs->c[i], bid, dt, gap);
 		moved += c->delta > 0;
@@ -258,7 +274,8 @@ uint64_t delta_window(const struct delta_ctr *c, double now, double window_s)
 	first = bucket_of(now - window_s) + 1;
 	if (first < oldest)
 		first = oldest;
-	if (first > c->bucket_id)
+	/* no delta above 0 since the window began */
+	if (first > c->bucket_id || !c->moved || c->moved_bucket < first)
 		return 0;
 	/* The shorter walk: the window itself, or the running sum of the
 	 * whole ring less the buckets older than the window (the same

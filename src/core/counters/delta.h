@@ -39,26 +39,33 @@ enum delta_state {
 };
 
 struct delta_ctr {
+	/* what every interval reads and writes first, in two cache lines:
+	 * a thousand ports' slots are read each interval (watch) */
 	char name[CTR_NAME];
 	uint8_t cls, unit, bits;
 	bool saturates;
 	bool have;		/* a previous value exists */
+	bool lower_bound;	/* delta is "at least" */
+	bool rate_valid;
+	bool total_lb;		/* a total includes a lower bound */
+	/* moved: a delta above 0 went into bucket moved_bucket, the
+	 * newest such: no window that starts after it needs the ring */
+	bool moved;
+	bool started;		/* the slot's bucket ring has a position */
+	enum delta_state state;
 	uint64_t value;		/* newest value */
 	uint64_t delta;		/* over the last interval */
-	bool lower_bound;	/* delta is "at least" */
 	double rate;		/* counter units per second */
-	bool rate_valid;
-	enum delta_state state;
 	uint64_t total;		/* since the first sample */
 	uint64_t total_mark;	/* since delta_mark() */
-	bool total_lb;		/* a total includes a lower bound */
-	unsigned resets, saturations;
 	long long bucket_id;	/* newest bucket's index */
-	uint64_t bucket[DELTA_NBUCKETS];
+	long long moved_bucket;
+	unsigned resets, saturations;
+	int hist_n, hist_pos;
 	uint64_t bucket_total;	/* running sum of bucket[] (mod 2^64) */
+	uint64_t bucket[DELTA_NBUCKETS];
 	uint64_t hist[DELTA_HIST];	/* newest at hist_pos - 1 */
 	uint8_t hist_state[DELTA_HIST];
-	int hist_n, hist_pos;
 };
 
 struct delta_port {
@@ -69,6 +76,8 @@ struct delta_port {
 	double t_first, t_last, t_mark;
 	double dt;		/* length of the last interval, s */
 	bool have;		/* a good sample was taken */
+	/* no sparkline history (hist[]) kept: watch has no use for it */
+	bool no_hist;
 	unsigned samples;
 	int n;
 	struct delta_ctr c[CTR_MAX];
