@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* IBCONSOLE_UI_TRACE: one line per busy turn of the console's loop.
  * Line: "T MONO_S WALL_MS CPU_MS keys=W/C models=W/C update=W/C
- * draw=W/C screen=NAME k=K,K" (W wall, C thread CPU, milliseconds). */
+ * draw=W/C runq=MS screen=NAME k=K,K" (W wall, C thread CPU, in
+ * milliseconds; runq: how long the thread waited for a CPU in the turn,
+ * from /proc/thread-self/schedstat, -1 unknown). Wall above CPU and runq
+ * is time it was blocked: a lock, or a write to the terminal. */
 #include "config.h"
 #include "uitrace.h"
 
@@ -21,6 +24,7 @@ static struct {
 	bool open;		/* begun, not ended */
 	double w0, c0, wl, cl;	/* begin and last mark: wall, CPU */
 	double w[UITRACE_N], c[UITRACE_N];
+	double rq0;		/* run delay at begin, ms; < 0 unknown */
 	int keys[UITRACE_KEYS_MAX], nkeys;
 } ut;
 
@@ -30,6 +34,20 @@ static double clock_s(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The thread's total wait for a CPU so far (ms), -1 unknown. */
+static double run_delay_ms(void)
+{
+	unsigned long long run, delay;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu", &run, &delay);
+	fclose(f);
+	return n == 2 ? (double)delay / 1e6 : -1;
 }
 
 void uitrace_open(void)
@@ -55,6 +73,7 @@ void uitrace_begin(void)
 	ut.open = true;
 	ut.w0 = ut.wl = clock_s(CLOCK_MONOTONIC);
 	ut.c0 = ut.cl = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	ut.rq0 = run_delay_ms();
 	memset(ut.w, 0, sizeof(ut.w));
 	memset(ut.c, 0, sizeof(ut.c));
 	ut.nkeys = 0;
@@ -84,7 +103,7 @@ void uitrace_key(int key)
 
 void uitrace_end(const char *screen)
 {
-	double wall;
+	double wall, rq;
 
 	if (!ut.out || !ut.open)
 		return;
@@ -92,10 +111,11 @@ void uitrace_end(const char *screen)
 	wall = (ut.wl - ut.w0) * 1e3;
 	if (!ut.nkeys && wall < UITRACE_MIN_MS)
 		return;
+	rq = ut.rq0 >= 0 ? run_delay_ms() : -1;
 	fprintf(ut.out, "T %.6f %.3f %.3f", ut.w0, wall, (ut.cl - ut.c0) * 1e3);
 	for (int p = 0; p < UITRACE_N; p++)
 		fprintf(ut.out, " %s=%.3f/%.3f", phase_names[p], ut.w[p] * 1e3, ut.c[p] * 1e3);
-	fprintf(ut.out, " screen=%s k=", screen);
+	fprintf(ut.out, " runq=%.3f screen=%s k=", rq >= 0 ? rq - ut.rq0 : -1, screen);
 	for (int i = 0; i < ut.nkeys; i++)
 		fprintf(ut.out, "%s%d", i ? "," : "", ut.keys[i]);
 	fputc('\n', ut.out);

@@ -142,6 +142,7 @@ static void discovery_main(struct worker *wk, void *arg)
 		struct fabric *f;
 		char err[320];
 		double t;
+		bool same;
 
 		while (!worker_stopping(wk) && !w->requested &&
 		       !(w->rediscover_s > 0 && worker_now() >= w->next_at)) {
@@ -170,6 +171,9 @@ static void discovery_main(struct worker *wk, void *arg)
 		umadlock_span_end();
 		v = calloc(1, sizeof(*v));
 		t = worker_now();
+		/* compared here, not on the UI thread: only this thread
+		 * replaces cur, so it is read without the lock */
+		same = v && f && w->cur && fabric_same(w->cur->fabric, f);
 
 		worker_lock(wk);
 		w->running = false;
@@ -180,6 +184,7 @@ static void discovery_main(struct worker *wk, void *arg)
 		}
 		v->refs = 1;
 		v->gen = ++w->gen;
+		v->model_gen = same ? w->cur->model_gen : v->gen;
 		v->fabric = f;
 		snprintf(v->err, sizeof(v->err), "%s", err);
 		if (f) {
