@@ -136,6 +136,7 @@ static void discovery_main(struct worker *wk, void *arg)
 {
 	struct discovery *w = arg;
 
+	worker_batch();
 	worker_lock(wk);
 	while (!worker_stopping(wk)) {
 		struct fabric_view *v;
