@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The console loop's own time, for key-latency work: with
  * IBCONSOLE_UI_TRACE=FILE set, every turn of the loop that did work
- * appends one line to FILE saying how long each phase took on the UI
+ * writes one line to FILE saying how long each phase took on the UI
  * thread (wall and thread CPU time) and which keys it read. A key's
  * in-process latency is the wall time of the turn that read it, from
  * poll() returning to the draw that shows it; wall above CPU is time the
- * thread did not run (waiting for a lock or for a core). Unset, every
- * call is a test of one flag. */
+ * thread did not run: waiting for a core (the line's runq), for a lock
+ * or for the terminal. Unset, every call is a test of one flag. */
 #ifndef IBC_UI_UITRACE_H
 #define IBC_UI_UITRACE_H
 
