@@ -101,6 +101,31 @@ trace_summary()
 		cut -d' ' -f2) $(awk '$NF == "k=" { print $3 }' "$f" | pct | cut -d' ' -f3)"
 }
 
+# slow_keys RUN: the keys of RUN that took LIMIT_MS or more, split by the
+# trace at the console's turn that read each (the first to begin after
+# the send): "N send-to-read(p50 max) read-to-drawn(p50 max)
+# drawn-to-seen(p50 max)", ms; send to read is tmux writing the key and
+# the console waking, drawn to seen tmux reading the screen and the poll
+slow_keys()
+{
+	[ -s "$1.trace" ] || { echo "n/a"; return; }
+	awk -v lim="$LIMIT_MS" '
+	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n ? sprintf("%.0f / %.0f", a[int((n + 1) / 2)], a[n]) : "- / -" }
+	FNR == NR { if ($0 ~ / ms @ /) { nk++; kt[nk] = $NF; split($0, x, ": "); kl[nk] = x[2] + 0 } next }
+	$NF != "k=" { nt++; tb[nt] = $2; tw[nt] = $3 }
+	END {
+		j = 1
+		for (i = 1; i <= nk; i++) {
+			while (j <= nt && tb[j] < kt[i] - 0.002) j++
+			if (j > nt || kl[i] < lim) continue
+			a = (tb[j] - kt[i]) * 1000; n++
+			A[n] = a; B[n] = tw[j]; C[n] = kl[i] - a - tw[j]
+		}
+		printf "%d | %s | %s | %s\n", n, med(A, n), med(B, n), med(C, n)
+	}' "$1.keylat" "$1.trace"
+}
+
 # one_run NAME BINARY: the console under the keys; appends its row's
 # numbers to $SIM_DIR/NAME.rows and its keys' times to NAME.ms
 one_run()
@@ -129,7 +154,7 @@ one_run()
 	$T send-keys -t ui q
 	for i in $(seq 1 300); do kill -0 "$up" 2>/dev/null || break; sleep 0.1; done
 	kill -0 "$up" 2>/dev/null && sim_die "the console ($name) did not end on q"
-	sed -n 's/^key .*: \([0-9]*\) ms$/\1/p' "$run.keylat" | tee -a "$SIM_DIR/$name.ms" >"$run.ms"
+	sed -n 's/^key .*: \([0-9]*\) ms @ .*$/\1/p' "$run.keylat" | tee -a "$SIM_DIR/$name.ms" >"$run.ms"
 	n=$(wc -l <"$run.ms")
 	read -r p50 p99 max <<<"$(pct <"$run.ms")"
 	# the console's MADs while the keys were timed (madcount counts
@@ -137,6 +162,7 @@ one_run()
 	read -r smp pma <<<"$(awk -v a=$((t0 - ts0)) -v b=$((t1 - ts0)) '$1 >= a && $1 <= b {
 		if ($2 == "4") p += $3; else s += $3 } END { print s + 0, p + 0 }' "$run.classes")"
 	echo "$n $((t1 - t0)) $p50 $p99 $max $smp $pma $load0 $load1 $(trace_summary "$run.trace")" >>"$SIM_DIR/$name.rows"
+	echo "$(slow_keys "$run")" >>"$SIM_DIR/$name.slow"
 }
 
 if [ -n "$REF" ]; then
@@ -178,6 +204,22 @@ esac
 	[ -z "$REF" ] || row ref "$REF"
 	row new "$IBC"
 	echo
+	if [ -n "${TRACE:-}" ]; then
+		echo "The keys that took $LIMIT_MS ms or more, split at the console's turn that read"
+		echo "each (IBCONSOLE_UI_TRACE; median / max ms): from send-keys to the console"
+		echo "reading the key (tmux writing it, the console waking), the console's turn"
+		echo "(reading to drawn), and the rest (tmux reading the screen, the 10 ms poll)."
+		echo
+		echo "| binary | keys >= $LIMIT_MS ms | send to read | read to drawn | drawn to seen |"
+		echo "|---|---|---|---|---|"
+		for name in ref new; do
+			[ -s "$SIM_DIR/$name.slow" ] || continue
+			while read -r line; do
+				echo "| $([ $name = ref ] && echo "$REF" || echo "$IBC") | $line |"
+			done <"$SIM_DIR/$name.slow"
+		done
+		echo
+	fi
 	for name in ref new; do
 		[ -s "$SIM_DIR/$name.ms" ] || continue
 		read -r p50 p99 max <<<"$(pct <"$SIM_DIR/$name.ms")"

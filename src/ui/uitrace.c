@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* IBCONSOLE_UI_TRACE: one line per busy turn of the console's loop.
  * Line: "T MONO_S WALL_MS CPU_MS keys=W/C models=W/C update=W/C
- * draw=W/C runq=MS screen=NAME k=K,K" (W wall, C thread CPU, in
+ * draw=W/C runq=MS wake=MS screen=NAME k=K,K" (W wall, C thread CPU, in
  * milliseconds; runq: how long the thread waited for a CPU in the turn,
- * from /proc/thread-self/schedstat, -1 unknown). Wall above CPU and runq
- * is time it was blocked: a lock, or a write to the terminal. */
+ * wake: from poll() saying ready to the turn's start, both from
+ * /proc/thread-self/schedstat, -1 unknown). Wall above CPU and runq is
+ * time it was blocked: a lock, or a write to the terminal. */
 #include "config.h"
 #include "uitrace.h"
 
@@ -25,6 +26,8 @@ static struct {
 	double w0, c0, wl, cl;	/* begin and last mark: wall, CPU */
 	double w[UITRACE_N], c[UITRACE_N];
 	double rq0;		/* run delay at begin, ms; < 0 unknown */
+	double rq_end;		/* and at the end of the turn before */
+	double wake;		/* the difference: waiting to run after poll */
 	int keys[UITRACE_KEYS_MAX], nkeys;
 } ut;
 
@@ -57,6 +60,7 @@ void uitrace_open(void)
 	if (!path || !path[0] || ut.out)
 		return;
 	ut.out = fopen(path, "we");
+	ut.rq_end = -1;
 }
 
 void uitrace_close(void)
@@ -74,6 +78,7 @@ void uitrace_begin(void)
 	ut.w0 = ut.wl = clock_s(CLOCK_MONOTONIC);
 	ut.c0 = ut.cl = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	ut.rq0 = run_delay_ms();
+	ut.wake = ut.rq0 >= 0 && ut.rq_end >= 0 ? ut.rq0 - ut.rq_end : -1;
 	memset(ut.w, 0, sizeof(ut.w));
 	memset(ut.c, 0, sizeof(ut.c));
 	ut.nkeys = 0;
@@ -108,14 +113,15 @@ void uitrace_end(const char *screen)
 	if (!ut.out || !ut.open)
 		return;
 	ut.open = false;
+	ut.rq_end = rq = run_delay_ms();
 	wall = (ut.wl - ut.w0) * 1e3;
 	if (!ut.nkeys && wall < UITRACE_MIN_MS)
 		return;
-	rq = ut.rq0 >= 0 ? run_delay_ms() : -1;
 	fprintf(ut.out, "T %.6f %.3f %.3f", ut.w0, wall, (ut.cl - ut.c0) * 1e3);
 	for (int p = 0; p < UITRACE_N; p++)
 		fprintf(ut.out, " %s=%.3f/%.3f", phase_names[p], ut.w[p] * 1e3, ut.c[p] * 1e3);
-	fprintf(ut.out, " runq=%.3f screen=%s k=", rq >= 0 ? rq - ut.rq0 : -1, screen);
+	fprintf(ut.out, " runq=%.3f wake=%.3f screen=%s k=", rq >= 0 && ut.rq0 >= 0 ? rq - ut.rq0 : -1,
+		ut.wake, screen);
 	for (int i = 0; i < ut.nkeys; i++)
 		fprintf(ut.out, "%s%d", i ? "," : "", ut.keys[i]);
 	fputc('\n', ut.out);

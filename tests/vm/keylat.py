@@ -8,8 +8,9 @@
 #
 # usage: keylat.py SOCKET TARGET ROUNDS KEY1 ERE1 [KEY2 ERE2 ...]
 #   sends KEY1 and waits for ERE1, then KEY2 and ERE2 and so on, ROUNDS
-#   times; prints one line per key, then "median MS max MS" in whole
-#   milliseconds. Exit 1 when a key never showed within 30 s (the screen
+#   times; prints one line per key (its time, then @ when it was sent,
+#   CLOCK_MONOTONIC seconds as in the console's IBCONSOLE_UI_TRACE), then
+#   "median MS max MS" in whole milliseconds. Exit 1 when a key never showed within 30 s (the screen
 #   printed).
 #   ~ERE: the key shows when the lines matching ERE differ from those
 #   before it was sent (a selection that moved, a page scrolled).
@@ -79,7 +80,7 @@ def main():
                 time.sleep(0.01)
             ms = (time.monotonic() - t0) * 1000
             took.append(ms)
-            print("key %s -> /%s/: %.0f ms" % (key, ere, ms))
+            print("key %s -> /%s/: %.0f ms @ %.3f" % (key, ere, ms, t0))
     took.sort()
     print("median %d max %d" % (round(took[len(took) // 2]), round(took[-1])))
     tm.stdin.close()
