@@ -51,11 +51,13 @@ static void view_free(struct fabric_view *v)
 	free(v);
 }
 
-/* Called with the lock held. */
-static void view_unref(struct fabric_view *v)
+/* Called with the lock held: drops a reference and returns the view when
+ * that was its last, for the caller to free after letting the lock go —
+ * freeing a 4,000-node fabric takes long enough to hold up the UI
+ * thread, which takes this lock on every turn. */
+static struct fabric_view *view_unref(struct fabric_view *v)
 {
-	if (v && --v->refs == 0)
-		view_free(v);
+	return v && --v->refs == 0 ? v : NULL;
 }
 
 /* The local port PMA queries leave from: discovery's, else the first. */
@@ -144,6 +146,7 @@ static void discovery_main(struct worker *wk, void *arg)
 		char err[320];
 		double t;
 		bool same;
+		struct fabric_view *dead;
 
 		while (!worker_stopping(wk) && !w->requested &&
 		       !(w->rediscover_s > 0 && worker_now() >= w->next_at)) {
@@ -180,7 +183,9 @@ static void discovery_main(struct worker *wk, void *arg)
 		w->running = false;
 		w->next_at = t + w->rediscover_s;
 		if (!v) {
+			worker_unlock(wk);
 			fabric_free(f);
+			worker_lock(wk);
 			continue;
 		}
 		v->refs = 1;
@@ -199,9 +204,14 @@ static void discovery_main(struct worker *wk, void *arg)
 			}
 		}
 		v->baseline = w->baseline;
-		view_unref(w->cur);
+		dead = view_unref(w->cur);
 		w->cur = v;
 		worker_notify(wk);
+		if (dead) {
+			worker_unlock(wk);
+			view_free(dead);
+			worker_lock(wk);
+		}
 	}
 	worker_unlock(wk);
 }
@@ -256,8 +266,8 @@ void discovery_stop(struct discovery *w)
 	/* A discovery in flight finishes first: libibnetdisc cannot be
 	 * interrupted; its per-MAD time-out bounds the wait. */
 	worker_stop(&w->w);
-	view_unref(w->cur);
-	view_unref(w->base_view);
+	view_free(view_unref(w->cur));
+	view_free(view_unref(w->base_view));
 	for (int e = 0; e < 2; e++) {
 		free(w->cnow[e]);
 		free(w->cprev[e]);
@@ -314,9 +324,12 @@ struct fabric_view *discovery_get(struct discovery *w)
 
 void discovery_put(struct discovery *w, struct fabric_view *v)
 {
+	struct fabric_view *dead;
+
 	worker_lock(&w->w);
-	view_unref(v);
+	dead = view_unref(v);
 	worker_unlock(&w->w);
+	view_free(dead);
 }
 
 int discovery_shared_take(unsigned *gen,
