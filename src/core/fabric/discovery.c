@@ -40,6 +40,11 @@ struct discovery {
 	double watch_next;
 	int watch_turn;			/* the end read next */
 	struct counter_set *cnow[2], *cprev[2];
+	/* raised by each change of the watch; a sample counts for the watch
+	 * it was read for. The worker frees the samples (from its own
+	 * allocations): a free() on the UI thread could wait on the
+	 * allocator's lock the worker holds */
+	unsigned watch_gen[2], cnow_gen[2], cprev_gen[2];
 	struct ctr_reader *cs;
 };
 
@@ -109,6 +114,7 @@ static void watch_sample(struct discovery *w)
 	int e = w->watch_lid[1] ? w->watch_turn : 0;
 	unsigned lid = w->watch_lid[e];
 	int port = w->watch_port[e];
+	unsigned gen = w->watch_gen[e];
 	struct counter_set *cs;
 
 	w->watch_turn = !e;
@@ -124,13 +130,15 @@ static void watch_sample(struct discovery *w)
 	worker_lock(&w->w);
 	if (!cs)
 		return;
-	if (lid != w->watch_lid[e] || port != w->watch_port[e]) {
+	if (lid != w->watch_lid[e] || port != w->watch_port[e] || gen != w->watch_gen[e]) {
 		free(cs);	/* the selection moved meanwhile */
 		return;
 	}
 	free(w->cprev[e]);
 	w->cprev[e] = w->cnow[e];
+	w->cprev_gen[e] = w->cnow_gen[e];
 	w->cnow[e] = cs;
+	w->cnow_gen[e] = gen;
 	worker_notify(&w->w);
 }
 
@@ -382,9 +390,7 @@ void discovery_watch(struct discovery *w, unsigned lid, int port, unsigned peer_
 		w->watch_port[e] = p[e];
 		w->watch_next = 0;	/* now */
 		w->watch_turn = 0;	/* the selected end first */
-		free(w->cnow[e]);
-		free(w->cprev[e]);
-		w->cnow[e] = w->cprev[e] = NULL;
+		w->watch_gen[e]++;	/* the samples so far are the old watch's */
 		worker_kick(&w->w);
 	}
 	worker_unlock(&w->w);
@@ -398,10 +404,10 @@ bool discovery_counters(struct discovery *w, int end, struct counter_set *now,
 	if (end < 0 || end > 1)
 		return false;
 	worker_lock(&w->w);
-	have = w->cnow[end] != NULL;
+	have = w->cnow[end] && w->cnow_gen[end] == w->watch_gen[end];
 	if (have) {
 		*now = *w->cnow[end];
-		if (w->cprev[end])
+		if (w->cprev[end] && w->cprev_gen[end] == w->watch_gen[end])
 			*prev = *w->cprev[end];
 		else
 			prev->valid = false;
