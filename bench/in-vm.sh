@@ -18,6 +18,19 @@ gid=$(roce_v2_ipv4_index rxe0 1 "$ip4")
 echo "BENCH clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource);" \
 	"cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | grep -o 'constant_tsc\|nonstop_tsc' | tr '\n' ' ');" \
 	"$(ib_send_lat --version 2>&1 | head -1)"
+# Where the two ends run: both tools alike, the initiator on one vCPU and
+# the responder on the other (IBCONSOLE_BENCH_PIN="CLIENT SERVER", "none"
+# for the scheduler's choice), so that neither tool gets a better
+# placement than the other. Either tool's runs still fall in one of two
+# latency clusters (about 12 and 20 us under TCG) with or without it.
+pin=${IBCONSOLE_BENCH_PIN:-0 1}
+if [ "$pin" = none ]; then
+	pin_c= pin_s=
+else
+	pin_c="taskset -c ${pin% *}" pin_s="taskset -c ${pin#* }"
+fi
+PT_CLIENT_WRAP=$pin_c PT_SERVER_WRAP=$pin_s
+echo "BENCH ends placed: initiator '${pin_c:-any}', responder '${pin_s:-any}'"
 dir=$(mktemp -d)
 cd "$dir"
 echo "BENCH runs in $dir/runs.txt"
@@ -27,7 +40,8 @@ port=18800
 names=
 for v in $variants; do
 	name=${v%%=*} bin=${v#*=}
-	"$bin" serve -p $port 2> "agent-$name.log" &
+	# shellcheck disable=SC2086 # a command prefix, split on purpose
+	$pin_s "$bin" serve -p $port 2> "agent-$name.log" &
 	agents="$agents $!"
 	wait_listening "agent-$name.log"
 	eval "port_$name=$port bin_$name=\$bin"
@@ -89,7 +103,7 @@ pt() {
 		try=$((try + 1))
 		perftest_pair 120 18799 "$prog" -d rxe0 -x "$gid" -p 18799 "$@" >&2
 		[ "$pt_rc$pt_src" = 00 ] || { cat client.log server.log >&2; fail "$prog: client $pt_rc, server $pt_src"; }
-		val=$(awk -v c=$col '/^ *#bytes/ {getline; print $c; exit}' client.log)
+		val=$(awk -v c=$col '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print $c; exit}' client.log)
 		case $val in
 		*[0-9]*) case $val in *inf* | *nan*) ;; *) break ;; esac ;;
 		esac
@@ -107,7 +121,7 @@ ours() {
 	esac
 	rc=0
 	# shellcheck disable=SC2046
-	timeout 120 "$bin" test $(our_args "$2") -p "$port" --json --no-record "$ip4" > o.json 2> o.err || rc=$?
+	timeout 120 $pin_c "$bin" test $(our_args "$2") -p "$port" --json --no-record "$ip4" > o.json 2> o.err || rc=$?
 	[ $rc = 0 ] || [ $rc = 1 ] || { cat o.err; fail "$1 $2: exit $rc"; }
 	python3 -c "import json; print(json.load(open('o.json'))['phases'][0]['$key'])"
 }

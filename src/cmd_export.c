@@ -24,6 +24,7 @@
 #include "core/counters/delta.h"
 #include "core/counters/reader.h"
 #include "core/export/metrics.h"
+#include "core/export/porttext.h"
 #include "core/export/server.h"
 #include "core/fabric/fabric.h"
 #include "core/fabric/sweeper.h"
@@ -83,11 +84,16 @@ struct exp_state {
 	unsigned long sweeps, sweep_failures, mads, discoveries;
 	struct sweeper *swp;		/* the fabric thread's (or --once's) */
 	/* a sweep's per-port arrays, kept for the next sweep: fresh ones
-	 * each time cost a page fault per 4 KiB of them */
+	 * each time cost a page fault per 4 KiB of them; labels and the
+	 * model's families are written once per port list (list) */
 	struct export_target *et;
-	struct counter_set *sets;
 	int *fport;
+	bool *ok;			/* the port's counters were read */
 	int ports_cap;
+	unsigned long list;		/* 0: none written yet */
+	struct expo_buf model_text;
+	struct porttexts texts;		/* each port's counter text */
+	struct counter_set cs, pcs;	/* a port's now and before */
 	bool fabric_ok;			/* the last attempt completed */
 	int fabric_status;		/* its exit-status-style code */
 	char fabric_err[400];
@@ -315,37 +321,81 @@ static void judge_port(struct exp_state *x, const struct counter_set *pv,
 	}
 }
 
-/* Every swept port's labels, counters and verdicts into et, sets and
- * fport (its index in the model), rendered and published. 0, or 5 out
- * of memory with err. */
-static int render_sweep(struct exp_state *x, struct export_target *et,
-			struct counter_set *sets, int *fport, int *worst,
-			char *err, size_t errlen)
+/* The port list's labels and the families only its model gives, when
+ * the list is not the one they were written for. 0, or 5 out of memory. */
+static int render_list(struct exp_state *x, unsigned long list, char *err,
+		       size_t errlen)
 {
 	const struct sweep *sw = sweeper_sweep(x->swp);
 	const struct fabric *f = sweeper_fabric(x->swp);
-	struct counter_set *pcs = malloc(sizeof(*pcs));
-	struct expo_buf b;
 
-	if (!pcs) {
-		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
+	if (x->list == list)
+		return 0;
+	for (int i = 0; i < sw->n; i++) {
+		x->fport[i] = sw->p[i].fi;
+		export_labels_fabric(&x->et[i], f, x->fport[i]);
+	}
+	expo_reset(&x->model_text);
+	export_write_fabric_model(&x->model_text, f, x->et, x->fport, sw->n);
+	if (x->model_text.oom) {
+		expo_free(&x->model_text);
+		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw->n);
 		return 5;
 	}
-	for (int i = 0; i < sw->n; i++) {
-		const struct counter_set *pv = sweeper_pair(x->swp, i, &sets[i], pcs);
+	x->list = list;
+	return 0;
+}
 
-		fport[i] = sw->p[i].fi;
-		export_labels_fabric(&et[i], f, fport[i]);
-		et[i].cs = &sets[i];
+/*
+ * Every swept port's counters and verdicts, rendered and published. A
+ * port whose error counters did not move keeps the text (and verdicts)
+ * of an earlier sweep but for its traffic counters; only the others are
+ * judged and written again. 0, or 5 out of memory with err.
+ */
+static int render_sweep(struct exp_state *x, unsigned long list, int *worst,
+			char *err, size_t errlen)
+{
+	const struct sweep *sw = sweeper_sweep(x->swp), *prev = sweeper_prev(x->swp);
+	struct expo_buf b;
+	int rc = render_list(x, list, err, errlen);
+
+	if (!rc && porttexts_fit(&x->texts, sw->n, list))
+		rc = 5;
+	for (int i = 0; !rc && i < sw->n; i++) {
+		struct export_target *et = &x->et[i];
+		const struct counter_set *pv;
+		int w = VERDICT_OK;
+
+		x->ok[i] = sweep_port_valid(&sw->p[i]);
+		if (porttexts_fresh(&x->texts, i, sw, prev)) {
+			if (x->texts.t[i].worst > *worst)
+				*worst = x->texts.t[i].worst;
+			continue;
+		}
+		pv = sweeper_pair(x->swp, i, &x->cs, &x->pcs);
+		et->cs = &x->cs;
 		for (int r = 0; r < EXPORT_NRULES; r++)
-			et[i].verdict[r] = -1;
-		if (sets[i].valid)
-			judge_port(x, pv, &sets[i], &et[i], worst);
+			et->verdict[r] = -1;
+		if (x->cs.valid)
+			judge_port(x, pv, &x->cs, et, &w);
+		if (porttexts_keep(&x->texts, i, "ibconsole_fabric_port", et, w, sw, prev))
+			rc = 5;
+		et->cs = NULL;
+		if (w > *worst)
+			*worst = w;
 	}
-	free(pcs);
+	if (rc) {
+		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
+		return rc;
+	}
+	if (porttexts_traffic(&x->texts, "ibconsole_fabric_port", x->et, sw)) {
+		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw->n);
+		return 5;
+	}
 	expo_init(&b);
-	export_write_fabric(&b, f, et, fport, sw->n);
-	export_write_counters(&b, "ibconsole_fabric_port", et, sw->n);
+	export_write_node_up(&b, sweeper_fabric(x->swp), x->ok, x->fport, sw->n);
+	expo_append(&b, x->model_text.p, x->model_text.len);
+	export_write_texts(&b, "ibconsole_fabric_port", x->texts.view, sw->n);
 	if (b.oom) {
 		expo_free(&b);
 		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw->n);
@@ -366,29 +416,28 @@ static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 	rc = sweeper_query(x->swp, err, errlen);
 	if (rc)
 		return rc;
+	sweeper_stats(x->swp, &st);
 	if (sw->n + 1 > x->ports_cap) {
 		free(x->et);
 		free(x->fport);
-		free(x->sets);
+		free(x->ok);
+		x->list = 0;
 		x->ports_cap = sw->n + 1;
-		x->et = malloc((size_t)x->ports_cap * sizeof(*x->et));
-		x->fport = malloc((size_t)x->ports_cap * sizeof(*x->fport));
-		/* every port's counters, for the writers */
-		x->sets = malloc((size_t)x->ports_cap * sizeof(*x->sets));
+		x->et = calloc((size_t)x->ports_cap, sizeof(*x->et));
+		x->fport = calloc((size_t)x->ports_cap, sizeof(*x->fport));
+		x->ok = calloc((size_t)x->ports_cap, sizeof(*x->ok));
 	}
-	if (!x->et || !x->fport || !x->sets) {
+	if (!x->et || !x->fport || !x->ok) {
 		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
 		x->ports_cap = 0;
 		rc = 5;
 	} else {
-		memset(x->et, 0, (size_t)(sw->n + 1) * sizeof(*x->et));
-		memset(x->fport, 0, (size_t)(sw->n + 1) * sizeof(*x->fport));
-		rc = render_sweep(x, x->et, x->sets, x->fport, &worst, err, errlen);
+		/* each model the sweeper took or discovered: a new list */
+		rc = render_sweep(x, 1 + st.discoveries + st.taken, &worst, err, errlen);
 	}
 	/* a sweep that was not served judges nothing: no previous round */
 	if (!rc)
 		sweeper_keep(x->swp);
-	sweeper_stats(x->swp, &st);
 	pthread_mutex_lock(&x->lock);
 	x->mads = st.mads_sent;
 	x->discoveries = st.discoveries;
@@ -647,7 +696,9 @@ out:
 	sweeper_free(x->swp);
 	free(x->et);
 	free(x->fport);
-	free(x->sets);
+	free(x->ok);
+	expo_free(&x->model_text);
+	porttexts_free(&x->texts);
 	reader_close(l->rd);
 	free(l->dp);
 	if (l->s)

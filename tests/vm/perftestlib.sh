@@ -45,7 +45,7 @@ theirs() {	# theirs TOOL FIELD ARGS...: perftest's client, one field of its resu
 		[ "$src" = 0 ] || { cat srv.log >&2; fail "$tool server failed against its own client"; }
 		break
 	done
-	awk -v f="$f" '/^ *#bytes/ {getline; print $f; exit}' cli.log
+	awk -v f="$f" '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print $f; exit}' cli.log
 }
 ours_run() {	# ours_run TOOL KIND ARGS...: our client against TOOL's server, JSON in o.json
 	tool=$1 kind=$2
@@ -65,7 +65,7 @@ ours_run() {	# ours_run TOOL KIND ARGS...: our client against TOOL's server, JSO
 	[ "$rc" -le 1 ] || { cat o.err srv.log >&2; fail "ibconsole test $kind $* --perftest against $tool: exit $rc"; }
 	[ "$src" = 0 ] || { cat srv.log >&2; fail "the $tool server did not finish normally against ibconsole ($*)"; }
 	# the server printed its normal result line
-	grep -q '^ *#bytes' srv.log && [ "$(awk '/^ *#bytes/ {getline; print NF; exit}' srv.log)" -ge 4 ] ||
+	grep -q '^ *#bytes' srv.log && [ "$(awk '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print NF; exit}' srv.log)" -ge 4 ] ||
 		[ "$kind" = lat ] || { cat srv.log; fail "the $tool server printed no result against ibconsole ($*)"; }
 }
 ours() {	# ours TOOL KEY KIND ARGS...: one key of our first phase
@@ -99,7 +99,9 @@ down = pct + (2 if tool == "ib_send_bw" else 0)
 p = json.load(open("o.json"))["phases"][0]
 lines = open("srv.log").read().splitlines()
 k = [i for i, l in enumerate(lines) if l.strip().startswith("#bytes")][0]
-head, row = lines[k], lines[k + 1].split()
+# the figures: the first line after the header that starts with a number
+# (perftest may print "Correlation coefficient r^2: ... < 0.9" between)
+head, row = lines[k], next(l.split() for l in lines[k + 1:] if l.split() and l.split()[0].isdigit())
 gbits = "Gb/sec" in head
 size, iters, avg, mpps = int(row[0]), int(row[1]), float(row[3]), float(row[4])
 # the server prints MB/s (MiB/s) unless --report_gbits
@@ -141,7 +143,9 @@ if tool == "ib_read_lat" and not k:
     sys.exit(0)
 if not k:
     print("FAILED: %s: the %s server printed no result" % (name, tool)); sys.exit(1)
-row = lines[k[0] + 1].split()
+# the first numeric line after the header: perftest may print its
+# "Correlation coefficient r^2: ... < 0.9" warning between the two
+row = next(l.split() for l in lines[k[0] + 1:] if l.split() and l.split()[0].isdigit())
 size, iters, typ = int(row[0]), int(row[1]), float(row[4])
 ours = p["lat_median_us"]
 print("same run: %s: ibconsole median %.2f us; the server's t_typical %.2f us, %d x %d B" % (name, ours, typ, iters, size))

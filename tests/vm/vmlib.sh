@@ -98,13 +98,16 @@ wait_listening() {
 # the caller's EXIT trap: timeout runs in a process group of its own) and
 # its exit status in perftest_src, the number of runs in perftest_runs (a
 # run whose calibration failed is repeated); fails when the client fails.
+# PT_SERVER_WRAP / PT_CLIENT_WRAP: a command put before each (a benchmark's
+# `taskset -c N`), empty by default.
 perftest_pair() {
 	pt_s=$1 pt_port=$2
 	shift 2
 	perftest_runs=0
 	while :; do
 		perftest_runs=$((perftest_runs + 1))
-		timeout -k 5 "$pt_s" "$@" > server.log 2>&1 &
+		# shellcheck disable=SC2086 # a command prefix, split on purpose
+		timeout -k 5 "$pt_s" ${PT_SERVER_WRAP:-} "$@" > server.log 2>&1 &
 		spid=$!
 		pt_n=0
 		until ss -Hltn "sport = :$pt_port" | grep -q LISTEN; do
@@ -117,7 +120,8 @@ perftest_pair() {
 			sleep 0.5
 		done
 		pt_rc=0
-		timeout -k 5 "$pt_s" "$@" 127.0.0.1 > client.log 2>&1 || pt_rc=$?
+		# shellcheck disable=SC2086
+		timeout -k 5 "$pt_s" ${PT_CLIENT_WRAP:-} "$@" 127.0.0.1 > client.log 2>&1 || pt_rc=$?
 		pt_src=0
 		wait "$spid" || pt_src=$?
 		# under TCG perftest's cycle-counter calibration now and then

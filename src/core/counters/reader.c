@@ -5,7 +5,6 @@
 #include "core/counters/reader.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,62 +41,37 @@ struct ctr_reader *reader_open(void)
 #define READER_TIMEOUT_MS 500
 
 /*
- * Under ibsim's umad2sim preload an answer that arrives after the agent
- * of its class has closed crashes the process: umad2sim's receiver
- * thread looks up the class's descriptor, finds none, and locks through
- * a NULL pointer. ibsim answers one MAD at a time in the order they
- * came, so once a query sent after all the others has its answer, and
- * was sent only once (answered before the client's time-out, so no
- * retry is left in flight), no earlier query can still be answered.
- * Such a fence goes to a LID that answered before. A client that cannot
- * be fenced stays open, parked for the life of the process, so that its
- * late answers find a registered agent. Real devices need none of this:
- * the kernel drops answers for a closed agent.
+ * Under ibsim's umad2sim preload an answer that arrives after its agent
+ * closed crashes the process (umadlock.h): a client whose queries were
+ * late is closed only after a fence, a ClassPortInfo Get to a LID that
+ * answered before, or else parked.
  */
-static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pma_client **parked;
-static int nparked;
-
-static bool client_fenced(struct ctr_client *k)
+static int client_fence(void *arg)
 {
+	struct ctr_client *k = arg;
 	uint8_t buf[IB_PC_DATA_SZ];
 	char why[200];
 	long own = 0;
 
-	if (!k->late || !umadlock_sim())
-		return true;
 	/* none answered yet: the local port's own PMA */
 	if (!k->good_lid && !sysfs_read_long(&own, "/sys/class/infiniband/%s/ports/%d/lid", k->dev, k->port) &&
 	    own > 0 && own < 0xc000) {
 		k->good_lid = (unsigned)own;
 		k->good_port = k->port;
 	}
-	for (int i = 0; k->good_lid && i < 4; i++) {
-		double t0 = counters_now();
+	if (!k->good_lid)
+		return -1;
+	return pma_get(k->c, k->good_lid, k->good_port, CLASS_PORT_INFO, buf, why, sizeof(why));
+}
 
-		if (!pma_get(k->c, k->good_lid, k->good_port, CLASS_PORT_INFO, buf, why, sizeof(why)) &&
-		    counters_now() - t0 < READER_TIMEOUT_MS / 1000.0)
-			return true;
-	}
-	return false;
+static void close_pma(void *c)
+{
+	pma_close(c);
 }
 
 static void client_close(struct ctr_client *k)
 {
-	struct pma_client **p;
-
-	if (client_fenced(k)) {
-		pma_close(k->c);
-		return;
-	}
-	pthread_mutex_lock(&parked_lock);
-	p = realloc(parked, ((size_t)nparked + 1) * sizeof(*p));
-	if (p) {
-		parked = p;
-		parked[nparked++] = k->c;
-	}
-	/* out of memory: the client stays open, unreferenced */
-	pthread_mutex_unlock(&parked_lock);
+	umadlock_let_go(k->c, close_pma, umadlock_fenced(k->late, READER_TIMEOUT_MS, client_fence, k));
 }
 
 /* The outcome of one query on client k: answered or not. */

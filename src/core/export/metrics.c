@@ -22,21 +22,26 @@ const char *const export_rule_names[EXPORT_NRULES] = {
  * <prefix>_errors_total{counter=...}. */
 static const struct pma_family {
 	const char *ctr;
+	enum ctr_idx idx;	/* its ctr_table row */
 	const char *suffix;
 	unsigned mult;
 	const char *help;
 } pma_families[] = {
-	{ "PortXmitData", "transmit_bytes_total", 4,
+	{ "PortXmitData", CTR_IDX_XMIT_DATA, "transmit_bytes_total", 4,
 	  "Data transmitted, in bytes (PortXmitData counts 4-octet words: multiplied by 4 here, IBTA PortCounters)." },
-	{ "PortRcvData", "receive_bytes_total", 4,
+	{ "PortRcvData", CTR_IDX_RCV_DATA, "receive_bytes_total", 4,
 	  "Data received, in bytes (PortRcvData counts 4-octet words: multiplied by 4 here, IBTA PortCounters)." },
-	{ "PortXmitPkts", "transmit_packets_total", 1, "Packets transmitted (PortXmitPkts)." },
-	{ "PortRcvPkts", "receive_packets_total", 1, "Packets received (PortRcvPkts)." },
-	{ "PortUnicastXmitPkts", "unicast_transmit_packets_total", 1, "Unicast packets transmitted (PortUnicastXmitPkts)." },
-	{ "PortUnicastRcvPkts", "unicast_receive_packets_total", 1, "Unicast packets received (PortUnicastRcvPkts)." },
-	{ "PortMulticastXmitPkts", "multicast_transmit_packets_total", 1, "Multicast packets transmitted (PortMulticastXmitPkts)." },
-	{ "PortMulticastRcvPkts", "multicast_receive_packets_total", 1, "Multicast packets received (PortMulticastRcvPkts)." },
-	{ "PortXmitWait", "transmit_wait_total", 1,
+	{ "PortXmitPkts", CTR_IDX_XMIT_PKTS, "transmit_packets_total", 1, "Packets transmitted (PortXmitPkts)." },
+	{ "PortRcvPkts", CTR_IDX_RCV_PKTS, "receive_packets_total", 1, "Packets received (PortRcvPkts)." },
+	{ "PortUnicastXmitPkts", CTR_IDX_UNICAST_XMIT_PKTS, "unicast_transmit_packets_total", 1,
+	  "Unicast packets transmitted (PortUnicastXmitPkts)." },
+	{ "PortUnicastRcvPkts", CTR_IDX_UNICAST_RCV_PKTS, "unicast_receive_packets_total", 1,
+	  "Unicast packets received (PortUnicastRcvPkts)." },
+	{ "PortMulticastXmitPkts", CTR_IDX_MULTICAST_XMIT_PKTS, "multicast_transmit_packets_total", 1,
+	  "Multicast packets transmitted (PortMulticastXmitPkts)." },
+	{ "PortMulticastRcvPkts", CTR_IDX_MULTICAST_RCV_PKTS, "multicast_receive_packets_total", 1,
+	  "Multicast packets received (PortMulticastRcvPkts)." },
+	{ "PortXmitWait", CTR_IDX_XMIT_WAIT, "transmit_wait_total", 1,
 	  "Ticks during which the port had data to send but no flow-control credits (PortXmitWait; congestion, not an error)." },
 };
 #define NPMA_FAMILIES (int)(sizeof(pma_families) / sizeof(*pma_families))
@@ -126,195 +131,282 @@ static void label_guid(struct expo_buf *x, bool *first, const char *key, uint64_
 	expo_label(x, first, key, g);
 }
 
-/* PMA data, packets and PortXmitWait: a family each. */
-static void write_pma_families(struct expo_buf *b, const char *prefix,
-			       const struct export_target *t, int n)
+/*
+ * The counter families of export_write_counters(), in their order. The
+ * text format wants every family's samples together; each family has
+ * one or more sections (the error counters: one per counter, the
+ * verdicts: one per rule), and a port's text holds its samples of every
+ * section (export_port_text()), so the families can be written from
+ * texts kept from an earlier collection (export_write_texts()).
+ */
+enum sect_kind {
+	SK_BER, SK_PMA, SK_ERR, SK_HW, SK_PAUSE, SK_UP, SK_ERRINFO, SK_INFO,
+	SK_VERDICT, SK_VCLASS,
+};
+
+struct section {
+	uint8_t kind;		/* enum sect_kind */
+	short arg;		/* BER / PMA family, counter row, rule */
+};
+
+static const struct {
+	const char *suffix, *help;
+} ber_fams[] = {
+	{ "bit_error_rate", "Effective bit error rate since the exporter started: SymbolErrorCounter "
+	  "over lanes x lane signalling rate x seconds (post-FEC on links with FEC); with no error, "
+	  "the 95 % upper bound." },
+	{ "bit_error_rate_bound", "1 when _bit_error_rate is an upper bound (no symbol error seen)." },
+	{ "bit_error_rate_window_seconds", "The window _bit_error_rate covers." },
+};
+
+/* Headers of the families with one section each or a fixed name. */
+static const struct {
+	const char *suffix, *type, *help;
+} fixed_fams[] = {
+	[SK_ERR] = { "errors_total", "counter",
+		     "Error counters of the port by their PMA name (IBTA PortCounters; the classic ones stop at their maximum instead of wrapping)." },
+	[SK_HW] = { "hw_events_total", "counter",
+		    "Driver counters from the port's hw_counters directory in sysfs (RoCE), by file name; class is error, congestion or traffic." },
+	[SK_PAUSE] = { "netdev_pause_stats_total", "counter",
+		       "Pause and PFC statistics of the port's network device (ethtool -S names containing pause or pfc)." },
+	[SK_UP] = { "counters_up", "gauge",
+		    "1 when the port's counters were read in the last collection, 0 when not (see the _counters_error_info series)." },
+	[SK_ERRINFO] = { "counters_error_info", "gauge", "Why the port's counters could not be read (value always 1)." },
+	[SK_INFO] = { "counters_info", "gauge",
+		      "Where the counters come from (source pma or sysfs) and which PMA attributes and widths are in use (value always 1)." },
+	[SK_VERDICT] = { "verdict", "gauge",
+			 "Verdict of each counter rule on the port: 0 ok, 1 watch, 2 act (thresholds from the configuration file, defaults of the reference procedure)." },
+	[SK_VCLASS] = { "verdict_class", "gauge",
+			"The counter that decided a verdict above ok and its class (physical link: check the optic / cable; congestion / discards; configuration; SM traffic; local buffer; …): the verdict's level." },
+};
+
+/* The sections in order into s (EXPORT_MAX_SECTIONS): their count. */
+static int sections(struct section *s)
+{
+	int n = 0;
+
+	for (int k = 0; k < (int)(sizeof(ber_fams) / sizeof(*ber_fams)); k++)
+		s[n++] = (struct section){ SK_BER, (short)k };
+	for (int k = 0; k < NPMA_FAMILIES; k++)
+		s[n++] = (struct section){ SK_PMA, (short)k };
+	for (int c = 0; c < ctr_table_count && n < EXPORT_MAX_SECTIONS - 13; c++)
+		if (ctr_table[c].cls == CTR_ERROR)
+			s[n++] = (struct section){ SK_ERR, (short)c };
+	for (int k = SK_HW; k <= SK_INFO; k++)
+		s[n++] = (struct section){ (uint8_t)k, 0 };
+	for (int r = 0; r < EXPORT_NRULES; r++)
+		s[n++] = (struct section){ SK_VERDICT, (short)r };
+	for (int r = 0; r < EXPORT_NRULES; r++)
+		s[n++] = (struct section){ SK_VCLASS, (short)r };
+	return n;
+}
+
+int export_nsections(void)
+{
+	struct section s[EXPORT_MAX_SECTIONS];
+
+	return sections(s);
+}
+
+static void section_name(char *buf, size_t len, const char *prefix,
+			 const struct section *s)
+{
+	name_of(buf, len, prefix, s->kind == SK_BER ? ber_fams[s->arg].suffix :
+		s->kind == SK_PMA ? pma_families[s->arg].suffix : fixed_fams[s->kind].suffix);
+}
+
+/* The header of the family section s starts, if it starts one. BER and
+ * PMA families are written only where a port has a sample (any). */
+static void section_header(struct expo_buf *b, const char *prefix,
+			   const struct section *s, const struct section *before,
+			   bool any)
 {
 	char name[96];
 
-	for (int k = 0; k < NPMA_FAMILIES; k++) {
-		const struct pma_family *fam = &pma_families[k];
-		bool header = false;
+	if (s->kind == SK_BER || s->kind == SK_PMA) {
+		if (!any)
+			return;
+	} else if (before && before->kind == s->kind) {
+		return;		/* the same family goes on */
+	}
+	section_name(name, sizeof(name), prefix, s);
+	if (s->kind == SK_BER)
+		expo_family(b, name, "gauge", ber_fams[s->arg].help);
+	else if (s->kind == SK_PMA)
+		expo_family(b, name, "counter", pma_families[s->arg].help);
+	else
+		expo_family(b, name, fixed_fams[s->kind].type, fixed_fams[s->kind].help);
+}
 
-		name_of(name, sizeof(name), prefix, fam->suffix);
-		for (int i = 0; i < n; i++) {
-			const struct ctr_value *v;
+/* Driver hw_counters (RoCE: retries, sequence errors, CNPs ...) or
+ * netdev pause / PFC statistics (ethtool -S names, pause). */
+static void driver_samples(struct expo_buf *b, const char *name,
+			   const struct export_target *t, bool pause)
+{
+	const struct counter_set *cs = t->cs;
 
-			if (!t[i].cs || !t[i].cs->valid)
-				continue;
-			v = counters_find(t[i].cs, fam->ctr);
-			if (!v || !v->valid)
-				continue;	/* absent is absent, never 0 */
-			if (!header) {
-				expo_family(b, name, "counter", fam->help);
-				header = true;
-			}
-			expo_sample_u64(b, name, t[i].labels, NULL, NULL, v->value * fam->mult);
+	for (int c = 0; c < cs->n; c++) {
+		const struct ctr_value *v = &cs->c[c];
+		const char *colon = strchr(v->name, ':');
+		char netdev[CTR_NAME];
+
+		if (!v->valid || (pause ? !colon : colon || is_table_counter(v->name)))
+			continue;
+		if (!pause) {
+			sample_plus(b, name, t->labels, "counter", v->name,
+				    "class", ctr_class_name(v->cls), v->value);
+			continue;
 		}
+		snprintf(netdev, sizeof(netdev), "%.*s", (int)(colon - v->name), v->name);
+		sample_plus(b, name, t->labels, "netdev", netdev, "counter", colon + 1, v->value);
 	}
 }
 
-/* The error counters, one family with the PMA name as a label. */
-static void write_error_counters(struct expo_buf *b, const char *prefix,
-				 const struct export_target *t, int n)
+/* The verdict decided by a counter: its level, with the counter and
+ * its class (physical link, congestion / discards, ...). */
+static void verdict_class(struct expo_buf *b, const char *name,
+			  const struct export_target *t, int r)
 {
-	char name[96];
+	struct expo_buf l;
+	bool first = !t->labels[0];
 
-	name_of(name, sizeof(name), prefix, "errors_total");
-	expo_family(b, name, "counter",
-		    "Error counters of the port by their PMA name (IBTA PortCounters; the classic ones stop at their maximum instead of wrapping).");
-	for (int c = 0; c < ctr_table_count; c++) {
-		if (ctr_table[c].cls != CTR_ERROR)
-			continue;
-		for (int i = 0; i < n; i++) {
-			const struct ctr_value *v;
-
-			if (!t[i].cs || !t[i].cs->valid)
-				continue;
-			v = counters_find(t[i].cs, ctr_table[c].name);
-			if (v && v->valid)
-				expo_sample_u64(b, name, t[i].labels, "counter",
-						ctr_table[c].name, v->value);
-		}
-	}
+	if (t->verdict[r] < 1 || !t->vclass[r])
+		return;
+	expo_init(&l);
+	expo_printf(&l, "%s", t->labels);
+	expo_label(&l, &first, "rule", export_rule_names[r]);
+	sample_plus(b, name, l.p, "counter", t->vcounter[r], "class", t->vclass[r],
+		    (uint64_t)t->verdict[r]);
+	expo_free(&l);
 }
 
-/* Driver hw_counters (RoCE: retries, sequence errors, CNPs ...) and
- * netdev pause / PFC statistics (ethtool -S names). */
-static void write_driver_counters(struct expo_buf *b, const char *prefix,
-				  const struct export_target *t, int n)
+/* Port t's samples of section s. */
+static void port_section(struct expo_buf *b, const char *prefix,
+			 const struct export_target *t, const struct section *s)
 {
+	const struct counter_set *cs = t->cs;
+	bool ok = cs && cs->valid;
+	const struct ctr_value *v;
 	char name[96];
 
-	name_of(name, sizeof(name), prefix, "hw_events_total");
-	expo_family(b, name, "counter",
-		    "Driver counters from the port's hw_counters directory in sysfs (RoCE), by file name; class is error, congestion or traffic.");
-	for (int i = 0; i < n; i++) {
-		const struct counter_set *cs = t[i].cs;
-
-		if (!cs || !cs->valid)
-			continue;
-		for (int c = 0; c < cs->n; c++) {
-			const struct ctr_value *v = &cs->c[c];
-
-			if (v->valid && !is_table_counter(v->name) && !strchr(v->name, ':'))
-				sample_plus(b, name, t[i].labels, "counter", v->name,
-					    "class", ctr_class_name(v->cls), v->value);
-		}
-	}
-	/* netdev pause / PFC statistics (ethtool -S names) */
-	name_of(name, sizeof(name), prefix, "netdev_pause_stats_total");
-	expo_family(b, name, "counter",
-		    "Pause and PFC statistics of the port's network device (ethtool -S names containing pause or pfc).");
-	for (int i = 0; i < n; i++) {
-		const struct counter_set *cs = t[i].cs;
-
-		if (!cs || !cs->valid)
-			continue;
-		for (int c = 0; c < cs->n; c++) {
-			const struct ctr_value *v = &cs->c[c];
-			const char *colon = strchr(v->name, ':');
-			char netdev[CTR_NAME];
-
-			if (!v->valid || !colon)
-				continue;
-			snprintf(netdev, sizeof(netdev), "%.*s", (int)(colon - v->name), v->name);
-			sample_plus(b, name, t[i].labels, "netdev", netdev, "counter", colon + 1,
-				    v->value);
-		}
-	}
-}
-
-/* Whether the counters could be read, why not, and from where. */
-static void write_read_state(struct expo_buf *b, const char *prefix,
-			     const struct export_target *t, int n)
-{
-	char name[96];
-
-	name_of(name, sizeof(name), prefix, "counters_up");
-	expo_family(b, name, "gauge",
-		    "1 when the port's counters were read in the last collection, 0 when not (see the _counters_error_info series).");
-	for (int i = 0; i < n; i++)
-		expo_sample(b, name, t[i].labels, NULL, NULL, t[i].cs && t[i].cs->valid ? 1 : 0);
-	name_of(name, sizeof(name), prefix, "counters_error_info");
-	expo_family(b, name, "gauge", "Why the port's counters could not be read (value always 1).");
-	for (int i = 0; i < n; i++)
-		if (t[i].cs && !t[i].cs->valid)
-			expo_sample(b, name, t[i].labels, "error", t[i].cs->why, 1);
-	name_of(name, sizeof(name), prefix, "counters_info");
-	expo_family(b, name, "gauge",
-		    "Where the counters come from (source pma or sysfs) and which PMA attributes and widths are in use (value always 1).");
-	for (int i = 0; i < n; i++) {
-		const struct counter_set *cs = t[i].cs;
-
-		if (cs && cs->valid)
-			sample_plus(b, name, t[i].labels, "source",
+	section_name(name, sizeof(name), prefix, s);
+	switch ((enum sect_kind)s->kind) {
+	case SK_BER:
+		if (t->ber_valid)
+			expo_sample(b, name, t->labels, NULL, NULL, s->arg == 0 ? t->ber :
+				    s->arg == 1 ? (double)t->ber_bound : t->ber_window_s);
+		break;
+	case SK_PMA:
+		/* absent is absent, never 0 */
+		if (ok && (v = counters_find(cs, pma_families[s->arg].ctr)) && v->valid)
+			expo_sample_u64(b, name, t->labels, NULL, NULL,
+					v->value * pma_families[s->arg].mult);
+		break;
+	case SK_ERR:
+		if (ok && (v = counters_find(cs, ctr_table[s->arg].name)) && v->valid)
+			expo_sample_u64(b, name, t->labels, "counter", ctr_table[s->arg].name,
+					v->value);
+		break;
+	case SK_HW:
+	case SK_PAUSE:
+		if (ok)
+			driver_samples(b, name, t, s->kind == SK_PAUSE);
+		break;
+	case SK_UP:
+		expo_sample(b, name, t->labels, NULL, NULL, ok ? 1 : 0);
+		break;
+	case SK_ERRINFO:
+		if (cs && !cs->valid)
+			expo_sample(b, name, t->labels, "error", cs->why, 1);
+		break;
+	case SK_INFO:
+		if (ok)
+			sample_plus(b, name, t->labels, "source",
 				    cs->source == CTR_SRC_PMA ? "pma" : "sysfs", "mode", cs->mode, 1);
+		break;
+	case SK_VERDICT:
+		if (t->verdict[s->arg] >= 0)
+			expo_sample(b, name, t->labels, "rule", export_rule_names[s->arg],
+				    t->verdict[s->arg]);
+		break;
+	case SK_VCLASS:
+		verdict_class(b, name, t, s->arg);
+		break;
 	}
 }
 
-/* The counter rules' verdicts, and which counter decided each. */
-static void write_verdicts(struct expo_buf *b, const char *prefix,
-			   const struct export_target *t, int n)
+void export_port_text(struct expo_buf *b, const char *prefix,
+		      const struct export_target *t, uint32_t *off,
+		      enum export_part part)
 {
-	char name[96], help[256];
+	struct section s[EXPORT_MAX_SECTIONS];
+	int ns = sections(s);
+	size_t base = b->len;
 
-	name_of(name, sizeof(name), prefix, "verdict");
-	snprintf(help, sizeof(help),
-		 "Verdict of each counter rule on the port: 0 ok, 1 watch, 2 act (thresholds from the configuration file, defaults of the reference procedure).");
-	expo_family(b, name, "gauge", help);
-	for (int r = 0; r < EXPORT_NRULES; r++)
-		for (int i = 0; i < n; i++)
-			if (t[i].verdict[r] >= 0)
-				expo_sample(b, name, t[i].labels, "rule", export_rule_names[r],
-					    t[i].verdict[r]);
-	/* which counter decided it and the class whose advice applies */
-	name_of(name, sizeof(name), prefix, "verdict_class");
-	expo_family(b, name, "gauge",
-		    "The counter that decided a verdict above ok and its class (physical link: check the optic / cable; congestion / discards; configuration; SM traffic; local buffer; …): the verdict's level.");
-	for (int r = 0; r < EXPORT_NRULES; r++)
-		for (int i = 0; i < n; i++) {
-			struct expo_buf l;
-			bool first = !t[i].labels[0];
+	for (int k = 0; k < ns; k++) {
+		bool traffic = s[k].kind == SK_PMA;
 
-			if (t[i].verdict[r] < 1 || !t[i].vclass[r])
-				continue;
-			expo_init(&l);
-			expo_printf(&l, "%s", t[i].labels);
-			expo_label(&l, &first, "rule", export_rule_names[r]);
-			sample_plus(b, name, l.p, "counter", t[i].vcounter[r], "class",
-				    t[i].vclass[r], (uint64_t)t[i].verdict[r]);
-			expo_free(&l);
-		}
+		off[k] = (uint32_t)(b->len - base);
+		if (part == EXPORT_PART_ALL || traffic == (part == EXPORT_PART_TRAFFIC))
+			port_section(b, prefix, t, &s[k]);
+	}
+	off[ns] = (uint32_t)(b->len - base);
 }
 
-/* The bit error rate families of the ports that have one. */
-static void write_ber(struct expo_buf *b, const char *prefix, const struct export_target *t, int n)
+unsigned export_traffic_present(const struct counter_set *cs)
 {
-	static const struct {
-		const char *suffix, *help;
-	} fam[] = {
-		{ "_bit_error_rate", "Effective bit error rate since the exporter started: SymbolErrorCounter "
-		  "over lanes x lane signalling rate x seconds (post-FEC on links with FEC); with no error, "
-		  "the 95 % upper bound." },
-		{ "_bit_error_rate_bound", "1 when _bit_error_rate is an upper bound (no symbol error seen)." },
-		{ "_bit_error_rate_window_seconds", "The window _bit_error_rate covers." },
-	};
+	unsigned present = 0;
+
+	for (int k = 0; cs && cs->valid && k < NPMA_FAMILIES; k++) {
+		const struct ctr_value *v = counters_find(cs, pma_families[k].ctr);
+
+		if (v && v->valid)
+			present |= 1u << k;
+	}
+	return present;
+}
+
+void export_port_traffic(struct expo_buf *b, const char *prefix, const char *labels,
+			 const uint64_t *v, unsigned present, uint32_t *off)
+{
+	struct section s[EXPORT_MAX_SECTIONS];
+	int ns = sections(s);
+	size_t base = b->len;
 	char name[96];
 
-	for (size_t k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
-		bool header = false;
+	for (int k = 0; k < ns; k++) {
+		const struct pma_family *f = &pma_families[s[k].arg];
 
-		snprintf(name, sizeof(name), "%s%s", prefix, fam[k].suffix);
+		off[k] = (uint32_t)(b->len - base);
+		if (s[k].kind != SK_PMA || !(present & (1u << s[k].arg)))
+			continue;
+		section_name(name, sizeof(name), prefix, &s[k]);
+		expo_sample_u64(b, name, labels, NULL, NULL, v[f->idx] * f->mult);
+	}
+	off[ns] = (uint32_t)(b->len - base);
+}
+
+void export_write_texts(struct expo_buf *b, const char *prefix,
+			const struct export_port_text *pt, int n)
+{
+	struct section s[EXPORT_MAX_SECTIONS];
+	int ns = sections(s);
+
+	for (int k = 0; k < ns; k++) {
+		bool any = false;
+
+		for (int i = 0; i < n && !any; i++)
+			any = pt[i].off[k + 1] > pt[i].off[k];
+		for (int i = 0; i < n && !any; i++)
+			any = pt[i].p2 && pt[i].off2[k + 1] > pt[i].off2[k];
+		section_header(b, prefix, &s[k], k ? &s[k - 1] : NULL, any);
 		for (int i = 0; i < n; i++) {
-			if (!t[i].ber_valid)
-				continue;
-			if (!header) {
-				expo_family(b, name, "gauge", fam[k].help);
-				header = true;
-			}
-			expo_sample(b, name, t[i].labels, NULL, NULL,
-				    k == 0 ? t[i].ber : k == 1 ? (double)t[i].ber_bound : t[i].ber_window_s);
+			const struct export_port_text *x = &pt[i];
+
+			if (x->off[k + 1] > x->off[k])
+				expo_append(b, x->p + x->off[k], x->off[k + 1] - x->off[k]);
+			if (x->p2 && x->off2[k + 1] > x->off2[k])
+				expo_append(b, x->p2 + x->off2[k], x->off2[k + 1] - x->off2[k]);
 		}
 	}
 }
@@ -322,12 +414,37 @@ static void write_ber(struct expo_buf *b, const char *prefix, const struct expor
 void export_write_counters(struct expo_buf *b, const char *prefix,
 			   const struct export_target *t, int n)
 {
-	write_ber(b, prefix, t, n);
-	write_pma_families(b, prefix, t, n);
-	write_error_counters(b, prefix, t, n);
-	write_driver_counters(b, prefix, t, n);
-	write_read_state(b, prefix, t, n);
-	write_verdicts(b, prefix, t, n);
+	int ns = export_nsections();
+	struct export_port_text *pt = calloc((size_t)n + 1, sizeof(*pt));
+	uint32_t *off = calloc(((size_t)n + 1) * ((size_t)ns + 1), sizeof(*off));
+	struct expo_buf x;
+
+	expo_init(&x);
+	if (!pt || !off) {
+		b->oom = true;
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		export_port_text(&x, prefix, &t[i], off + (size_t)i * (ns + 1), EXPORT_PART_ALL);
+	if (x.oom) {
+		b->oom = true;
+		goto out;
+	}
+	/* each port's text as one stretch of x, its offsets made absolute */
+	for (size_t i = 0, at = 0; i < (size_t)n; i++) {
+		uint32_t *o = off + i * (size_t)(ns + 1);
+
+		for (int k = 0; k <= ns; k++)
+			o[k] += (uint32_t)at;
+		at = o[ns];
+		pt[i].p = x.p;
+		pt[i].off = o;
+	}
+	export_write_texts(b, prefix, pt, n);
+out:
+	expo_free(&x);
+	free(pt);
+	free(off);
 }
 
 /* The link families shared by local and fabric ports. */
@@ -495,12 +612,59 @@ void export_write_local(struct expo_buf *b, const struct snapshot *s,
 	write_modules(b, s, t);
 }
 
+void export_write_node_up(struct expo_buf *b, const struct fabric *f,
+			  const bool *ok, const int *fport, int n)
+{
+	/* up: every port of the node answered its PMA queries */
+	int *up = calloc((size_t)f->nnodes + 1, sizeof(*up));
+	const char *name = "ibconsole_fabric_node_up";
+
+	if (!up) {
+		b->oom = true;
+		return;
+	}
+	for (int k = 0; k < f->nnodes; k++)
+		up[k] = -1;	/* no port swept */
+	for (int i = 0; i < n; i++) {
+		int k = f->ports[fport[i]].node;
+
+		up[k] = up[k] == -1 ? ok[i] : (up[k] && ok[i]);
+	}
+	expo_family(b, name, "gauge",
+		    "1 when every port of the node answered its PMA queries in the last complete sweep, else 0.");
+	for (int k = 0; k < f->nnodes; k++) {
+		char g[24];
+
+		if (up[k] < 0)
+			continue;
+		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)f->nodes[k].guid);
+		sample_plus(b, name, NULL, "node_guid", g, "node", f->nodes[k].name,
+			    (uint64_t)up[k]);
+	}
+	free(up);
+}
+
 void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 			 const struct export_target *t, const int *fport, int n)
 {
+	bool *ok = calloc((size_t)n + 1, sizeof(*ok));
+
+	if (!ok) {
+		b->oom = true;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		ok[i] = t[i].cs && t[i].cs->valid;
+	export_write_node_up(b, f, ok, fport, n);
+	free(ok);
+	export_write_fabric_model(b, f, t, fport, n);
+}
+
+void export_write_fabric_model(struct expo_buf *b, const struct fabric *f,
+			       const struct export_target *t, const int *fport, int n)
+{
 	struct link_vals *l;
 	const char *name;
-	int *up;
 
 	name = "ibconsole_fabric_node_info";
 	expo_family(b, name, "gauge",
@@ -520,34 +684,10 @@ void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 		expo_sample(b, name, x.p, "lid", g, 1);
 		expo_free(&x);
 	}
-	/* up: every port of the node answered its PMA queries */
-	up = calloc((size_t)f->nnodes + 1, sizeof(*up));
 	l = calloc((size_t)n + 1, sizeof(*l));
-	if (!up || !l) {
+	if (!l) {
 		b->oom = true;
-		free(up);
-		free(l);
 		return;
-	}
-	for (int k = 0; k < f->nnodes; k++)
-		up[k] = -1;	/* no port swept */
-	for (int i = 0; i < n; i++) {
-		int k = f->ports[fport[i]].node;
-		bool ok = t[i].cs && t[i].cs->valid;
-
-		up[k] = up[k] == -1 ? ok : (up[k] && ok);
-	}
-	name = "ibconsole_fabric_node_up";
-	expo_family(b, name, "gauge",
-		    "1 when every port of the node answered its PMA queries in the last complete sweep, else 0.");
-	for (int k = 0; k < f->nnodes; k++) {
-		char g[24];
-
-		if (up[k] < 0)
-			continue;
-		snprintf(g, sizeof(g), "0x%016llx", (unsigned long long)f->nodes[k].guid);
-		sample_plus(b, name, NULL, "node_guid", g, "node", f->nodes[k].name,
-			    (uint64_t)up[k]);
 	}
 	name = "ibconsole_fabric_port_link_info";
 	expo_family(b, name, "gauge",
@@ -580,5 +720,4 @@ void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 	}
 	write_links(b, "ibconsole_fabric_port", t, l, n);
 	free(l);
-	free(up);
 }

@@ -5,6 +5,7 @@
 #define IBC_EXPORT_METRICS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "core/counters/counters.h"
 #include "core/export/expo.h"
 
@@ -49,15 +50,55 @@ void export_labels_fabric(struct export_target *t, const struct fabric *f,
 void export_write_counters(struct expo_buf *b, const char *prefix,
 			   const struct export_target *t, int n);
 
+/* The same from each port's own text, which a collector may keep for a
+ * port whose counters and verdicts did not change: the families are
+ * cut into sections (the error counters' family: one per counter), and
+ * a port's text holds its samples of every section in order. A text may
+ * hold one part of them: the traffic families (data, packets,
+ * PortXmitWait), which a sweep's own MADs move on every port they pass,
+ * or the rest (error counters, read state, verdicts). */
+#define EXPORT_MAX_SECTIONS 96
+enum export_part { EXPORT_PART_ALL, EXPORT_PART_TRAFFIC, EXPORT_PART_REST };
+/* How many sections a port's text has (the same for every port). */
+int export_nsections(void);
+/* Appends port t's text (its part) to b: section k is b->p[start +
+ * off[k] .. start + off[k + 1]) where start is b->len at the call (off:
+ * export_nsections() + 1 entries). */
+void export_port_text(struct expo_buf *b, const char *prefix,
+		      const struct export_target *t, uint32_t *off,
+		      enum export_part part);
+/* Which traffic families cs has (bit k: the k-th), for the next. */
+unsigned export_traffic_present(const struct counter_set *cs);
+/* The traffic part of a port with those families from its raw values
+ * (v: by ctr_table row, counters_pma_values()): the text
+ * export_port_text() writes for the counter set they make. */
+void export_port_traffic(struct expo_buf *b, const char *prefix, const char *labels,
+			 const uint64_t *v, unsigned present, uint32_t *off);
+struct export_port_text {
+	const char *p;		/* section k: p[off[k] .. off[k + 1]) */
+	const uint32_t *off;
+	const char *p2;		/* then p2's section k, NULL: none */
+	const uint32_t *off2;
+};
+/* export_write_counters()' families from n ports' texts. */
+void export_write_texts(struct expo_buf *b, const char *prefix,
+			const struct export_port_text *pt, int n);
+
 /* Local ports: info, state, rates, width, MTU, PCIe, NUMA; t[i] belongs
  * to s->ports[i]. */
 void export_write_local(struct expo_buf *b, const struct snapshot *s,
 			const struct export_target *t);
 
-/* Fabric: node info and up, port info, state, rates, remote ends; t[i]
- * belongs to f->ports[fport[i]], n of them. */
+/* Fabric: node up, node info, port info, state, rates, remote ends;
+ * t[i] belongs to f->ports[fport[i]], n of them. */
 void export_write_fabric(struct expo_buf *b, const struct fabric *f,
 			 const struct export_target *t, const int *fport, int n);
+/* Its parts: node up from each port's counters read (ok[i], t[i]'s),
+ * and what only the model gives (only t[i].labels used). */
+void export_write_node_up(struct expo_buf *b, const struct fabric *f,
+			  const bool *ok, const int *fport, int n);
+void export_write_fabric_model(struct expo_buf *b, const struct fabric *f,
+			       const struct export_target *t, const int *fport, int n);
 
 /* The exposition name of a PMA counter's own family ("transmit_bytes_total"
  * for PortXmitData), NULL when it goes to the errors family; *mult is the

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "core/fabric/discovery.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +361,28 @@ int discovery_shared_take(unsigned *gen,
 		discovery_put(shared, v);
 	pthread_mutex_unlock(&shared_lock);
 	return rc;
+}
+
+int discovery_shared_wait(double max_s)
+{
+	double until = worker_now() + max_s;
+
+	for (;;) {
+		int rc = -1;
+
+		pthread_mutex_lock(&shared_lock);
+		if (shared) {
+			worker_lock(&shared->w);
+			rc = shared->cur ? 1 : shared->requested || shared->running ? 2 : 0;
+			worker_unlock(&shared->w);
+		}
+		pthread_mutex_unlock(&shared_lock);
+		if (rc != 2)
+			return rc;
+		if (worker_now() >= until)
+			return 0;
+		poll(NULL, 0, 50);
+	}
 }
 
 void discovery_shared_request(void)

@@ -61,6 +61,13 @@ int discovery_shared_take(unsigned *gen,
 			  int (*take)(void *ctx, const struct fabric *f), void *ctx);
 /* Asks the running worker, if any, for a discovery now. */
 void discovery_shared_request(void);
+/* Waits (at most max_s, looking every 50 ms) while the running worker
+ * has published no view yet and its first discovery is asked for or
+ * under way, so a sweep that starts meanwhile takes that model instead
+ * of discovering the fabric a second time. 1 a view is published (its
+ * model may be NULL: that discovery failed), 0 none and none under way
+ * or the time ran out, -1 no worker runs (or it stopped meanwhile). */
+int discovery_shared_wait(double max_s);
 
 /* Live counters of one fabric port (the screen's selection) and of its
  * link's other end (peer_lid 0: none), read from their PMAs by the worker

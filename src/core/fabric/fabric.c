@@ -15,7 +15,9 @@
 #include <infiniband/umad.h>
 
 #include "core/base/parse.h"
+#include "core/base/umadlock.h"
 #include "core/port/madaccess.h"
+#include "core/port/smpagent.h"
 
 #define MLNX_FDR10 1			/* MLNX ExtPortInfo LinkSpeedActive */
 
@@ -604,6 +606,30 @@ static bool roce_only(const struct fab_opts *o, char *err, size_t errlen)
 	return eth;
 }
 
+/*
+ * libibnetdisc under ibsim's umad2sim preload: when it fails (its own
+ * PortInfo query timed out, or an answer came that it did not ask for)
+ * it closes its agents with queries unanswered, whose late answers would
+ * crash the process (umadlock.h). A fence on an agent of ours right after
+ * leaves only the moment between its close and our agent's registration.
+ * Parked agents are fenced before: libibnetdisc fails on an answer it did
+ * not ask for.
+ */
+static ibnd_fabric_t *discover_fenced(const struct fab_opts *o, struct ibnd_config *cfg)
+{
+	int timeout_ms = cfg->timeout_ms ? (int)cfg->timeout_ms : 1000;	/* libibnetdisc's */
+	ibnd_fabric_t *nf;
+
+	umadlock_span_begin();
+	if (umadlock_parked())
+		smp_agent_fence(o->ca, o->ca_port, timeout_ms);
+	nf = ibnd_discover_fabric((char *)o->ca, o->ca_port, NULL, cfg);
+	if (!nf)
+		smp_agent_fence(o->ca, o->ca_port, timeout_ms);
+	umadlock_span_end();
+	return nf;
+}
+
 struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errlen)
 {
 	struct ibnd_config cfg;
@@ -641,7 +667,7 @@ struct fabric *fabric_discover(const struct fab_opts *o, char *err, size_t errle
 	cfg.flags = IBND_CONFIG_MLX_EPI;
 
 	t0 = now_s();
-	nf = ibnd_discover_fabric((char *)o->ca, o->ca_port, NULL, &cfg);
+	nf = discover_fenced(o, &cfg);
 	if (!nf) {
 		char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN], why[256];
 		const char *ca = discovery_ca(o, names);

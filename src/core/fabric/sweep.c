@@ -6,7 +6,6 @@
 #include "core/fabric/sweep.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,61 +332,46 @@ static int open_pipe(struct pma_pipe *pp, const struct sweep_opts *o, char *err,
 }
 
 /*
- * Under ibsim's umad2sim preload an answer that arrives after its
- * class's agent has closed crashes the process (its receiver thread
- * locks through the NULL descriptor it finds). ibsim answers MADs one at
- * a time in the order they came: when a round retried or gave up on a
- * query, a fence — one more query to a LID that answered, itself
- * answered on its first send (within the time-out) — proves every
- * earlier send answered. A port that cannot be fenced is never closed:
- * parked for the life of the process, its late answers find an agent.
- * Real devices need none of this (the kernel drops them).
+ * Under ibsim's umad2sim preload an answer that arrives after its agent
+ * closed crashes the process (umadlock.h): when a round retried or gave
+ * up on a query, the port is closed only after a fence, a ClassPortInfo
+ * Get to a LID that answered, or else parked.
  */
+struct pipe_fence {
+	struct pma_pipe *pp;
+	const struct pma_req *good;	/* a request answered, NULL none */
+};
+
+static int pipe_fence(void *arg)
+{
+	struct pipe_fence *pf = arg;
+	uint8_t buf[IB_PC_DATA_SZ];
+	struct pma_req f;
+	int nf = 0;
+
+	if (!pf->good)
+		return -1;
+	pma_req_add(&f, &nf, buf, pf->good->lid, pf->good->port, CLASS_PORT_INFO);
+	return !pma_pipe_run(pf->pp, &f, nf) && f.status == 1 ? 0 : -1;
+}
+
 static bool pipe_fenced(struct pma_pipe *pp, const struct pma_req *r, int n)
 {
-	uint8_t buf[IB_PC_DATA_SZ];
+	struct pipe_fence pf = { pp, NULL };
 	bool late = pp->sent > (unsigned long)n;	/* a retry went out */
-	int good = -1;
 
 	for (int i = 0; i < n; i++) {
 		if (r[i].status == 1)
-			good = i;
+			pf.good = &r[i];
 		else if (r[i].tries && !r[i].mad_status)
 			late = true;	/* sent, never answered */
 	}
-	if (!late || !umadlock_sim())
-		return true;
-	for (int i = 0; good >= 0 && i < 4; i++) {
-		struct pma_req f;
-		double t0 = counters_now();
-		int nf = 0;
-
-		pma_req_add(&f, &nf, buf, r[good].lid, r[good].port, CLASS_PORT_INFO);
-		if (!pma_pipe_run(pp, &f, nf) && f.status == 1 &&
-		    counters_now() - t0 < pp->timeout_ms / 1000.0)
-			return true;
-	}
-	return false;
+	return umadlock_fenced(late, pp->timeout_ms, pipe_fence, &pf);
 }
 
-static void close_pipe(struct ibmad_port *mp, bool fenced)
+static void close_mad_port(void *mp)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static struct ibmad_port **parked;
-	static int nparked;
-	struct ibmad_port **p;
-
-	if (fenced) {
-		mad_rpc_close_port(mp);
-		return;
-	}
-	pthread_mutex_lock(&lock);
-	p = realloc(parked, ((size_t)nparked + 1) * sizeof(*p));
-	if (p) {
-		parked = p;
-		parked[nparked++] = mp;
-	}
-	pthread_mutex_unlock(&lock);
+	mad_rpc_close_port(mp);
 }
 
 /* Error counters (and PortXmitWait, as ibqueryerrors counts it) of a
@@ -427,9 +411,26 @@ struct query {
 	int nn, n;
 };
 
-/* The first round: each node's ClassPortInfo (and a switch's
- * AllPortSelect sum unless every counter is wanted), each HCA port's
- * PortCounters. Ports of one node are adjacent in sw->p. */
+/* Whether node k's ClassPortInfo is known this round: kept from an
+ * earlier one (no request) or answered now. */
+static bool cpi_ok(const struct query *q, int k)
+{
+	return q->cpi[k] < 0 || q->r[q->cpi[k]].status == 1;
+}
+
+/* Whether every port of the node whose first port is i keeps its
+ * ClassPortInfo. */
+static bool node_cpi_kept(const struct sweep *sw, int i)
+{
+	for (int j = i; j < sw->n && sw->p[j].guid == sw->p[i].guid; j++)
+		if (!sw->p[j].cpi_kept)
+			return false;
+	return true;
+}
+
+/* The first round: each node's ClassPortInfo unless it is kept (and a
+ * switch's AllPortSelect sum unless every counter is wanted), each HCA
+ * port's PortCounters. Ports of one node are adjacent in sw->p. */
 static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
 			   struct query *q)
 {
@@ -440,9 +441,15 @@ static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
 			q->node_of[i] = q->nn - 1;
 		} else {
 			q->node_of[i] = q->nn;
-			q->cpi[q->nn] = q->n;
-			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->is_switch ? 0 : p->port,
-				CLASS_PORT_INFO);
+			q->cpi[q->nn] = -1;
+			if (node_cpi_kept(sw, i)) {
+				q->cap[q->nn] = p->cap;
+				q->cap2[q->nn] = p->cap2;
+			} else {
+				q->cpi[q->nn] = q->n;
+				pma_req_add(q->r, &q->n, q->bufs, p->lid,
+					    p->is_switch ? 0 : p->port, CLASS_PORT_INFO);
+			}
 			q->agg[q->nn] = -1;
 			if (p->is_switch && !o->all_counters) {
 				q->agg[q->nn] = q->n;
@@ -468,7 +475,7 @@ static void second_requests(const struct sweep *sw, const struct sweep_opts *o,
 		const struct sweep_port *p = &sw->p[i];
 		int k = q->node_of[i];
 
-		if (q->r[q->cpi[k]].status != 1)
+		if (!cpi_ok(q, k))
 			continue;
 		if (p->is_switch) {
 			struct pma_req *a = q->agg[k] >= 0 ? &q->r[q->agg[k]] : NULL;
@@ -498,7 +505,7 @@ static int store_results(struct sweep *sw, const struct query *q, double t,
 	for (int i = 0; i < sw->n; i++) {
 		int k = q->node_of[i];
 
-		if (r[q->cpi[k]].status == 1 && q->pc[i] >= 0 && r[q->pc[i]].status == 1 &&
+		if (cpi_ok(q, k) && q->pc[i] >= 0 && r[q->pc[i]].status == 1 &&
 		    (q->pce[i] < 0 || r[q->pce[i]].status == 1))
 			nread++;
 	}
@@ -518,7 +525,7 @@ static int store_results(struct sweep *sw, const struct query *q, double t,
 		p->cap2 = q->cap2[k];
 		p->has_pce = false;
 		p->vi = -1;
-		if (r[q->cpi[k]].status != 1)
+		if (!cpi_ok(q, k))
 			p->result = SWEEP_NO_CPI;
 		else if (pc < 0)
 			p->result = SWEEP_CLEAN_SUM;	/* the aggregate said so */
@@ -534,6 +541,8 @@ static int store_results(struct sweep *sw, const struct query *q, double t,
 					    q->cap[k], p->has_pce ? q->cap2[k] : 0,
 					    sw->vals + (size_t)p->vi * CTR_IDX_COUNT);
 		}
+		/* a port that did not answer: its node is asked again */
+		p->cpi_kept = sweep_port_valid(p);
 	}
 	return 0;
 }
@@ -579,7 +588,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		goto out;
 	}
 	for (int k = 0; k < q.nn; k++)
-		if (q.r[q.cpi[k]].status == 1)
+		if (q.cpi[k] >= 0 && q.r[q.cpi[k]].status == 1)
 			counters_parse_cpi(q.r[q.cpi[k]].out, &q.cap[k], &q.cap2[k]);
 	n1 = q.n;
 	second_requests(sw, o, &q);
@@ -604,7 +613,7 @@ out:
 	free(q.cap);
 	free(q.cap2);
 	pma_pipe_fini(&pp);
-	close_pipe(mp, fenced);
+	umadlock_let_go(mp, close_mad_port, fenced);
 	umadlock_span_end();
 	return rc;
 }

@@ -31,6 +31,11 @@ struct sweep_port {
 	int port;
 	bool is_switch;
 	bool has_pce;		/* PortCountersExtended read */
+	/* cap and cap2 hold its node's ClassPortInfo answer, kept for the
+	 * next sweep of this port list: false while none is, and again once
+	 * a query to the node goes unanswered (a new port list, from a
+	 * discovery, asks again) */
+	bool cpi_kept;
 	uint8_t result;		/* enum sweep_result */
 	uint16_t cap;		/* ClassPortInfo CapabilityMask */
 	uint32_t cap2;
@@ -81,7 +86,8 @@ int sweep_discover_model(struct sweep *sw, struct fabric **f,
  * 0, switches queried on their port-0 LID. 0, or 5 out of memory. */
 int sweep_from_fabric(struct sweep *sw, const struct fabric *f, char *err,
 		      size_t errlen);
-/* Reads all counters of every discovered port (again on each call). */
+/* Reads all counters of every discovered port (again on each call; a
+ * node's ClassPortInfo only where none is kept: see cpi_kept). */
 int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		size_t errlen);
 void sweep_free(struct sweep *sw);

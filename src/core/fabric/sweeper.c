@@ -69,6 +69,11 @@ const struct sweep *sweeper_sweep(const struct sweeper *s)
 	return &s->h.sw;
 }
 
+const struct sweep *sweeper_prev(const struct sweeper *s)
+{
+	return s->h.have && s->h.prev.n == s->h.sw.n ? &s->h.prev : NULL;
+}
+
 const struct fabric *sweeper_fabric(const struct sweeper *s)
 {
 	return s->f;
@@ -203,6 +208,11 @@ static int take_model(void *ctx, const struct fabric *f)
 	return 0;
 }
 
+/* How long a first round waits for the discovery worker's first model
+ * before discovering on its own: a bound on a discovery that hangs, far
+ * above what one of a 4,000-node fabric takes (no source gives one). */
+#define FOLLOW_WAIT_S 120.0
+
 /* The model for this round: the discovery worker's newest where one runs
  * (follow), else a discovery of its own when none is kept or one is due. */
 static int model_for_round(struct sweeper *s, char *err, size_t errlen)
@@ -212,6 +222,20 @@ static int model_for_round(struct sweeper *s, char *err, size_t errlen)
 
 	if (s->follow) {
 		int r = discovery_shared_take(&s->view_gen, take_model, s);
+
+		if (r == 0 && !s->h.have) {
+			/* the worker's first discovery is under way (the
+			 * console starts it with the fabric screen's
+			 * prefetch): one discovery serves both */
+			int w = discovery_shared_wait(FOLLOW_WAIT_S);
+
+			if (w < 0) {
+				snprintf(err, errlen, "the fabric discovery stopped before its first model");
+				return 4;
+			}
+			if (w > 0)
+				r = discovery_shared_take(&s->view_gen, take_model, s);
+		}
 
 		/* The worker rediscovers on a timer only when the console
 		 * was given one (--rediscover): else the slow timer here asks

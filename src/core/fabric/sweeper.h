@@ -55,6 +55,10 @@ int sweeper_query(struct sweeper *s, char *err, size_t errlen);
 const struct sweep *sweeper_sweep(const struct sweeper *s);
 /* The kept model (keep_model), NULL before the first discovery. */
 const struct fabric *sweeper_fabric(const struct sweeper *s);
+/* The previous round's samples, by port as in sweeper_sweep() (a port
+ * this round could not read keeps its last one); NULL while there is
+ * none. */
+const struct sweep *sweeper_prev(const struct sweeper *s);
 /* Port i's counters into cs and its previous round's sample into pcs:
  * pcs, or NULL when there is none to judge against. */
 const struct counter_set *sweeper_pair(struct sweeper *s, int i,
@@ -79,9 +83,10 @@ void sweeper_stats(const struct sweeper *s, struct sweeper_stats *st);
  * running discovery worker (the fabric screen's, discovery.h) whenever
  * that has a newer one, so `r` there and its --rediscover timer reach the
  * sweep, and asks it to discover again when a round meets a changed
- * port or its own slow timer (SWEEPER_REDISCOVER_S) runs out; only while
- * no worker runs or it has no model yet does the sweeper discover on its
- * own. NULL out of memory. */
+ * port or its own slow timer (SWEEPER_REDISCOVER_S) runs out. A first
+ * round that meets the worker's first discovery under way waits for its
+ * model; only while no worker runs, or its discovery failed, does the
+ * sweeper discover on its own. NULL out of memory. */
 struct sweeper *sweeper_new(const struct snap_opts *o, monitor_listing_rule listed);
 /* For monitor_start(): the console's round as a monitor_sweeper. */
 struct monitor_sweeper sweeper_for_monitor(struct sweeper *s);

@@ -19,6 +19,7 @@
 #include "core/base/json.h"
 #include "core/base/sysfs.h"
 #include "core/port/port.h"
+#include "core/port/smpagent.h"
 
 #define IBDIR "/sys/class/infiniband"
 #define POLL_SMP_TIMEOUT_MS 500
@@ -327,7 +328,7 @@ static int poll_smp(const char *dev, int port, int *state, int *phys)
 {
 	int classes[] = { IB_SMI_DIRECT_CLASS };
 	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
-	struct ibmad_port *mp;
+	struct smp_agent a;
 	ib_portid_t self;
 	int fd;
 
@@ -336,17 +337,14 @@ static int poll_smp(const char *dev, int port, int *state, int *phys)
 	if (fd < 0)
 		return -1;
 	umad_close_port(fd);
-	mp = mad_rpc_open_port((char *)dev, port, classes, 1);
-	if (!mp)
+	if (smp_agent_open(&a, dev, port, classes, 1, POLL_SMP_TIMEOUT_MS, 1))
 		return -1;
-	mad_rpc_set_timeout(mp, POLL_SMP_TIMEOUT_MS);
-	mad_rpc_set_retries(mp, 1);
 	memset(&self, 0, sizeof(self));	/* directed route, zero hops */
-	if (!smp_query_via(pi, &self, IB_ATTR_PORT_INFO, (unsigned)port, 0, mp)) {
-		mad_rpc_close_port(mp);
+	if (!smp_agent_query(&a, pi, &self, IB_ATTR_PORT_INFO, (unsigned)port)) {
+		smp_agent_close(&a);
 		return -1;
 	}
-	mad_rpc_close_port(mp);
+	smp_agent_close(&a);
 	*state = (int)mad_get_field(pi, 0, IB_PORT_STATE_F);
 	*phys = (int)mad_get_field(pi, 0, IB_PORT_PHYS_STATE_F);
 	return *state ? 0 : -1;

@@ -13,6 +13,7 @@
 #include <infiniband/umad.h>
 
 #include "core/port/madaccess.h"
+#include "core/port/smpagent.h"
 #include "core/base/sysfs.h"
 
 /*
@@ -177,7 +178,7 @@ const struct source source_umad = {
  * over the directed route out of p (as `smpquery -D nodeinfo 0,PORT`),
  * then its PortInfo for the LID its PMA answers on — port 0's on a
  * switch, the cabled port's on a CA. Fills p->peer or its reason. */
-static void smp_peer(struct port_info *p, struct ibmad_port *mp)
+static void smp_peer(struct port_info *p, struct smp_agent *a)
 {
 	struct port_peer *q = &p->peer;
 	uint8_t ni[IB_SMP_DATA_SIZE] = { 0 }, nd[IB_SMP_DATA_SIZE] = { 0 };
@@ -197,7 +198,7 @@ static void smp_peer(struct port_info *p, struct ibmad_port *mp)
 		snprintf(q->v.why, sizeof(q->v.why), "bad directed route %s", path);
 		return;
 	}
-	if (!smp_query_via(ni, &dr, IB_ATTR_NODE_INFO, 0, 0, mp)) {
+	if (!smp_agent_query(a, ni, &dr, IB_ATTR_NODE_INFO, 0)) {
 		snprintf(q->v.why, sizeof(q->v.why),
 			 "SMP NodeInfo over the directed route %s timed out", path);
 		return;
@@ -207,12 +208,11 @@ static void smp_peer(struct port_info *p, struct ibmad_port *mp)
 	q->port = (int)mad_get_field(ni, 0, IB_NODE_LOCAL_PORT_F);
 	q->vendid = mad_get_field(ni, 0, IB_NODE_VENDORID_F);
 	q->devid = mad_get_field(ni, 0, IB_NODE_DEVID_F);
-	if (smp_query_via(nd, &dr, IB_ATTR_NODE_DESC, 0, 0, mp)) {
+	if (smp_agent_query(a, nd, &dr, IB_ATTR_NODE_DESC, 0)) {
 		nd[IB_SMP_DATA_SIZE - 1] = '\0';
 		snprintf(q->name, sizeof(q->name), "%.64s", (const char *)nd);
 	}
-	if (smp_query_via(pi, &dr, IB_ATTR_PORT_INFO, q->type == 2 ? 0 : (unsigned)q->port,
-			  0, mp))
+	if (smp_agent_query(a, pi, &dr, IB_ATTR_PORT_INFO, q->type == 2 ? 0 : (unsigned)q->port))
 		q->lid = mad_get_field(pi, 0, IB_PORT_LID_F);
 	q->v.valid = true;
 }
@@ -224,7 +224,7 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 {
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
 	uint8_t pi[IB_SMP_DATA_SIZE] = { 0 };
-	struct ibmad_port *mp;
+	struct smp_agent a;
 	ib_portid_t self;
 
 	if (o->no_smp || !sysfs_is_real_root() || strcmp(p->link_layer, "InfiniBand"))
@@ -236,23 +236,21 @@ static int smp_refine(struct port_info *p, const struct snap_opts *o,
 		snprintf(why, whylen, "%s", p->mad_why);
 		return -1;
 	}
-	mp = mad_rpc_open_port(p->dev, p->port, classes, 2);
-	if (!mp) {
+	if (smp_agent_open(&a, p->dev, p->port, classes, 2, SMP_TIMEOUT_MS, 0)) {
 		snprintf(why, whylen, "libibmad cannot open %s/%d", p->dev, p->port);
 		return -1;
 	}
-	mad_rpc_set_timeout(mp, SMP_TIMEOUT_MS);
 	memset(&self, 0, sizeof(self));	/* directed route, zero hops: us */
-	if (!smp_query_via(pi, &self, IB_ATTR_PORT_INFO, p->port, 0, mp)) {
+	if (!smp_agent_query(&a, pi, &self, IB_ATTR_PORT_INFO, (unsigned)p->port)) {
 		snprintf(why, whylen, "SMP PortInfo query on %s/%d timed out", p->dev, p->port);
-		mad_rpc_close_port(mp);
+		smp_agent_close(&a);
 		return -1;
 	}
 	port_read_portinfo(p, pi, mad_get_field(pi, 0, IB_PORT_CAPMASK_F));
-	smp_peer(p, mp);
+	smp_peer(p, &a);
 	if (smp_tap)
 		smp_tap(p, pi);
-	mad_rpc_close_port(mp);
+	smp_agent_close(&a);
 
 	snprintf(p->mtu_source, sizeof(p->mtu_source), "smp");
 	return 0;

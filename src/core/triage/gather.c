@@ -20,6 +20,7 @@
 #include "core/base/spawn.h"
 #include "core/triage/envtools.h"
 #include "core/base/sysfs.h"
+#include "core/base/umadlock.h"
 #include "core/counters/reader.h"
 #include "core/engine/engine.h"
 
@@ -380,6 +381,7 @@ static void errors_begin(struct tri_evidence *ev, const struct snapshot *s,
 		return;
 	}
 	e->t0 = counters_now();
+	umadlock_span_begin();	/* umad2sim: one umad user at a time */
 	reader_read(rd, tl, &e->local_prev);
 	e->local_valid = e->local_prev.valid;
 	if (!e->local_valid)
@@ -393,6 +395,7 @@ static void errors_begin(struct tri_evidence *ev, const struct snapshot *s,
 		snprintf(e->peer_why, sizeof(e->peer_why), "%s",
 			 e->peer_prev.why[0] ? e->peer_prev.why : "no other end with a LID known");
 	reader_release(rd);
+	umadlock_span_end();
 }
 
 /* The second sample, window_s after the first. */
@@ -412,6 +415,7 @@ static void errors_end(struct tri_evidence *ev, struct ctr_reader *rd, double wi
 		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
 		nanosleep(&ts, NULL);
 	}
+	umadlock_span_begin();
 	reader_read(rd, tl, &e->local_cur);
 	e->local_valid = e->local_cur.valid;
 	if (e->peer_valid) {
@@ -420,6 +424,7 @@ static void errors_end(struct tri_evidence *ev, struct ctr_reader *rd, double wi
 	}
 	e->span_s = counters_now() - e->t0;
 	reader_release(rd);
+	umadlock_span_end();
 }
 
 /* ---- local ---- */

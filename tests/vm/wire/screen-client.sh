@@ -92,7 +92,7 @@ wait_log "$IBCONSOLE_WIRE_DIR/perftest-rc" '^[0-9]' 30
 pl=$IBCONSOLE_WIRE_DIR/perftest-server.log
 [ "$(cat "$IBCONSOLE_WIRE_DIR/perftest-rc")" = 0 ] || { cat "$pl"; fail "ib_write_bw ended with $(cat "$IBCONSOLE_WIRE_DIR/perftest-rc") against the console"; }
 # perftest's row: bytes iterations peak avg[MB/sec] Mpps; ours: the same in Gb/s
-theirs=$(awk '/^ *#bytes/ {getline; print; exit}' "$pl")
+theirs=$(awk '/^ *#bytes/ {h = 1; next} h && $1 ~ /^[0-9]+$/ {print; exit}' "$pl")
 ours=$(grep -E '^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' ptdone.txt | head -1)
 [ -n "$theirs" ] && [ -n "$ours" ] || { cat "$pl"; fail "no result row (screen: '$ours', ib_write_bw: '$theirs')"; }
 # the same within 1 % and the rounding of the printed digits (MB/sec to
