@@ -25,6 +25,7 @@
 #include "ctrview.h"
 #include "layout.h"
 #include "screen.h"
+#include "uitrace.h"
 #include "widgets.h"
 
 #define UI_STOP_S 5	/* clean-up after SIGINT / SIGTERM / SIGHUP, at most */
@@ -515,17 +516,21 @@ static bool ui_turn(struct ui_app *a, int *rc)
 		*rc = a->st.status == SNAP_INTERNAL ? 5 : 3;
 		return false;
 	}
+	uitrace_mark(UITRACE_MODELS);
 	if (a->have && a->screen->update) {
 		struct ui_ctx c = ui_ctx_of(a);
 
 		if (a->screen->update(&c))
 			a->dirty = true;
 	}
+	uitrace_mark(UITRACE_UPDATE);
 	now = time(NULL);
 	if (now != a->drawn_sec)
 		a->dirty = true;
 	if (a->dirty)
 		ui_draw(a, now);
+	uitrace_mark(UITRACE_DRAW);
+	uitrace_end(a->screen->name);
 
 	pfd[0].fd = STDIN_FILENO;
 	pfd[0].events = POLLIN;
@@ -536,6 +541,7 @@ static bool ui_turn(struct ui_app *a, int *rc)
 	pfd[3].fd = a->screen->wake_fd ? a->screen->wake_fd() : -1;
 	pfd[3].events = POLLIN;		/* the screen's worker; -1: none */
 	n = poll(pfd, 4, ui_ms_to_next_second());
+	uitrace_begin();
 	if (n < 0 && errno != EINTR)
 		return false;
 	if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) &&
@@ -546,9 +552,12 @@ static bool ui_turn(struct ui_app *a, int *rc)
 	if (n > 0 && (pfd[2].revents & POLLIN))
 		monitor_drain(a->cw);
 	/* Keys, and KEY_RESIZE after SIGWINCH interrupted poll(). */
-	while ((key = getch()) != ERR)
+	while ((key = getch()) != ERR) {
+		uitrace_key(key);
 		if (!ui_key(a, key))
 			return false;
+	}
+	uitrace_mark(UITRACE_KEYS);
 	return true;
 }
 
@@ -580,8 +589,10 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	ui_signals_install(old);
 	ui_stderr_park(&quiet);
 	ui_curses_start(u);
+	uitrace_open();
 	while (ui_turn(&a, &rc))
 		;
+	uitrace_close();
 	/* stopped by a signal: the clean-up below gets a few seconds, no more
 	 * (a library stuck on a dead peer must not keep us alive) */
 	if (ui_signal)

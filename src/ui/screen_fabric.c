@@ -301,11 +301,21 @@ static void fab_rows(void)
 		qsort(fs.rows, (size_t)fs.nrows, sizeof(*fs.rows), row_cmp);
 }
 
-/* A new view: judge it against the first discovery, index the findings. */
+/* A new view: judge it against the first discovery, index the findings
+ * and lay the rows out — unless it holds the model the rows were laid out
+ * from (a rediscovery that found nothing new: the usual case), which
+ * keeps them; a 4,000-node fabric's judging and layout would hold the
+ * keys up on each rediscovery. */
 static void fab_take(struct fabric_view *v)
 {
 	const struct fabric *f;
 
+	if (fs.v && fs.v->fabric && v->fabric && v->model_gen == fs.v->model_gen &&
+	    fs.port_sev && fs.port_find) {
+		discovery_put(fs.w, fs.v);
+		fs.v = v;
+		return;
+	}
 	fab_drop_view();
 	fs.v = v;
 	f = fab();

@@ -6,11 +6,16 @@
 # client costs no process start per look, so on a slow (emulated) guest
 # the figure is the console's and tmux's, not fork's.
 #
-# usage: keylat.py SOCKET TARGET ROUNDS KEY1 ERE1 KEY2 ERE2
-#   sends KEY1 and waits for ERE1, then KEY2 and ERE2, ROUNDS times;
-#   prints one line per key, then "median MS max MS" in whole
-#   milliseconds. Exit 1 when a key never showed within 30 s (the screen
+# usage: keylat.py SOCKET TARGET ROUNDS KEY1 ERE1 [KEY2 ERE2 ...]
+#   sends KEY1 and waits for ERE1, then KEY2 and ERE2 and so on, ROUNDS
+#   times; prints one line per key (its time, then @ when it was sent,
+#   CLOCK_MONOTONIC seconds as in the console's IBCONSOLE_UI_TRACE), then
+#   "median MS max MS" in whole milliseconds. Exit 1 when a key never showed within 30 s (the screen
 #   printed).
+#   ~ERE: the key shows when the lines matching ERE differ from those
+#   before it was sent (a selection that moved, a page scrolled).
+#   KEY@Ns: KEY is sent at most every N seconds; a round that comes
+#   sooner leaves that step out (a sweep asked every N s, not each round).
 import re
 import subprocess
 import sys
@@ -44,16 +49,29 @@ def main():
             out.append(ln)
         raise SystemExit("tmux control client ended")
 
+    def matching(pat):
+        return [x for x in cmd("capture-pane -p -t " + target) if pat.search(x)]
+
     cmd("display-message -p ok")    # attached and answering
     took = []
+    last_sent = {}
     for r in range(rounds):
         for key, ere in steps:
-            pat = re.compile(ere)
+            every = re.match(r"^(.*)@([0-9.]+)s$", key)
+            if every:
+                key, every = every.group(1), float(every.group(2))
+                if time.monotonic() - last_sent.get(key, -every) < every:
+                    continue
+            changed = ere.startswith("~")
+            pat = re.compile(ere[1:] if changed else ere)
+            before = matching(pat) if changed else None
             t0 = time.monotonic()
+            last_sent[key] = t0
             cmd("send-keys -t %s %s" % (target, key))
             while True:
                 screen = cmd("capture-pane -p -t " + target)
-                if any(pat.search(x) for x in screen):
+                now = [x for x in screen if pat.search(x)]
+                if now and (not changed or now != before):
                     break
                 if time.monotonic() - t0 > 30:
                     print("\n".join(screen))
@@ -62,7 +80,7 @@ def main():
                 time.sleep(0.01)
             ms = (time.monotonic() - t0) * 1000
             took.append(ms)
-            print("key %s -> /%s/: %.0f ms" % (key, ere, ms))
+            print("key %s -> /%s/: %.0f ms @ %.3f" % (key, ere, ms, t0))
     took.sort()
     print("median %d max %d" % (round(took[len(took) // 2]), round(took[-1])))
     tm.stdin.close()

@@ -5,6 +5,7 @@
 #include "core/base/worker.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -122,6 +123,13 @@ bool worker_take_view(struct worker *w, void *dst, const void *pub, size_t size)
 		memcpy(dst, pub, size);
 	worker_unlock(w);
 	return changed;
+}
+
+void worker_batch(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	(void)pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
 }
 
 void worker_lock(struct worker *w)

@@ -37,6 +37,13 @@ int worker_start(struct worker *w, void (*fn)(struct worker *w, void *arg),
  * started), then frees the lock, condition and descriptor. NULL-safe. */
 void worker_stop(struct worker *w);
 
+/* On a worker's own thread, for one that spends a discovery or a sweep
+ * waking on every MAD answer: marks it a CPU-bound batch job for the
+ * scheduler (Linux SCHED_BATCH: the same nice and the same share of the
+ * CPU), so those wake-ups do not preempt the UI thread while it reads a
+ * key or draws. Best effort; a refusal changes nothing else. */
+void worker_batch(void);
+
 void worker_lock(struct worker *w);
 void worker_unlock(struct worker *w);
 /* With the lock held: wakes every waiter (a request, a new interval). */

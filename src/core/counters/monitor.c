@@ -343,6 +343,7 @@ static void sweep_main(struct worker *wk, void *arg)
 	struct monitor *w = arg;
 	struct ctr_model *m = calloc(1, sizeof(*m));
 
+	worker_batch();
 	worker_lock(wk);
 	while (!worker_stopping(wk) && m) {
 		char err[240] = "";

@@ -41,6 +41,11 @@ struct discovery {
 	double watch_next;
 	int watch_turn;			/* the end read next */
 	struct counter_set *cnow[2], *cprev[2];
+	/* raised by each change of the watch; a sample counts for the watch
+	 * it was read for. The worker frees the samples (from its own
+	 * allocations): a free() on the UI thread could wait on the
+	 * allocator's lock the worker holds */
+	unsigned watch_gen[2], cnow_gen[2], cprev_gen[2];
 	struct ctr_reader *cs;
 };
 
@@ -52,11 +57,13 @@ static void view_free(struct fabric_view *v)
 	free(v);
 }
 
-/* Called with the lock held. */
-static void view_unref(struct fabric_view *v)
+/* Called with the lock held: drops a reference and returns the view when
+ * that was its last, for the caller to free after letting the lock go —
+ * freeing a 4,000-node fabric takes long enough to hold up the UI
+ * thread, which takes this lock on every turn. */
+static struct fabric_view *view_unref(struct fabric_view *v)
 {
-	if (v && --v->refs == 0)
-		view_free(v);
+	return v && --v->refs == 0 ? v : NULL;
 }
 
 /* The local port PMA queries leave from: discovery's, else the first. */
@@ -108,6 +115,7 @@ static void watch_sample(struct discovery *w)
 	int e = w->watch_lid[1] ? w->watch_turn : 0;
 	unsigned lid = w->watch_lid[e];
 	int port = w->watch_port[e];
+	unsigned gen = w->watch_gen[e];
 	struct counter_set *cs;
 
 	w->watch_turn = !e;
@@ -123,13 +131,15 @@ static void watch_sample(struct discovery *w)
 	worker_lock(&w->w);
 	if (!cs)
 		return;
-	if (lid != w->watch_lid[e] || port != w->watch_port[e]) {
+	if (lid != w->watch_lid[e] || port != w->watch_port[e] || gen != w->watch_gen[e]) {
 		free(cs);	/* the selection moved meanwhile */
 		return;
 	}
 	free(w->cprev[e]);
 	w->cprev[e] = w->cnow[e];
+	w->cprev_gen[e] = w->cnow_gen[e];
 	w->cnow[e] = cs;
+	w->cnow_gen[e] = gen;
 	worker_notify(&w->w);
 }
 
@@ -137,12 +147,15 @@ static void discovery_main(struct worker *wk, void *arg)
 {
 	struct discovery *w = arg;
 
+	worker_batch();
 	worker_lock(wk);
 	while (!worker_stopping(wk)) {
 		struct fabric_view *v;
 		struct fabric *f;
 		char err[320];
 		double t;
+		bool same;
+		struct fabric_view *dead;
 
 		while (!worker_stopping(wk) && !w->requested &&
 		       !(w->rediscover_s > 0 && worker_now() >= w->next_at)) {
@@ -171,16 +184,22 @@ static void discovery_main(struct worker *wk, void *arg)
 		umadlock_span_end();
 		v = calloc(1, sizeof(*v));
 		t = worker_now();
+		/* compared here, not on the UI thread: only this thread
+		 * replaces cur, so it is read without the lock */
+		same = v && f && w->cur && fabric_same(w->cur->fabric, f);
 
 		worker_lock(wk);
 		w->running = false;
 		w->next_at = t + w->rediscover_s;
 		if (!v) {
+			worker_unlock(wk);
 			fabric_free(f);
+			worker_lock(wk);
 			continue;
 		}
 		v->refs = 1;
 		v->gen = ++w->gen;
+		v->model_gen = same ? w->cur->model_gen : v->gen;
 		v->fabric = f;
 		snprintf(v->err, sizeof(v->err), "%s", err);
 		if (f) {
@@ -194,9 +213,14 @@ static void discovery_main(struct worker *wk, void *arg)
 			}
 		}
 		v->baseline = w->baseline;
-		view_unref(w->cur);
+		dead = view_unref(w->cur);
 		w->cur = v;
 		worker_notify(wk);
+		if (dead) {
+			worker_unlock(wk);
+			view_free(dead);
+			worker_lock(wk);
+		}
 	}
 	worker_unlock(wk);
 }
@@ -251,8 +275,8 @@ void discovery_stop(struct discovery *w)
 	/* A discovery in flight finishes first: libibnetdisc cannot be
 	 * interrupted; its per-MAD time-out bounds the wait. */
 	worker_stop(&w->w);
-	view_unref(w->cur);
-	view_unref(w->base_view);
+	view_free(view_unref(w->cur));
+	view_free(view_unref(w->base_view));
 	for (int e = 0; e < 2; e++) {
 		free(w->cnow[e]);
 		free(w->cprev[e]);
@@ -309,9 +333,12 @@ struct fabric_view *discovery_get(struct discovery *w)
 
 void discovery_put(struct discovery *w, struct fabric_view *v)
 {
+	struct fabric_view *dead;
+
 	worker_lock(&w->w);
-	view_unref(v);
+	dead = view_unref(v);
 	worker_unlock(&w->w);
+	view_free(dead);
 }
 
 int discovery_shared_take(unsigned *gen,
@@ -386,9 +413,7 @@ void discovery_watch(struct discovery *w, unsigned lid, int port, unsigned peer_
 		w->watch_port[e] = p[e];
 		w->watch_next = 0;	/* now */
 		w->watch_turn = 0;	/* the selected end first */
-		free(w->cnow[e]);
-		free(w->cprev[e]);
-		w->cnow[e] = w->cprev[e] = NULL;
+		w->watch_gen[e]++;	/* the samples so far are the old watch's */
 		worker_kick(&w->w);
 	}
 	worker_unlock(&w->w);
@@ -402,10 +427,10 @@ bool discovery_counters(struct discovery *w, int end, struct counter_set *now,
 	if (end < 0 || end > 1)
 		return false;
 	worker_lock(&w->w);
-	have = w->cnow[end] != NULL;
+	have = w->cnow[end] && w->cnow_gen[end] == w->watch_gen[end];
 	if (have) {
 		*now = *w->cnow[end];
-		if (w->cprev[end])
+		if (w->cprev[end] && w->cprev_gen[end] == w->watch_gen[end])
 			*prev = *w->cprev[end];
 		else
 			prev->valid = false;

@@ -13,6 +13,10 @@
 struct fabric_view {
 	int refs;			/* under the worker's lock */
 	unsigned gen;			/* 1, 2, ... */
+	/* The gen of the first of the views in a row before it that hold
+	 * the same model (fabric_same): two views with the same model_gen
+	 * judge and lay out alike. A failed discovery starts a new one. */
+	unsigned model_gen;
 	struct fabric *fabric;		/* NULL when this discovery failed */
 	const struct fabric *baseline;	/* first good discovery (owned by
 					 * the worker, lives as long as it) */

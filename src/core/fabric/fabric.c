@@ -223,6 +223,55 @@ int fabric_find_port(const struct fabric *f, uint64_t node_guid, int portnum)
 	return -1;
 }
 
+static bool node_same(const struct fab_node *a, const struct fab_node *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->desc, b->desc) && a->type == b->type &&
+	       a->guid == b->guid && a->sysimg_guid == b->sysimg_guid &&
+	       a->vendid == b->vendid && a->devid == b->devid && a->lid == b->lid &&
+	       a->numports == b->numports && a->first_port == b->first_port &&
+	       a->nports == b->nports;
+}
+
+static bool port_same(const struct fab_port *a, const struct fab_port *b)
+{
+	return a->node == b->node && a->portnum == b->portnum && a->guid == b->guid &&
+	       a->lid == b->lid && a->lmc == b->lmc && a->info_valid == b->info_valid &&
+	       a->state == b->state && a->phys_state == b->phys_state &&
+	       a->width_active == b->width_active && a->width_enabled == b->width_enabled &&
+	       a->width_supported == b->width_supported &&
+	       a->speed_active == b->speed_active && a->speed_enabled == b->speed_enabled &&
+	       a->speed_supported == b->speed_supported &&
+	       a->ext_active == b->ext_active && a->ext_enabled == b->ext_enabled &&
+	       a->ext_supported == b->ext_supported &&
+	       a->ext2_active == b->ext2_active && a->ext2_enabled == b->ext2_enabled &&
+	       a->ext2_supported == b->ext2_supported &&
+	       a->ext_valid == b->ext_valid && a->ext2_valid == b->ext2_valid &&
+	       a->fdr10 == b->fdr10 && a->mtu_active == b->mtu_active &&
+	       a->mtu_cap == b->mtu_cap && a->remote == b->remote &&
+	       !strcmp(a->width, b->width) && !strcmp(a->speed, b->speed) &&
+	       a->rate_gbps == b->rate_gbps && a->lanes == b->lanes &&
+	       a->lane_gbps == b->lane_gbps;
+}
+
+bool fabric_same(const struct fabric *a, const struct fabric *b)
+{
+	if (!a || !b)
+		return false;
+	if (a->nnodes != b->nnodes || a->nports != b->nports || a->nlinks != b->nlinks ||
+	    a->from_node != b->from_node)
+		return false;
+	for (int i = 0; i < a->nnodes; i++)
+		if (!node_same(&a->nodes[i], &b->nodes[i]))
+			return false;
+	for (int i = 0; i < a->nports; i++)
+		if (!port_same(&a->ports[i], &b->ports[i]))
+			return false;
+	for (int i = 0; i < a->nlinks; i++)
+		if (a->links[i].a != b->links[i].a || a->links[i].b != b->links[i].b)
+			return false;
+	return true;
+}
+
 static int link_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct fabric *f = ctx;

@@ -16,6 +16,7 @@
 
 enum fab_node_type { FAB_UNKNOWN = 0, FAB_CA = 1, FAB_SWITCH = 2, FAB_ROUTER = 3 };
 
+/* fabric_same() compares every field of fab_port and fab_node. */
 struct fab_port {
 	int node;			/* index into fabric.nodes */
 	int portnum;
@@ -105,6 +106,11 @@ void fabric_port_to_info(const struct fab_port *p, struct port_info *pi);
 int fabric_build_links(struct fabric *f);
 int fabric_find_port(const struct fabric *f, uint64_t node_guid, int portnum);
 int fabric_find_node(const struct fabric *f, uint64_t node_guid);
+/* True when a and b hold the same model: every node, port and link
+ * field equal, in the same order (when and how fast each was discovered
+ * aside), so whatever was judged or laid out from one holds for the
+ * other. A field added to fab_node or fab_port belongs in it too. */
+bool fabric_same(const struct fabric *a, const struct fabric *b);
 
 const char *fabric_type_name(int type);		/* "Switch", "CA", "Router" */
 /* ibnetdiscover's rate token, e.g. "4xQDR"; "" when unknown. */
