@@ -375,11 +375,13 @@ void export_port_traffic(struct expo_buf *b, const char *prefix, const char *lab
 	char name[96];
 
 	for (int k = 0; k < ns; k++) {
-		const struct pma_family *f = &pma_families[s[k].arg];
+		const struct pma_family *f;
 
 		off[k] = (uint32_t)(b->len - base);
+		/* arg indexes pma_families only in a PMA section */
 		if (s[k].kind != SK_PMA || !(present & (1u << s[k].arg)))
 			continue;
+		f = &pma_families[s[k].arg];
 		section_name(name, sizeof(name), prefix, &s[k]);
 		expo_sample_u64(b, name, labels, NULL, NULL, v[f->idx] * f->mult);
 	}
