@@ -6,6 +6,7 @@
 #include "config.h"
 #include "core/export/metrics.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +182,7 @@ static const struct {
 };
 
 /* The sections in order into s (EXPORT_MAX_SECTIONS): their count. */
-static int sections(struct section *s)
+static int build_sections(struct section *s)
 {
 	int n = 0;
 
@@ -201,11 +202,29 @@ static int sections(struct section *s)
 	return n;
 }
 
+/* The order never changes: made once, read by every port's text. */
+static struct section section_tab[EXPORT_MAX_SECTIONS];
+static int section_n;
+static pthread_once_t section_once = PTHREAD_ONCE_INIT;
+
+static void make_sections(void)
+{
+	section_n = build_sections(section_tab);
+}
+
+static const struct section *sections(int *n)
+{
+	pthread_once(&section_once, make_sections);
+	*n = section_n;
+	return section_tab;
+}
+
 int export_nsections(void)
 {
-	struct section s[EXPORT_MAX_SECTIONS];
+	int n;
 
-	return sections(s);
+	sections(&n);
+	return n;
 }
 
 static void section_name(char *buf, size_t len, const char *prefix,
@@ -339,8 +358,8 @@ void export_port_text(struct expo_buf *b, const char *prefix,
 		      const struct export_target *t, uint32_t *off,
 		      enum export_part part)
 {
-	struct section s[EXPORT_MAX_SECTIONS];
-	int ns = sections(s);
+	int ns;
+	const struct section *s = sections(&ns);
 	size_t base = b->len;
 
 	for (int k = 0; k < ns; k++) {
@@ -369,8 +388,8 @@ unsigned export_traffic_present(const struct counter_set *cs)
 void export_port_traffic(struct expo_buf *b, const char *prefix, const char *labels,
 			 const uint64_t *v, unsigned present, uint32_t *off)
 {
-	struct section s[EXPORT_MAX_SECTIONS];
-	int ns = sections(s);
+	int ns;
+	const struct section *s = sections(&ns);
 	size_t base = b->len;
 	char name[96];
 
@@ -391,8 +410,8 @@ void export_port_traffic(struct expo_buf *b, const char *prefix, const char *lab
 void export_write_texts(struct expo_buf *b, const char *prefix,
 			const struct export_port_text *pt, int n)
 {
-	struct section s[EXPORT_MAX_SECTIONS];
-	int ns = sections(s);
+	int ns;
+	const struct section *s = sections(&ns);
 
 	for (int k = 0; k < ns; k++) {
 		bool any = false;
