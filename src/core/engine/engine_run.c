@@ -28,6 +28,7 @@ struct run {
 	uint64_t drain_end;
 	bool flushing;
 	bool fdone[PROTO_MAX_QPS];
+	uint64_t wait_t0;	/* latency: when this wait's first clock look was */
 	bool lat_live;		/* lat has this phase's samples (latency, initiator) */
 	bool defer_repost;	/* latency: receives are reposted after the reply's post */
 	struct eng_lat_live lat;
@@ -103,6 +104,32 @@ static enum eng_status housekeeping(struct run *r, uint64_t now, bool expect_act
 		return ENG_PEER;
 	}
 	return ENG_OK;
+}
+
+/* A path that moves nothing is not spun on: after ENG_IDLE_AFTER_NS with
+ * no post, completion or receive, each look at the clock sleeps for
+ * 1/ENG_IDLE_SHARE of the time waited so far, at most ENG_IDLE_MAX_NS.
+ * A rate-limited or stalled path (a shaper, a dying peer, a retry) then
+ * costs wake-ups, not a core; a completion that lands in a pause is seen
+ * at most that pause late, under 1 % of the gap before it. A healthy link
+ * completes within microseconds and never waits that long (no source
+ * gives these numbers: they bound the error, not the link). */
+#define ENG_IDLE_AFTER_NS 2000000ull
+#define ENG_IDLE_SHARE 128
+#define ENG_IDLE_MAX_NS 1000000ull
+
+static void idle_pause(uint64_t waited)
+{
+	uint64_t ns = waited / ENG_IDLE_SHARE;
+	struct timespec d;
+
+	if (waited < ENG_IDLE_AFTER_NS)
+		return;
+	if (ns > ENG_IDLE_MAX_NS)
+		ns = ENG_IDLE_MAX_NS;
+	d.tv_sec = 0;
+	d.tv_nsec = (long)ns;
+	nanosleep(&d, NULL);
 }
 
 static int post_recv(struct eng *e, uint32_t i)
@@ -382,6 +409,8 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 		st = housekeeping(r, now, sender);
 		if (st)
 			return st;
+		if (sender || receiver)
+			idle_pause(now > r->last_act ? now - r->last_act : 0);
 		if (stopped && !r->flushing && now >= r->drain_end) {
 			st = drain_flush(r);
 			if (st)
@@ -407,6 +436,16 @@ static inline uint8_t ping_val(uint64_t i)
  * path several times a round trip; perftest's loop has none. */
 #define LAT_LOOK 1024
 
+/* A latency wait's clock starts at its first look (LAT_LOOK polls in):
+ * only a round trip already that long can pause, by under 1 % of it. */
+static void lat_wait_pause(struct run *r, unsigned spin, uint64_t now)
+{
+	if (spin == LAT_LOOK)
+		r->wait_t0 = now;
+	else if (now > r->wait_t0)
+		idle_pause(now - r->wait_t0);
+}
+
 /* Waits for one completion on the send CQ (lat tests post one at a time). */
 static enum eng_status wait_send(struct run *r, uint32_t i, uint64_t id)
 {
@@ -422,6 +461,7 @@ static enum eng_status wait_send(struct run *r, uint32_t i, uint64_t id)
 		if (spin % LAT_LOOK)
 			continue;
 		now = eng_now_ns();
+		lat_wait_pause(r, spin, now);
 		/* even after a stop: a completion still due always comes, or the
 		 * QP errors out within the retry time-out */
 		st = housekeeping(r, now, true);
@@ -458,6 +498,7 @@ static enum eng_status wait_in(struct run *r, uint64_t iter, bool initiator_side
 		if (spin % LAT_LOOK)
 			continue;
 		now = eng_now_ns();
+		lat_wait_pause(r, spin, now);
 		/* the responder waits for the next ping as long as the client is there */
 		st = housekeeping(r, now, initiator_side);
 		if (st)
