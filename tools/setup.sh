@@ -52,10 +52,11 @@ run)
 check)
 	./configure -q --enable-werror
 	# distcheck builds and tests its own tree from the tarball (no build
-	# here first: it would be thrown away); tests two at a time, the VM
-	# tests one after another among themselves (tests/vm/local.mk)
+	# here first: it would be thrown away). Jobs: one per CPU, and one for
+	# each of the 7 VM tests, which all start at once and wait for their
+	# lane, two running at a time (tests/vm/vmlock.sh)
 	rc=0
-	make -s -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror || rc=$?
+	make -s -j"$(($(nproc) + 7))" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror || rc=$?
 	if [ "$rc" != 0 ]; then
 		# the lines that say what failed, from every failed test's log
 		# (the in-VM suite runs many scripts in one test), then the

@@ -10,26 +10,19 @@
 # agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
 # agent-orders.test checks an agent's refusals of test orders (no VM).
 # agent-tcp.test: the TCP baseline port and the log under hostile clients (no VM).
-# The VM tests come first in TESTS, longest first (fleet.test last), so that under
-# `make -j2 check` the chain of them starts at once and the other tests
-# share the second core; each waits for the one before it (a log's
-# prerequisite, only when both are in this run; vmlock.sh holds the same
-# for hand runs).
-# the lock vmlock.sh takes lives in the build tree; clean removes it
-CLEANFILES = tests/vm.lock
-VM_TESTS = tests/vm/verbs.test tests/vm/wire-accept.test tests/vm/wire-triage.test \
-	tests/vm/wire-screen.test tests/vm/demo.test tests/vm/wire.test tests/vm/fleet.test
+# The VM tests come first in TESTS, so that `make check` with enough jobs
+# (the README's command: as many more than the CPUs as there are VM
+# tests) starts them all at once: each waits in vmlock.sh for its lane,
+# two run at a time (a lane's next starts the moment its last ends), and
+# the other tests take the remaining jobs. Make's own prerequisites would
+# not do: a freed job goes to the next test in the list, and a chained
+# VM test behind it waited minutes.
+# the locks vmlock.sh takes live in the build tree; clean removes them
+CLEANFILES = tests/vm-a.lock tests/vm-b.lock
+VM_TESTS = tests/vm/verbs.test tests/vm/demo.test tests/vm/wire-triage.test \
+	tests/vm/fleet.test tests/vm/wire-screen.test tests/vm/wire-accept.test tests/vm/wire.test
 TESTS += $(VM_TESTS) tests/vm/agent-hammer.test tests/vm/agent-orders.test \
 	tests/vm/agent-tcp.test
-tests/vm/wire-accept.log: $(filter tests/vm/verbs.log,$(TEST_LOGS))
-tests/vm/wire-triage.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log,$(TEST_LOGS))
-tests/vm/wire-screen.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm/wire-triage.log,$(TEST_LOGS))
-tests/vm/demo.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm/wire-triage.log \
-	tests/vm/wire-screen.log,$(TEST_LOGS))
-tests/vm/wire.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm/wire-triage.log \
-	tests/vm/wire-screen.log tests/vm/demo.log,$(TEST_LOGS))
-tests/vm/fleet.log: $(filter tests/vm/verbs.log tests/vm/wire-accept.log tests/vm/wire-triage.log \
-	tests/vm/wire-screen.log tests/vm/demo.log tests/vm/wire.log,$(TEST_LOGS))
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh tests/vm/vmlock.sh \
 	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test tests/vm/agent-tcp.test \
