@@ -80,8 +80,11 @@ a=$(num "$first") b=$a
 until [ "$b" -gt "$a" ]; do
 	sleep 0.2
 	cap > pt2.txt
-	grep -q running pt2.txt || { cat pt1.txt pt2.txt; fail "local sent_pkts did not rise during the perftest run ($a)"; }
 	b=$(num "$(loc_sent pt2.txt)")
+	# on a loaded host the first look can come near the run's end: then
+	# the run's last counters, still on the screen, must show the rise
+	grep -q running pt2.txt || [ "$b" -gt "$a" ] ||
+		{ cat pt1.txt pt2.txt; fail "local sent_pkts did not rise during the perftest run ($a, then $b)"; }
 done
 cat pt2.txt
 echo "ok: perftest peer: local sent_pkts rose on the screen during the run: $a -> $b"
