@@ -10,17 +10,17 @@
 # agent-hammer.test starves `serve` with hammer.py on this machine (no VM);
 # agent-orders.test checks an agent's refusals of test orders (no VM).
 # agent-tcp.test: the TCP baseline port and the log under hostile clients (no VM).
-# The VM tests come first in TESTS, so that `make check` with enough jobs
-# (the README's command: as many more than the CPUs as there are VM
-# tests) starts them all at once: each waits in vmlock.sh for its lane,
-# two run at a time (a lane's next starts the moment its last ends), and
-# the other tests take the remaining jobs. Make's own prerequisites would
-# not do: a freed job goes to the next test in the list, and a chained
-# VM test behind it waited minutes.
+# The VM tests come first in TESTS, longest first, so that `make check`
+# with enough jobs (the README's command: one more than the CPUs for each
+# VM test) starts them all at once: each waits in vmlock.sh for one of two
+# slots, the next starting within a second of one ending, and the other
+# tests take the remaining jobs. Make's own prerequisites would not do: a
+# freed job goes to the next test in the list, and a chained VM test
+# behind it waited minutes.
 # the locks vmlock.sh takes live in the build tree; clean removes them
-CLEANFILES = tests/vm-a.lock tests/vm-b.lock
-VM_TESTS = tests/vm/verbs.test tests/vm/demo.test tests/vm/wire-triage.test \
-	tests/vm/fleet.test tests/vm/wire-screen.test tests/vm/wire-accept.test tests/vm/wire.test
+CLEANFILES = tests/vm-1.lock tests/vm-2.lock tests/vm-wait.*
+VM_TESTS = tests/vm/verbs.test tests/vm/demo.test tests/vm/fleet.test \
+	tests/vm/wire-accept.test tests/vm/wire-triage.test tests/vm/wire-screen.test tests/vm/wire.test
 TESTS += $(VM_TESTS) tests/vm/agent-hammer.test tests/vm/agent-orders.test \
 	tests/vm/agent-tcp.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh tests/vm/vmlock.sh \

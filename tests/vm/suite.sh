@@ -60,6 +60,9 @@ settle
 pass=0
 fail=0
 failed=
+# the guest's busy CPU seconds, all its CPUs (user, nice, system, irq,
+# softirq): under emulation each is about a second of a host CPU
+busy_s() { awk '/^cpu / { printf "%d", ($2 + $3 + $4 + $7 + $8) / 100 }' /proc/stat; }
 # shellcheck disable=SC2231 # $scripts is a pattern on purpose
 for t in "$dir"/$scripts; do
 	[ -f "$t" ] || continue
@@ -73,17 +76,19 @@ for t in "$dir"/$scripts; do
 	tper=$(sed -n 's/^# vm-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -1)
 	[ -n "$tper" ] && [ "$tper" -gt "$per" ] || tper=$per
 	t0=$(date +%s)
+	c0=$(busy_s)
 	(cd "$IBC_TMP" && exec timeout -k 5 "$tper" sh "$t") 2>&1
 	rc=$?
 	t1=$(date +%s)
+	cpu="guest CPU $(($(busy_s) - c0)) s"
 	rm -rf "$IBC_TMP"
 	if [ "$rc" = 0 ]; then
-		echo "PASS: $name ($((t1 - t0)) s)"
+		echo "PASS: $name ($((t1 - t0)) s, $cpu)"
 		pass=$((pass + 1))
 	else
 		why="exit $rc"
 		[ "$rc" = 124 ] || [ "$rc" = 137 ] && why="timed out after ${tper} s"
-		echo "FAIL: $name ($why, $((t1 - t0)) s)"
+		echo "FAIL: $name ($why, $((t1 - t0)) s, $cpu)"
 		fail=$((fail + 1))
 		failed="$failed $name"
 	fi

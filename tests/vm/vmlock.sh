@@ -1,33 +1,68 @@
 # SPDX-License-Identifier: MIT
 # vmlock.sh — sourced by the host-side VM harnesses (verbs.test,
 # wire-run.sh, demo.test): at most two Soft-RoCE VM tests at a time per
-# build tree, one on each of two lanes.
+# build tree (IBCONSOLE_VM_SLOTS, 2).
 # A VM test's guests mostly wait (rate-limited paths, process starts under
 # emulation; the test engine sleeps on a path that moves nothing), so two
-# fit on the two CPUs beside the other tests. Each lane runs its tests one
-# after another; the split keeps the lanes near equal in length (docs/tests.md
-# has the times):
-#   a: verbs.test, wire-triage.test, wire-screen.test, wire.test
-#   b: demo.test, fleet.test, wire-accept.test
-# `make check` starts every VM test at once (tests/vm/local.mk); each waits
-# here for its lane, so the next starts the moment the last one ends.
+# share the two CPUs with the other tests. `make check` starts every VM
+# test at once (tests/vm/local.mk) and each waits here for a free slot:
+# the next starts within a second of one ending, the longest waiting test
+# first (the order below, longest first as measured alone: docs/tests.md),
+# so the last to run are short.
 #   vm_lock NAME   wait (at most IBCONSOLE_VM_LOCK_WAIT s, default 3600)
-#                  for NAME's lane on fd 9; it is released when the shell
-#                  exits. IBCONSOLE_VM_LANE overrides the lane;
-#                  IBCONSOLE_VM_LOCK names one lock for every test (one VM
-#                  test at a time).
+#                  for a slot, held on fd 9 until the shell exits.
+#                  IBCONSOLE_VM_LOCK names one lock file for every test
+#                  instead (one VM test at a time).
+vm_rank()
+{
+	case $1 in
+	verbs.test) echo 1 ;; demo.test) echo 2 ;; fleet.test) echo 3 ;;
+	wire-accept.test) echo 4 ;; wire-triage.test) echo 5 ;;
+	wire-screen.test) echo 6 ;; *) echo 7 ;;
+	esac
+}
+# vm_first RANK DIR: true when no live waiter of a lower rank is in DIR
+vm_first()
+{
+	for _w in "$2"/vm-wait.*; do
+		[ -e "$_w" ] || continue
+		_r=${_w#"$2"/vm-wait.}
+		_p=${_r#*.}
+		_r=${_r%%.*}
+		if ! kill -0 "$_p" 2>/dev/null; then
+			rm -f "$_w"	# its test is gone
+		elif [ "$_r" -lt "$1" ]; then
+			return 1
+		fi
+	done
+	return 0
+}
 vm_lock()
 {
-	case ${IBCONSOLE_VM_LANE:-$1} in
-	verbs.test | wire-triage.test | wire-screen.test | wire.test | a) _lane=a ;;
-	*) _lane=b ;;
-	esac
-	_lock=${IBCONSOLE_VM_LOCK:-$(dirname "$IBCONSOLE")/tests/vm-$_lane.lock}
-	mkdir -p "$(dirname "$_lock")" || return 99
-	exec 9>>"$_lock"
-	if ! flock -n 9; then
-		echo "$1: waiting for the VM test before it on its lane ($_lock)"
-		flock -w "${IBCONSOLE_VM_LOCK_WAIT:-3600}" 9 ||
-			{ echo "$1: ERROR: the VM lock $_lock was not free within ${IBCONSOLE_VM_LOCK_WAIT:-3600} s" >&2; exit 99; }
-	fi
+	_slots=${IBCONSOLE_VM_SLOTS:-2}
+	_dir=$(dirname "$IBCONSOLE")/tests
+	[ -z "${IBCONSOLE_VM_LOCK:-}" ] || { _dir=$(dirname "$IBCONSOLE_VM_LOCK"); _slots=1; }
+	mkdir -p "$_dir" || return 99
+	_rank=$(vm_rank "$1")
+	_me=$_dir/vm-wait.$_rank.$$
+	: > "$_me"
+	_waited=0
+	while :; do
+		_s=1
+		while vm_first "$_rank" "$_dir" && [ "$_s" -le "$_slots" ]; do
+			_lock=${IBCONSOLE_VM_LOCK:-$_dir/vm-$_s.lock}
+			exec 9>>"$_lock"
+			if flock -n 9; then
+				rm -f "$_me"
+				return 0
+			fi
+			exec 9>&-
+			_s=$((_s + 1))
+		done
+		[ "$_waited" = 0 ] && echo "$1: waiting for one of the $_slots VM tests of this tree to end ($_dir/vm-*.lock)"
+		[ "$_waited" -lt "${IBCONSOLE_VM_LOCK_WAIT:-3600}" ] ||
+			{ rm -f "$_me"; echo "$1: ERROR: no VM slot came free within ${IBCONSOLE_VM_LOCK_WAIT:-3600} s" >&2; exit 99; }
+		sleep 1
+		_waited=$((_waited + 1))
+	done
 }
