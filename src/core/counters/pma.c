@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <infiniband/umad.h>
 
 int pma_pipe_init(struct pma_pipe *pp, struct ibmad_port *mp, int window,
@@ -86,7 +87,8 @@ static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
 	return 0;
 }
 
-/* Handles one received MAD; returns 1 when it completed a request. */
+/* Takes one received MAD: -1 when none is there (the umad fd is
+ * non-blocking), 1 when it completed a request, 0 otherwise. */
 static int pma_pipe_recv_one(struct pma_pipe *pp, struct pma_req *r, int n)
 {
 	int len = IB_MAD_SIZE, st;
@@ -121,14 +123,27 @@ static int pma_pipe_recv_one(struct pma_pipe *pp, struct pma_req *r, int n)
 	return 1;
 }
 
+/* How long the pipe naps, with answers outstanding, before it takes
+ * what has come: the answers of a nap are taken together, a read each,
+ * instead of a wake-up each. A nap that brought none is followed by a
+ * wait in poll(2) for the next answer (a slow or silent PMA costs no
+ * spinning). */
+#define PMA_PIPE_NAP_NS 250000L
+
+static void pipe_nap(long ns)
+{
+	struct timespec ts = { 0, ns };
+
+	nanosleep(&ts, NULL);
+}
+
 int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 {
 	int next = 0, done = 0, inflight = 0, lo = 0;
-
+	bool napped = false;
 	while (done < n) {
 		double now = counters_now(), soonest = now + 1;
-		struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
-		int ms, rc;
+		int ms, rc, got = 0;
 
 		/* Expired or kernel-timed-out requests: retry or give up.
 		 * Everything below lo is finished: the scan covers about a
@@ -171,33 +186,38 @@ int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 		}
 		if (done >= n)
 			break;
+		/* take what is there: a read each until none, no poll(2)
+		 * between them */
+		for (int k = 0; k < 4 * pp->window; k++) {
+			int g = pma_pipe_recv_one(pp, r, n);
+
+			if (g < 0)
+				break;
+			done += g;
+			got++;
+		}
+		if (got) {
+			napped = false;
+			continue;	/* refill the window first */
+		}
 		ms = (int)((soonest - counters_now()) * 1000) + 1;
 		if (ms < 0)
 			ms = 0;
-		rc = poll(&pfd, 1, ms);
+		if (!napped && ms > 1) {
+			pipe_nap(PMA_PIPE_NAP_NS);
+			napped = true;
+			continue;
+		}
+		napped = false;
+		rc = poll(&(struct pollfd){ .fd = pp->fd, .events = POLLIN }, 1, ms);
 		if (rc < 0 && errno != EINTR)
 			return -1;
-		if (rc > 0) {
-			/* drain what is there */
-			for (int k = 0; k < 4 * pp->window; k++) {
-				int got = pma_pipe_recv_one(pp, r, n);
-
-				if (got < 0)
-					break;
-				done += got;
-				struct pollfd p2 = { .fd = pp->fd, .events = POLLIN };
-
-				if (poll(&p2, 1, 0) <= 0)
-					break;
-			}
-		}
 		/* done counts completions; the rescan above sets failures */
 	}
 	/* the next run's answers must not match this one's late ones */
 	pp->tid_base += (uint32_t)n + 16;
 	return 0;
 }
-
 
 /* --- the client of one local port: a round of samples is one pipelined run --- */
 
