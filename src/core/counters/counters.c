@@ -200,6 +200,14 @@ const struct ctr_value *counters_find_near(const struct counter_set *cs,
 	return counters_find(cs, name);
 }
 
+void counters_copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = strnlen(src, n - 1);
+
+	memmove(dst, src, len);
+	dst[len] = '\0';
+}
+
 double counters_now(void)
 {
 	return mono_s();

@@ -408,11 +408,14 @@ static bool detail_wanted(const struct pma_cpi *e, const struct counter_set *cs,
 		snprintf(dv->why, sizeof(dv->why),
 			 "the port does not count PortXmitWait (PMA ClassPortInfo CapabilityMask bit 12 clear)");
 	else if (e && e->no_det[g][0])
-		snprintf(dv->why, sizeof(dv->why), "%s", e->no_det[g]);
-	else if (!tot || !tot->value)
-		snprintf(dv->why, sizeof(dv->why), "%s is 0: nothing to detail",
-			 details_total_name(g));
-	else
+		counters_copy_str(dv->why, sizeof(dv->why), e->no_det[g]);
+	else if (!tot || !tot->value) {
+		/* most ports, every interval: no printf */
+		size_t k = strnlen(details_total_name(g), sizeof(dv->why) - 1);
+
+		memcpy(dv->why, details_total_name(g), k);
+		counters_copy_str(dv->why + k, sizeof(dv->why) - k, " is 0: nothing to detail");
+	} else
 		return true;
 	return false;
 }
