@@ -39,6 +39,10 @@ void pma_pipe_fini(struct pma_pipe *pp)
 	free(pp->sbuf);
 	free(pp->rbuf);
 	pp->sbuf = pp->rbuf = NULL;
+	for (int k = 0; k < PMA_PIPE_TEMPLATES; k++) {
+		free(pp->tmpl[k]);
+		pp->tmpl[k] = NULL;
+	}
 }
 
 struct pma_req *pma_req_add(struct pma_req *r, int *n, uint8_t *bufs,
@@ -55,28 +59,68 @@ struct pma_req *pma_req_add(struct pma_req *r, int *n, uint8_t *bufs,
 	return q;
 }
 
-static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
+/* A Get of attr for lid/port with TID trid, built by libibmad into buf
+ * (umad_size() + IB_MAD_SIZE bytes). */
+static int pipe_build(void *buf, const struct pma_pipe *pp, int attr, unsigned lid,
+		      int port, uint32_t trid)
 {
 	uint8_t payload[IB_PC_DATA_SZ];
 	ib_rpc_t rpc;
 	ib_portid_t d;
 
 	memset(payload, 0, sizeof(payload));
-	mad_set_field(payload, 0, IB_PC_PORT_SELECT_F, r->port);
+	mad_set_field(payload, 0, IB_PC_PORT_SELECT_F, port);
 	memset(&rpc, 0, sizeof(rpc));
 	rpc.mgtclass = IB_PERFORMANCE_CLASS;
 	rpc.method = IB_MAD_METHOD_GET;
-	rpc.attr.id = r->attr;
+	rpc.attr.id = attr;
 	rpc.timeout = pp->timeout_ms;
 	rpc.datasz = IB_PC_DATA_SZ;
 	rpc.dataoffs = IB_PC_DATA_OFFS;
-	rpc.trid = pp->tid_base + (uint32_t)idx;
+	rpc.trid = trid;
 	memset(&d, 0, sizeof(d));
-	d.lid = (int)r->lid;
+	d.lid = (int)lid;
 	d.qp = 1;
 	d.qkey = IB_DEFAULT_QP1_QKEY;
-	memset(pp->sbuf, 0, umad_size() + IB_MAD_SIZE);
-	if (mad_build_pkt(pp->sbuf, &rpc, &d, NULL, payload) < 0)
+	memset(buf, 0, umad_size() + IB_MAD_SIZE);
+	return mad_build_pkt(buf, &rpc, &d, NULL, payload) < 0 ? -1 : 0;
+}
+
+/* Request r into pp->sbuf: the attribute's template copied, then what
+ * differs between requests set in it (the address's LID, the TID, the
+ * PortSelect), as mad_build_pkt would have; built whole when there is
+ * no template. */
+static int pipe_fill(struct pma_pipe *pp, const struct pma_req *r, uint32_t trid)
+{
+	size_t len = umad_size() + IB_MAD_SIZE;
+	uint8_t *mad;
+	int k;
+
+	for (k = 0; k < PMA_PIPE_TEMPLATES && pp->tmpl[k]; k++)
+		if (pp->tmpl_attr[k] == r->attr)
+			break;
+	if (k < PMA_PIPE_TEMPLATES && !pp->tmpl[k]) {
+		pp->tmpl[k] = malloc(len);
+		if (pp->tmpl[k] && pipe_build(pp->tmpl[k], pp, r->attr, 1, 0, 0)) {
+			free(pp->tmpl[k]);
+			pp->tmpl[k] = NULL;
+		}
+		pp->tmpl_attr[k] = r->attr;
+	}
+	if (k == PMA_PIPE_TEMPLATES || !pp->tmpl[k])
+		return pipe_build(pp->sbuf, pp, r->attr, r->lid, r->port, trid);
+	memcpy(pp->sbuf, pp->tmpl[k], len);
+	if (umad_set_addr(pp->sbuf, (int)r->lid, 1, 0, IB_DEFAULT_QP1_QKEY) < 0)
+		return -1;
+	mad = umad_get_mad(pp->sbuf);
+	mad_set_field64(mad, 0, IB_MAD_TRID_F, trid);
+	mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_PC_PORT_SELECT_F, r->port);
+	return 0;
+}
+
+static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
+{
+	if (pipe_fill(pp, r, pp->tid_base + (uint32_t)idx) < 0)
 		return -1;
 	if (umad_send(pp->fd, pp->agent, pp->sbuf, IB_MAD_SIZE, pp->timeout_ms, 0) < 0)
 		return -1;
@@ -230,6 +274,15 @@ struct pma_cpi {
 	char no_det[DET_GROUPS][80];
 };
 
+/* The requests of one round of samples and their answers. */
+struct pma_round {
+	struct pma_req *r;
+	uint8_t *bufs;
+	int n;
+	int *who;		/* r[k] belongs to target who[k] */
+	enum det_group *grp;	/* r[k]'s details group */
+};
+
 struct pma_client {
 	struct ibmad_port *mp;
 	struct pma_pipe pp;
@@ -238,6 +291,10 @@ struct pma_client {
 	 * remote ports keeps a thousand */
 	struct pma_cpi *cpi;
 	int ncpi, cpi_cap;
+	/* the rounds' requests, kept from one sample to the next (a watch
+	 * samples the same thousand ports every interval) */
+	struct pma_round kept;
+	int kept_cap;
 };
 
 /* MADs in flight on a client: the sweep's default window, so that a
@@ -275,6 +332,8 @@ struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 	return c;
 }
 
+static void round_free(struct pma_round *rd);
+
 void pma_close(struct pma_client *c)
 {
 	if (!c)
@@ -282,6 +341,7 @@ void pma_close(struct pma_client *c)
 	pma_pipe_fini(&c->pp);
 	mad_rpc_close_port(c->mp);
 	free(c->cpi);
+	round_free(&c->kept);
 	free(c);
 }
 
@@ -333,14 +393,6 @@ static int cpi_put(struct pma_client *c, unsigned lid, const uint8_t *buf)
 /* One round's working set: per target three answer buffers (the
  * ClassPortInfo or the counters, the extended counters) and the details'
  * requests, in one allocation. */
-struct pma_round {
-	struct pma_req *r;
-	uint8_t *bufs;
-	int n;
-	int *who;		/* r[k] belongs to target who[k] */
-	enum det_group *grp;	/* r[k]'s details group */
-};
-
 static int round_alloc(struct pma_round *rd, int nreq)
 {
 	memset(rd, 0, sizeof(*rd));
@@ -358,6 +410,24 @@ static void round_free(struct pma_round *rd)
 	free(rd->who);
 	free(rd->grp);
 	memset(rd, 0, sizeof(*rd));
+}
+
+/* rd: the client's kept round, grown to nreq requests (not zeroed:
+ * each request is set as it is added). */
+static int round_reserve(struct pma_client *c, struct pma_round *rd, int nreq)
+{
+	if (nreq > c->kept_cap) {
+		round_free(&c->kept);
+		c->kept_cap = 0;
+		if (round_alloc(&c->kept, nreq)) {
+			round_free(&c->kept);
+			return -1;
+		}
+		c->kept_cap = nreq;
+	}
+	*rd = c->kept;
+	rd->n = 0;
+	return 0;
 }
 
 static void round_add(struct pma_round *rd, int who, unsigned lid, int port,
@@ -523,18 +593,15 @@ int pma_sample_many(struct pma_client *c, struct pma_sample_req *q, int n)
 			snprintf(q[i].cs->why, sizeof(q[i].cs->why), "no LID (is a subnet manager running?)");
 	}
 	/* at most: the counters and extended counters, or every detail */
-	if (round_alloc(&rd, n * (DET_GROUPS > 2 ? DET_GROUPS : 2))) {
-		round_free(&rd);
+	if (round_reserve(c, &rd, n * (DET_GROUPS > 2 ? DET_GROUPS : 2))) {
 		fail_all(q, n, "out of memory");
 		return -1;
 	}
 	if (round_cpi(c, q, n, &rd) < 0 || round_counters(c, q, n, &rd) < 0) {
 		fail_all(q, n, strerror(errno));
-		round_free(&rd);
 		return -1;
 	}
 	round_details(c, q, n, &rd);
-	round_free(&rd);
 	for (int i = 0; i < n; i++)
 		bad += !q[i].cs->valid;
 	return bad ? -1 : 0;
