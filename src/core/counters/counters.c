@@ -186,8 +186,9 @@ struct ctr_value *counters_put(struct counter_set *cs, const char *name,
 const struct ctr_value *counters_find(const struct counter_set *cs,
 				      const char *name)
 {
+	/* the first letter rules out most counters before strcmp */
 	for (int i = 0; i < cs->n; i++)
-		if (!strcmp(cs->c[i].name, name))
+		if (cs->c[i].name[0] == name[0] && !strcmp(cs->c[i].name, name))
 			return &cs->c[i];
 	return NULL;
 }
