@@ -185,6 +185,7 @@ int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 {
 	int next = 0, done = 0, inflight = 0, lo = 0;
 	bool napped = false;
+
 	while (done < n) {
 		double now = counters_now(), soonest = now + 1;
 		int ms, rc, got = 0;
