@@ -186,8 +186,9 @@ struct ctr_value *counters_put(struct counter_set *cs, const char *name,
 const struct ctr_value *counters_find(const struct counter_set *cs,
 				      const char *name)
 {
+	/* the first letter rules out most counters before strcmp */
 	for (int i = 0; i < cs->n; i++)
-		if (!strcmp(cs->c[i].name, name))
+		if (cs->c[i].name[0] == name[0] && !strcmp(cs->c[i].name, name))
 			return &cs->c[i];
 	return NULL;
 }
@@ -198,6 +199,14 @@ const struct ctr_value *counters_find_near(const struct counter_set *cs,
 	if (hint >= 0 && hint < cs->n && !strcmp(cs->c[hint].name, name))
 		return &cs->c[hint];
 	return counters_find(cs, name);
+}
+
+void counters_copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = strnlen(src, n - 1);
+
+	memmove(dst, src, len);
+	dst[len] = '\0';
 }
 
 double counters_now(void)

@@ -156,6 +156,10 @@ const struct ctr_value *counters_find_near(const struct counter_set *cs,
 					   const char *name, int hint);
 
 double counters_now(void);	/* CLOCK_MONOTONIC seconds */
+/* src into dst of size n (n > 0), cut to fit and always terminated:
+ * snprintf(dst, n, "%s", src) without printf's parsing, for the copies
+ * made for every port on every interval. */
+void counters_copy_str(char *dst, size_t n, const char *src);
 
 /* --- sources --- */
 

@@ -351,8 +351,9 @@ double delta_gbps(const struct delta_ctr *c)
 const struct delta_ctr *delta_find(const struct delta_port *d,
 				   const char *name)
 {
+	/* the first letter rules out most slots before strcmp */
 	for (int i = 0; i < d->n; i++)
-		if (!strcmp(d->c[i].name, name))
+		if (d->c[i].name[0] == name[0] && !strcmp(d->c[i].name, name))
 			return &d->c[i];
 	return NULL;
 }

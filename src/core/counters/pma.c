@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <infiniband/umad.h>
 
 int pma_pipe_init(struct pma_pipe *pp, struct ibmad_port *mp, int window,
@@ -38,6 +39,10 @@ void pma_pipe_fini(struct pma_pipe *pp)
 	free(pp->sbuf);
 	free(pp->rbuf);
 	pp->sbuf = pp->rbuf = NULL;
+	for (int k = 0; k < PMA_PIPE_TEMPLATES; k++) {
+		free(pp->tmpl[k]);
+		pp->tmpl[k] = NULL;
+	}
 }
 
 struct pma_req *pma_req_add(struct pma_req *r, int *n, uint8_t *bufs,
@@ -54,28 +59,68 @@ struct pma_req *pma_req_add(struct pma_req *r, int *n, uint8_t *bufs,
 	return q;
 }
 
-static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
+/* A Get of attr for lid/port with TID trid, built by libibmad into buf
+ * (umad_size() + IB_MAD_SIZE bytes). */
+static int pipe_build(void *buf, const struct pma_pipe *pp, int attr, unsigned lid,
+		      int port, uint32_t trid)
 {
 	uint8_t payload[IB_PC_DATA_SZ];
 	ib_rpc_t rpc;
 	ib_portid_t d;
 
 	memset(payload, 0, sizeof(payload));
-	mad_set_field(payload, 0, IB_PC_PORT_SELECT_F, r->port);
+	mad_set_field(payload, 0, IB_PC_PORT_SELECT_F, port);
 	memset(&rpc, 0, sizeof(rpc));
 	rpc.mgtclass = IB_PERFORMANCE_CLASS;
 	rpc.method = IB_MAD_METHOD_GET;
-	rpc.attr.id = r->attr;
+	rpc.attr.id = attr;
 	rpc.timeout = pp->timeout_ms;
 	rpc.datasz = IB_PC_DATA_SZ;
 	rpc.dataoffs = IB_PC_DATA_OFFS;
-	rpc.trid = pp->tid_base + (uint32_t)idx;
+	rpc.trid = trid;
 	memset(&d, 0, sizeof(d));
-	d.lid = (int)r->lid;
+	d.lid = (int)lid;
 	d.qp = 1;
 	d.qkey = IB_DEFAULT_QP1_QKEY;
-	memset(pp->sbuf, 0, umad_size() + IB_MAD_SIZE);
-	if (mad_build_pkt(pp->sbuf, &rpc, &d, NULL, payload) < 0)
+	memset(buf, 0, umad_size() + IB_MAD_SIZE);
+	return mad_build_pkt(buf, &rpc, &d, NULL, payload) < 0 ? -1 : 0;
+}
+
+/* Request r into pp->sbuf: the attribute's template copied, then what
+ * differs between requests set in it (the address's LID, the TID, the
+ * PortSelect), as mad_build_pkt would have; built whole when there is
+ * no template. */
+static int pipe_fill(struct pma_pipe *pp, const struct pma_req *r, uint32_t trid)
+{
+	size_t len = umad_size() + IB_MAD_SIZE;
+	uint8_t *mad;
+	int k;
+
+	for (k = 0; k < PMA_PIPE_TEMPLATES && pp->tmpl[k]; k++)
+		if (pp->tmpl_attr[k] == r->attr)
+			break;
+	if (k < PMA_PIPE_TEMPLATES && !pp->tmpl[k]) {
+		pp->tmpl[k] = malloc(len);
+		if (pp->tmpl[k] && pipe_build(pp->tmpl[k], pp, r->attr, 1, 0, 0)) {
+			free(pp->tmpl[k]);
+			pp->tmpl[k] = NULL;
+		}
+		pp->tmpl_attr[k] = r->attr;
+	}
+	if (k == PMA_PIPE_TEMPLATES || !pp->tmpl[k])
+		return pipe_build(pp->sbuf, pp, r->attr, r->lid, r->port, trid);
+	memcpy(pp->sbuf, pp->tmpl[k], len);
+	if (umad_set_addr(pp->sbuf, (int)r->lid, 1, 0, IB_DEFAULT_QP1_QKEY) < 0)
+		return -1;
+	mad = umad_get_mad(pp->sbuf);
+	mad_set_field64(mad, 0, IB_MAD_TRID_F, trid);
+	mad_set_field(mad + IB_PC_DATA_OFFS, 0, IB_PC_PORT_SELECT_F, r->port);
+	return 0;
+}
+
+static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
+{
+	if (pipe_fill(pp, r, pp->tid_base + (uint32_t)idx) < 0)
 		return -1;
 	if (umad_send(pp->fd, pp->agent, pp->sbuf, IB_MAD_SIZE, pp->timeout_ms, 0) < 0)
 		return -1;
@@ -86,7 +131,8 @@ static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
 	return 0;
 }
 
-/* Handles one received MAD; returns 1 when it completed a request. */
+/* Takes one received MAD: -1 when none is there (the umad fd is
+ * non-blocking), 1 when it completed a request, 0 otherwise. */
 static int pma_pipe_recv_one(struct pma_pipe *pp, struct pma_req *r, int n)
 {
 	int len = IB_MAD_SIZE, st;
@@ -121,14 +167,28 @@ static int pma_pipe_recv_one(struct pma_pipe *pp, struct pma_req *r, int n)
 	return 1;
 }
 
+/* How long the pipe naps, with answers outstanding, before it takes
+ * what has come: the answers of a nap are taken together, a read each,
+ * instead of a wake-up each. A nap that brought none is followed by a
+ * wait in poll(2) for the next answer (a slow or silent PMA costs no
+ * spinning). */
+#define PMA_PIPE_NAP_NS 250000L
+
+static void pipe_nap(long ns)
+{
+	struct timespec ts = { 0, ns };
+
+	nanosleep(&ts, NULL);
+}
+
 int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 {
 	int next = 0, done = 0, inflight = 0, lo = 0;
+	bool napped = false;
 
 	while (done < n) {
 		double now = counters_now(), soonest = now + 1;
-		struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
-		int ms, rc;
+		int ms, rc, got = 0;
 
 		/* Expired or kernel-timed-out requests: retry or give up.
 		 * Everything below lo is finished: the scan covers about a
@@ -171,33 +231,38 @@ int pma_pipe_run(struct pma_pipe *pp, struct pma_req *r, int n)
 		}
 		if (done >= n)
 			break;
+		/* take what is there: a read each until none, no poll(2)
+		 * between them */
+		for (int k = 0; k < 4 * pp->window; k++) {
+			int g = pma_pipe_recv_one(pp, r, n);
+
+			if (g < 0)
+				break;
+			done += g;
+			got++;
+		}
+		if (got) {
+			napped = false;
+			continue;	/* refill the window first */
+		}
 		ms = (int)((soonest - counters_now()) * 1000) + 1;
 		if (ms < 0)
 			ms = 0;
-		rc = poll(&pfd, 1, ms);
+		if (!napped && ms > 1) {
+			pipe_nap(PMA_PIPE_NAP_NS);
+			napped = true;
+			continue;
+		}
+		napped = false;
+		rc = poll(&(struct pollfd){ .fd = pp->fd, .events = POLLIN }, 1, ms);
 		if (rc < 0 && errno != EINTR)
 			return -1;
-		if (rc > 0) {
-			/* drain what is there */
-			for (int k = 0; k < 4 * pp->window; k++) {
-				int got = pma_pipe_recv_one(pp, r, n);
-
-				if (got < 0)
-					break;
-				done += got;
-				struct pollfd p2 = { .fd = pp->fd, .events = POLLIN };
-
-				if (poll(&p2, 1, 0) <= 0)
-					break;
-			}
-		}
 		/* done counts completions; the rescan above sets failures */
 	}
 	/* the next run's answers must not match this one's late ones */
 	pp->tid_base += (uint32_t)n + 16;
 	return 0;
 }
-
 
 /* --- the client of one local port: a round of samples is one pipelined run --- */
 
@@ -210,6 +275,15 @@ struct pma_cpi {
 	char no_det[DET_GROUPS][80];
 };
 
+/* The requests of one round of samples and their answers. */
+struct pma_round {
+	struct pma_req *r;
+	uint8_t *bufs;
+	int n;
+	int *who;		/* r[k] belongs to target who[k] */
+	enum det_group *grp;	/* r[k]'s details group */
+};
+
 struct pma_client {
 	struct ibmad_port *mp;
 	struct pma_pipe pp;
@@ -218,6 +292,10 @@ struct pma_client {
 	 * remote ports keeps a thousand */
 	struct pma_cpi *cpi;
 	int ncpi, cpi_cap;
+	/* the rounds' requests, kept from one sample to the next (a watch
+	 * samples the same thousand ports every interval) */
+	struct pma_round kept;
+	int kept_cap;
 };
 
 /* MADs in flight on a client: the sweep's default window, so that a
@@ -255,6 +333,8 @@ struct pma_client *pma_open(const char *dev, int port, int timeout_ms,
 	return c;
 }
 
+static void round_free(struct pma_round *rd);
+
 void pma_close(struct pma_client *c)
 {
 	if (!c)
@@ -262,6 +342,7 @@ void pma_close(struct pma_client *c)
 	pma_pipe_fini(&c->pp);
 	mad_rpc_close_port(c->mp);
 	free(c->cpi);
+	round_free(&c->kept);
 	free(c);
 }
 
@@ -313,14 +394,6 @@ static int cpi_put(struct pma_client *c, unsigned lid, const uint8_t *buf)
 /* One round's working set: per target three answer buffers (the
  * ClassPortInfo or the counters, the extended counters) and the details'
  * requests, in one allocation. */
-struct pma_round {
-	struct pma_req *r;
-	uint8_t *bufs;
-	int n;
-	int *who;		/* r[k] belongs to target who[k] */
-	enum det_group *grp;	/* r[k]'s details group */
-};
-
 static int round_alloc(struct pma_round *rd, int nreq)
 {
 	memset(rd, 0, sizeof(*rd));
@@ -338,6 +411,24 @@ static void round_free(struct pma_round *rd)
 	free(rd->who);
 	free(rd->grp);
 	memset(rd, 0, sizeof(*rd));
+}
+
+/* rd: the client's kept round, grown to nreq requests (not zeroed:
+ * each request is set as it is added). */
+static int round_reserve(struct pma_client *c, struct pma_round *rd, int nreq)
+{
+	if (nreq > c->kept_cap) {
+		round_free(&c->kept);
+		c->kept_cap = 0;
+		if (round_alloc(&c->kept, nreq)) {
+			round_free(&c->kept);
+			return -1;
+		}
+		c->kept_cap = nreq;
+	}
+	*rd = c->kept;
+	rd->n = 0;
+	return 0;
 }
 
 static void round_add(struct pma_round *rd, int who, unsigned lid, int port,
@@ -388,11 +479,14 @@ static bool detail_wanted(const struct pma_cpi *e, const struct counter_set *cs,
 		snprintf(dv->why, sizeof(dv->why),
 			 "the port does not count PortXmitWait (PMA ClassPortInfo CapabilityMask bit 12 clear)");
 	else if (e && e->no_det[g][0])
-		snprintf(dv->why, sizeof(dv->why), "%s", e->no_det[g]);
-	else if (!tot || !tot->value)
-		snprintf(dv->why, sizeof(dv->why), "%s is 0: nothing to detail",
-			 details_total_name(g));
-	else
+		counters_copy_str(dv->why, sizeof(dv->why), e->no_det[g]);
+	else if (!tot || !tot->value) {
+		/* most ports, every interval: no printf */
+		size_t k = strnlen(details_total_name(g), sizeof(dv->why) - 1);
+
+		memcpy(dv->why, details_total_name(g), k);
+		counters_copy_str(dv->why + k, sizeof(dv->why) - k, " is 0: nothing to detail");
+	} else
 		return true;
 	return false;
 }
@@ -500,18 +594,15 @@ int pma_sample_many(struct pma_client *c, struct pma_sample_req *q, int n)
 			snprintf(q[i].cs->why, sizeof(q[i].cs->why), "no LID (is a subnet manager running?)");
 	}
 	/* at most: the counters and extended counters, or every detail */
-	if (round_alloc(&rd, n * (DET_GROUPS > 2 ? DET_GROUPS : 2))) {
-		round_free(&rd);
+	if (round_reserve(c, &rd, n * (DET_GROUPS > 2 ? DET_GROUPS : 2))) {
 		fail_all(q, n, "out of memory");
 		return -1;
 	}
 	if (round_cpi(c, q, n, &rd) < 0 || round_counters(c, q, n, &rd) < 0) {
 		fail_all(q, n, strerror(errno));
-		round_free(&rd);
 		return -1;
 	}
 	round_details(c, q, n, &rd);
-	round_free(&rd);
 	for (int i = 0; i < n; i++)
 		bad += !q[i].cs->valid;
 	return bad ? -1 : 0;

@@ -20,12 +20,18 @@ struct pma_req {
 	bool inflight;
 };
 
+#define PMA_PIPE_TEMPLATES 4
+
 struct pma_pipe {
 	int fd, agent;
 	int window, timeout_ms, retries;
 	uint32_t tid_base;
 	void *sbuf, *rbuf;
 	unsigned long sent, failed;
+	/* a Get of each attribute built once: a query copies it and sets
+	 * the LID, the TID and the port */
+	void *tmpl[PMA_PIPE_TEMPLATES];
+	int tmpl_attr[PMA_PIPE_TEMPLATES];
 };
 
 /* On mp's performance-class agent. Returns 0, or -1 out of memory. */

@@ -269,8 +269,8 @@ int reader_read_many(struct ctr_reader *s, const struct ctr_target *t,
 		q = calloc((size_t)n, sizeof(*q));
 	for (int i = 0; i < n; i++) {
 		memset(&cs[i], 0, offsetof(struct counter_set, c));
-		snprintf(cs[i].label, sizeof(cs[i].label), "%s", t[i].label);
-		snprintf(cs[i].no_mad, sizeof(cs[i].no_mad), "%s", t[i].no_mad);
+		counters_copy_str(cs[i].label, sizeof(cs[i].label), t[i].label);
+		counters_copy_str(cs[i].no_mad, sizeof(cs[i].no_mad), t[i].no_mad);
 		if (!q || !done) {
 			snprintf(cs[i].why, sizeof(cs[i].why), "out of memory");
 			bad++;
@@ -302,7 +302,7 @@ int reader_read_many(struct ctr_reader *s, const struct ctr_target *t,
 			q[m].port = t[k].pma_port;
 			q[m++].cs = &cs[k];
 			if (!t[k].remote)
-				snprintf(cs[k].dev, sizeof(cs[k].dev), "%s", t[k].dev);
+				counters_copy_str(cs[k].dev, sizeof(cs[k].dev), t[k].dev);
 		}
 		t0 = counters_now();
 		if (m && pma_sample_many(c->c, q, m))
