@@ -46,6 +46,9 @@ vm_lock()
 	_rank=$(vm_rank "$1")
 	_me=$_dir/vm-wait.$_rank.$$
 	: > "$_me"
+	# make starts every VM test at once, but each checks its tools before
+	# it gets here: the others give the longest (rank 1) a head start
+	[ "$_rank" = 1 ] || sleep 3
 	_waited=0
 	while :; do
 		_s=1
