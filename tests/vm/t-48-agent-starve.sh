@@ -32,8 +32,12 @@ hammer=$!
 pids="$pids $hammer"
 wait_log hammer.out ready 20
 sleep 1
-/usr/bin/python3 "$VM_TESTS_DIR/hammer.py" probe "$ip4" $PORT 2 > probe1.out ||
-	{ cat probe1.out; tail -20 agent.log; fail "under 200 idle + 5 slowloris: no handshake within 2 s"; }
+# 2 s; under emulation (TCG, no hypervisor signature), where a guest
+# beside another test's VMs runs several times slower, 5 s
+lim=2
+dmesg | grep -q 'Hypervisor detected' || lim=5
+/usr/bin/python3 "$VM_TESTS_DIR/hammer.py" probe "$ip4" $PORT $lim > probe1.out ||
+	{ cat probe1.out; tail -20 agent.log; fail "under 200 idle + 5 slowloris: no handshake within $lim s"; }
 grep -q 'answer=ACCEPT' probe1.out || { cat probe1.out; fail "the probe's SETUP was not accepted"; }
 echo "ok: handshake: alone $(cat probe0.out); under 200 idle + 5 slowloris $(cat probe1.out)"
 # the probe's session ends on its own; its end may be logged only as a
