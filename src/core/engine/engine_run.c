@@ -409,7 +409,11 @@ static enum eng_status run_bw(struct run *r, struct eng_result *res, bool sender
 		st = housekeeping(r, now, sender);
 		if (st)
 			return st;
-		if (sender || receiver)
+		/* a receiver never pauses: a sender starting (or resuming)
+		 * during a pause would find its receive ring (ENG_RX_DEPTH)
+		 * filled within microseconds at small sizes, and the receiver
+		 * not-ready NAKs of the rest would show as errors on the port */
+		if (sender && !receiver)
 			idle_pause(now > r->last_act ? now - r->last_act : 0);
 		if (stopped && !r->flushing && now >= r->drain_end) {
 			st = drain_flush(r);
