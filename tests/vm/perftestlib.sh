@@ -129,10 +129,25 @@ same_run_lat() {	# same_run_lat NAME TOOL ARGS...: our latency client against
 	# ping-pong (ib_write_lat, ib_send_lat: both ends time each round
 	# trip), its t_typical (the median) must be our median within 10 %
 	# (IBCONSOLE_SAME_RUN_LAT_PCT); ib_read_lat's server prints none.
+	# A run the host disrupted (the server's average over 5 times its
+	# median: the emulated guest stalled for milliseconds, again and again,
+	# beside another test's VMs) is no fair view from either end: it is run
+	# again, at most 3 runs, each still compared within itself.
 	name=$1 tool=$2
 	shift 2
-	ours_run "$tool" lat "$@"
-	/usr/bin/python3 - "$name" "$tool" "${IBCONSOLE_SAME_RUN_LAT_PCT:-10}" <<'PY' || { cat srv.log o.json; fail "$name: our median and the $tool server's of the same run differ"; }
+	lat_try=1
+	while :; do
+		ours_run "$tool" lat "$@"
+		lat_rc=0
+		same_run_lat_check "$name" "$tool" || lat_rc=$?
+		[ "$lat_rc" = 2 ] && [ "$lat_try" -lt 3 ] || break
+		echo "$name: run $lat_try was disrupted by the host: again"
+		lat_try=$((lat_try + 1))
+	done
+	[ "$lat_rc" = 0 ] || { cat srv.log o.json; fail "$name: our median and the $tool server's of the same run differ"; }
+}
+same_run_lat_check() {	# NAME TOOL: exit 0 agree, 1 differ, 2 disrupted
+	/usr/bin/python3 - "$1" "$2" "${IBCONSOLE_SAME_RUN_LAT_PCT:-10}" <<'PY'
 import json, sys
 name, tool, pct = sys.argv[1], sys.argv[2], float(sys.argv[3])
 p = json.load(open("o.json"))["phases"][0]
@@ -146,10 +161,13 @@ if not k:
 # the first numeric line after the header: perftest may print its
 # "Correlation coefficient r^2: ... < 0.9" warning between the two
 row = next(l.split() for l in lines[k[0] + 1:] if l.split() and l.split()[0].isdigit())
-size, iters, typ = int(row[0]), int(row[1]), float(row[4])
+size, iters, typ, avg = int(row[0]), int(row[1]), float(row[4]), float(row[5])
 ours = p["lat_median_us"]
-print("same run: %s: ibconsole median %.2f us; the server's t_typical %.2f us, %d x %d B" % (name, ours, typ, iters, size))
+print("same run: %s: ibconsole median %.2f us; the server's t_typical %.2f us (average %.2f), %d x %d B" % (
+    name, ours, typ, avg, iters, size))
 bad = size != p["size_bytes"] or abs(typ - ours) > max(ours * pct / 100, 0.01)
+if bad and size == p["size_bytes"] and avg > 5 * typ:
+    sys.exit(2)
 if bad:
     print("FAILED: %s: beyond %g %% or another size" % (name, pct))
 sys.exit(1 if bad else 0)
