@@ -204,9 +204,18 @@ int replay_open(const char *archive, char *err, size_t errlen)
 	const char *tmp = getenv("TMPDIR");
 	char why[400];
 	int rc = 0;
+	sigset_t stop, old;
 
+	/* a signal between the folder's making and its handler would leave
+	 * the folder: held until the handler is there, then delivered */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	snprintf(dir, sizeof(dir), "%s/ibconsole-capture-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		snprintf(err, errlen, "--from %s: cannot make a temporary folder: %s — set TMPDIR to a writable folder",
 			 archive, strerror(errno));
 		dir[0] = '\0';
@@ -215,6 +224,7 @@ int replay_open(const char *archive, char *err, size_t errlen)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (capar_extract(archive, dir, why, sizeof(why)) || read_manifest(why, sizeof(why)) ||
 	    links_remake(dir, why, sizeof(why)))
 		rc = 2;
