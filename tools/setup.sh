@@ -53,8 +53,8 @@ check)
 	./configure -q --enable-werror
 	# distcheck builds and tests its own tree from the tarball (no build
 	# here first: it would be thrown away). Jobs: one per CPU, and one for
-	# each of the 7 VM tests, which all start at once and wait for their
-	# lane, two running at a time (tests/vm/vmlock.sh)
+	# each of the 7 VM tests, which all start at once and wait for a free
+	# slot (tests/vm/vmlock.sh)
 	rc=0
 	make -s -j"$(($(nproc) + 7))" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror || rc=$?
 	if [ "$rc" != 0 ]; then

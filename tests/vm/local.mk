@@ -12,8 +12,8 @@
 # agent-tcp.test: the TCP baseline port and the log under hostile clients (no VM).
 # The VM tests come first in TESTS, longest first, so that `make check`
 # with enough jobs (the README's command: one more than the CPUs for each
-# VM test) starts them all at once: each waits in vmlock.sh for one of two
-# slots, the next starting within a second of one ending, and the other
+# VM test) starts them all at once: each waits in vmlock.sh for a free
+# slot, the next starting within a second of one ending, and the other
 # tests take the remaining jobs. Make's own prerequisites would not do: a
 # freed job goes to the next test in the list, and a chained VM test
 # behind it waited minutes.

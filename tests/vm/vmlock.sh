@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
 # vmlock.sh — sourced by the host-side VM harnesses (verbs.test,
-# wire-run.sh, demo.test): at most two Soft-RoCE VM tests at a time per
-# build tree (IBCONSOLE_VM_SLOTS, 2).
-# A VM test's guests mostly wait (rate-limited paths, process starts under
-# emulation; the test engine sleeps on a path that moves nothing), so two
-# share the two CPUs with the other tests. `make check` starts every VM
-# test at once (tests/vm/local.mk) and each waits here for a free slot:
-# the next starts within a second of one ending, the longest waiting test
-# first (the order below, longest first as measured alone: docs/tests.md),
-# so the last to run are short.
+# wire-run.sh, demo.test): one Soft-RoCE VM test at a time per build tree,
+# or IBCONSOLE_VM_SLOTS at a time.
+# `make check` starts every VM test at once (tests/vm/local.mk) and each
+# waits here for a free slot: the next starts within a second of one
+# ending, the longest waiting test first (the order below, longest first
+# as measured alone: docs/tests.md), so the last to run are short.
+# IBCONSOLE_VM_SLOTS=2 runs two at a time: the whole suite took 23 min in
+# four runs on the 2-core machine, but the other tests' timing checks and
+# the guests' own then starved now and then (docs/tests.md lists what
+# failed and what was fixed); one at a time stays the default until a run
+# of two at a time passes whole.
 #   vm_lock NAME   wait (at most IBCONSOLE_VM_LOCK_WAIT s, default 3600)
 #                  for a slot, held on fd 9 until the shell exits.
 #                  IBCONSOLE_VM_LOCK names one lock file for every test
@@ -39,7 +41,7 @@ vm_first()
 }
 vm_lock()
 {
-	_slots=${IBCONSOLE_VM_SLOTS:-2}
+	_slots=${IBCONSOLE_VM_SLOTS:-1}
 	_dir=$(dirname "$IBCONSOLE")/tests
 	[ -z "${IBCONSOLE_VM_LOCK:-}" ] || { _dir=$(dirname "$IBCONSOLE_VM_LOCK"); _slots=1; }
 	mkdir -p "$_dir" || return 99
