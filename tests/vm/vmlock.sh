@@ -7,7 +7,7 @@
 # ending, the longest waiting test first (the order below, longest first
 # as measured alone: docs/tests.md), so the last to run are short.
 # IBCONSOLE_VM_SLOTS=2 runs two at a time: the whole suite took 23 min in
-# four runs on the 2-core machine, but the other tests' timing checks and
+# three runs on the 2-core machine, but the other tests' timing checks and
 # the guests' own then starved now and then (docs/tests.md lists what
 # failed and what was fixed); one at a time stays the default until a run
 # of two at a time passes whole.
