@@ -54,7 +54,9 @@ vm_lock()
 	_waited=0
 	while :; do
 		_s=1
-		while vm_first "$_rank" "$_dir" && [ "$_s" -le "$_slots" ]; do
+		# the waiters are read once a look, not once a slot
+		vm_first "$_rank" "$_dir" || _s=$((_slots + 1))
+		while [ "$_s" -le "$_slots" ]; do
 			_lock=${IBCONSOLE_VM_LOCK:-$_dir/vm-$_s.lock}
 			exec 9>>"$_lock"
 			if flock -n 9; then
