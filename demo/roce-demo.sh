@@ -46,6 +46,8 @@ serve_args() {
 role_server() {
 	dir=$IBCONSOLE_DEMO_DIR
 	hostname roce-agent
+	# the clean wire (roce-fault.sh): a queue that drops nothing
+	"$IBCONSOLE_DEMO_FAULTS" clean || echo "$me: could not set the clean wire's queue" >> "$dir/serve.log"
 	while [ ! -e "$dir/stop" ]; do
 		want=$(cat "$dir/serve.args" 2>/dev/null) || want=
 		# shellcheck disable=SC2046 # serve_args is a word list
@@ -130,6 +132,7 @@ demo_config() {
 role_console() {
 	dir=$IBCONSOLE_DEMO_DIR
 	hostname roce-console
+	"$IBCONSOLE_DEMO_FAULTS" clean || printf '%s\r\n' "$me: could not set the clean wire's queue"
 	printf '%s\r\n' "$me: waiting for the agent on $server_ip ..."
 	n=0
 	until [ -e "$dir/ready" ]; do

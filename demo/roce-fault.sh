@@ -7,6 +7,7 @@
 #
 # usage: roce-fault.sh list            one line per fault: NAME on|off TEXT
 #        roce-fault.sh on NAME | off NAME | off all
+#        roce-fault.sh clean           the clean wire (no fault, no drop)
 #
 # Faults (each shows where a real one would):
 #   load  loss only under load: CoDel (fq_codel, target 1 ms, no ECN) on
@@ -51,6 +52,15 @@ line_kbit() {
 		'BEGIN { if (!(g + 0 > 0)) exit 1; k = int(g * 1e6 * p / 100); if (k < 8) k = 8; print k }'
 }
 
+# clean: the wire with no fault, a queue that never drops: a tail-drop
+# FIFO far longer than what rxe keeps in flight. The kernel's default
+# (fq_codel) drops once a queue stands for 100 ms, which under emulation a
+# busy host causes at 8 QPs; the demo's wire is lossless but for its
+# planted faults. roce-demo.sh sets it on both ends at boot.
+clean() {
+	tc qdisc replace dev "$dev" root pfifo limit 10000
+}
+
 # shaper NAME PCT: a tbf at the line's PCT % (tc's words after "tbf"),
 # a queue deep enough (4 MB) to drop nothing
 shaper() {
@@ -88,7 +98,7 @@ agent_restarted() {
 
 fault_off() {
 	case $1 in
-	load | loss | half | qp) tc qdisc del dev "$dev" root 2>/dev/null ;;
+	load | loss | half | qp) clean ;;
 	mtu) ip link set "$dev" mtu 1500 ;;
 	gid)
 		if [ -s "$dir/serve.args" ]; then
@@ -137,6 +147,7 @@ on)
 	echo "$2" > "$state"
 	echo "$2 on: $(text "$2")"
 	;;
+clean) clean ;;
 off)
 	[ "${2:-}" = all ] || known "${2:-}"
 	for f in $faults; do fault_off "$f"; done
@@ -144,7 +155,7 @@ off)
 	echo "no fault: the wire is clean"
 	;;
 *)
-	echo "usage: $0 list | on NAME | off NAME | off all"
+	echo "usage: $0 list | on NAME | off NAME | off all | clean"
 	exit 2
 	;;
 esac
