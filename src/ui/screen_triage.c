@@ -40,8 +40,7 @@ static struct {
 	char peer[128];			/* the agent host of the walk */
 	char started[16];
 	struct timespec walked;		/* CLOCK_MONOTONIC, the walk's start */
-	uint64_t fp_now, fp_walk;	/* the ports' state / MTU / GIDs */
-	bool have_fp;
+	bool have_fp;			/* a snapshot was seen (fp below) */
 	char stale[96];			/* why the walk is stale, "" fresh */
 	char stale_short[32];		/* the same for the status line */
 	char summary[TRI_LINE + 160];	/* the status line's text */
@@ -76,6 +75,89 @@ static unsigned step_runs(int s)
 	}
 }
 
+/* What a walk depends on that the console sees change, per port: its
+ * state, active MTU, netdev MTU and GID table. A value a snapshot could
+ * not read (0: an SMP query that timed out on a busy host) is unknown,
+ * not a change: only values known both at the walk and now are compared,
+ * and one learnt later joins the walk's record. */
+#define TS_FP_PORTS 64
+
+struct port_fp {
+	char dev[sizeof(((struct port_info *)0)->dev)];
+	int port, state, mtu, netdev_mtu;
+	uint64_t gids;			/* FNV-1a of the GID table, 0 unread */
+};
+
+static struct {
+	struct port_fp walk[TS_FP_PORTS], now[TS_FP_PORTS];
+	int nwalk, nnow;
+} fp;
+
+static uint64_t gids_hash(const struct port_info *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	if (!p->ngids)
+		return 0;
+	for (int g = 0; g < p->ngids; g++)
+		for (const char *c = p->gids[g].gid; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	return h;
+}
+
+static void fp_read(const struct snapshot *s)
+{
+	fp.nnow = 0;
+	for (int i = 0; i < s->nports && fp.nnow < TS_FP_PORTS; i++) {
+		const struct port_info *p = &s->ports[i];
+		struct port_fp *f = &fp.now[fp.nnow++];
+
+		snprintf(f->dev, sizeof(f->dev), "%s", p->dev);
+		f->port = p->port;
+		f->state = p->state;
+		f->mtu = p->mtu_active;
+		f->netdev_mtu = p->netdev_mtu;
+		f->gids = gids_hash(p);
+	}
+}
+
+/* Merges one value: true when both are known and differ. */
+static bool fp_differs(int *walk, int now)
+{
+	if (!*walk)
+		*walk = now;
+	return *walk && now && *walk != now;
+}
+
+/* Whether a port of the walk changed since (or a port came or went). */
+static bool fp_changed(void)
+{
+	bool changed = fp.nnow != fp.nwalk;
+
+	for (int i = 0; i < fp.nnow && !changed; i++) {
+		const struct port_fp *n = &fp.now[i];
+		struct port_fp *w = NULL;
+
+		for (int k = 0; k < fp.nwalk && !w; k++)
+			if (fp.walk[k].port == n->port && !strcmp(fp.walk[k].dev, n->dev))
+				w = &fp.walk[k];
+		if (!w)
+			return true;
+		changed = fp_differs(&w->state, n->state) | fp_differs(&w->mtu, n->mtu) |
+			  fp_differs(&w->netdev_mtu, n->netdev_mtu);
+		if (!w->gids)
+			w->gids = n->gids;
+		changed |= w->gids && n->gids && w->gids != n->gids;
+	}
+	return changed;
+}
+
+static void fp_walk_now(void)
+{
+	memcpy(fp.walk, fp.now, sizeof(fp.walk));
+	fp.nwalk = fp.nnow;
+}
+
 static void start(int step)
 {
 	struct tri_opts o = {
@@ -106,40 +188,18 @@ static void start(int step)
 		localtime_r(&now, &tm);
 		strftime(ts.started, sizeof(ts.started), "%H:%M:%S", &tm);
 		clock_gettime(CLOCK_MONOTONIC, &ts.walked);
-		ts.fp_walk = ts.fp_now;
+		fp_walk_now();
 		ts.stale[0] = '\0';
 	}
 }
 
-/* What a walk depends on that the console sees change: each port's
- * state, active MTU, netdev MTU and GID table (FNV-1a). */
-static uint64_t ports_fingerprint(const struct snapshot *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (int i = 0; i < s->nports; i++) {
-		const struct port_info *p = &s->ports[i];
-		int v[4] = { p->port, p->state, p->mtu_active, p->netdev_mtu };
-		const unsigned char *b = (const unsigned char *)v;
-
-		for (size_t k = 0; k < sizeof(v); k++)
-			h = (h ^ b[k]) * 1099511628211ULL;
-		for (const char *c = p->dev; *c; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-		for (int g = 0; g < p->ngids; g++)
-			for (const char *c = p->gids[g].gid; *c; c++)
-				h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	}
-	return h;
-}
-
 void screen_triage_watch(const struct snapshot *s)
 {
-	ts.fp_now = ports_fingerprint(s);
+	fp_read(s);
 	if (!ts.have_fp)
-		ts.fp_walk = ts.fp_now;
+		fp_walk_now();
 	ts.have_fp = true;
-	if ((ts.ev || ts.job) && ts.fp_now != ts.fp_walk && !ts.stale[0])
+	if ((ts.ev || ts.job) && !ts.stale[0] && fp_changed())
 		screen_triage_stale("a port's state, MTU or GID changed", "port changed");
 }
 
@@ -325,14 +385,29 @@ static void tri_draw(WINDOW *win, const struct ui_ctx *c)
 	}
 	y = h - 5;
 	widgets_bar(win, y, w, UI_TITLE);
-	snprintf(buf, sizeof(buf), " CONCLUSION  %s", ts.t.c.text);
-	widgets_text(win, y, 0, w, buf, UI_TITLE, false, false);
-	if (ts.t.fp.id != FP_NONE) {
-		snprintf(buf, sizeof(buf), "             %s", ts.t.fp.text);
-		widgets_text(win, y + 1, 0, w, buf, UI_NORMAL, false, false);
+	/* While a walk or a step's re-run is under way there is no
+	 * conclusion: the line says what runs (the title's phase is cut off
+	 * on a narrow terminal), never the last walk's conclusion as if it
+	 * were this one's. */
+	if (ts.job) {
+		if (ts.job_step < 0 || ts.job_step == TRI_ENV)
+			snprintf(buf, sizeof(buf), " WALKING     %s", ts.phase);
+		else
+			snprintf(buf, sizeof(buf), " RE-RUNNING  step %d: %s", ts.job_step, ts.phase);
+		widgets_text(win, y, 0, w, buf, UI_TITLE, false, false);
+		widgets_text(win, y + 1, 0, w,
+			     "             the steps above are the last walk's until this one ends",
+			     UI_DIM, false, false);
+	} else {
+		snprintf(buf, sizeof(buf), " CONCLUSION  %s", ts.t.c.text);
+		widgets_text(win, y, 0, w, buf, UI_TITLE, false, false);
+		if (ts.t.fp.id != FP_NONE) {
+			snprintf(buf, sizeof(buf), "             %s", ts.t.fp.text);
+			widgets_text(win, y + 1, 0, w, buf, UI_NORMAL, false, false);
+		}
+		snprintf(buf, sizeof(buf), " NEXT        %s", ts.t.c.action);
+		widgets_text(win, y + 2, 0, w, buf, UI_LABEL, false, false);
 	}
-	snprintf(buf, sizeof(buf), " NEXT        %s", ts.t.c.action);
-	widgets_text(win, y + 2, 0, w, buf, UI_LABEL, false, false);
 	if (ts.note[0] || ts.err[0])
 		widgets_text(win, y + 3, 1, w - 2, ts.err[0] ? ts.err : ts.note,
 			     ts.err[0] ? UI_BAD : UI_NORMAL, false, false);
