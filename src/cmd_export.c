@@ -81,7 +81,7 @@ struct exp_state {
 	double fabric_done;		/* last complete sweep, wall clock */
 	double discover_s, query_s;
 	int fabric_nodes, fabric_ports;
-	unsigned long sweeps, sweep_failures, mads, discoveries;
+	unsigned long sweeps, sweep_failures, mads, mad_retries, discoveries;
 	struct sweeper *swp;		/* the fabric thread's (or --once's) */
 	/* a sweep's per-port arrays, kept for the next sweep: fresh ones
 	 * each time cost a page fault per 4 KiB of them; labels and the
@@ -155,6 +155,9 @@ static void head(struct expo_buf *b, void *arg)
 			expo_family(b, "ibconsole_fabric_sweep_mads_total", "counter",
 				    "PMA queries sent by all sweeps since the exporter started.");
 			expo_sample(b, "ibconsole_fabric_sweep_mads_total", "", NULL, NULL, (double)x->mads);
+			expo_family(b, "ibconsole_fabric_sweep_mad_retries_total", "counter",
+				    "Of those, queries asked again after their time-out passed with no answer: a PMA or a management path that does not keep up.");
+			expo_sample(b, "ibconsole_fabric_sweep_mad_retries_total", "", NULL, NULL, (double)x->mad_retries);
 			expo_family(b, "ibconsole_fabric_discoveries_total", "counter",
 				    "Fabric discoveries since the exporter started: the first, every fabric_rediscover_s, and one for each sweep that met a port whose link or peer changed (other sweeps reuse the model and send PMA queries only).");
 			expo_sample(b, "ibconsole_fabric_discoveries_total", "", NULL, NULL, (double)x->discoveries);
@@ -440,6 +443,7 @@ static int sweep_once(struct exp_state *x, char *err, size_t errlen)
 		sweeper_keep(x->swp);
 	pthread_mutex_lock(&x->lock);
 	x->mads = st.mads_sent;
+	x->mad_retries = st.mads_retried;
 	x->discoveries = st.discoveries;
 	if (!rc) {
 		x->fabric_done = wall_now();

@@ -124,6 +124,8 @@ static int pma_pipe_send(struct pma_pipe *pp, struct pma_req *r, int idx)
 		return -1;
 	if (umad_send(pp->fd, pp->agent, pp->sbuf, IB_MAD_SIZE, pp->timeout_ms, 0) < 0)
 		return -1;
+	if (r->tries)
+		pp->retried++;
 	r->tries++;
 	r->inflight = true;
 	r->deadline = counters_now() + pp->timeout_ms / 1000.0 + 0.05;

@@ -28,6 +28,7 @@ struct pma_pipe {
 	uint32_t tid_base;
 	void *sbuf, *rbuf;
 	unsigned long sent, failed;
+	unsigned long retried;	/* of sent: asked again after a time-out */
 	/* a Get of each attribute built once: a query copies it and sets
 	 * the LID, the TID and the port */
 	void *tmpl[PMA_PIPE_TEMPLATES];

@@ -599,10 +599,12 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	}
 	rc = store_results(sw, &q, counters_now(), err, errlen);
 out:
-	sw->mads_sent += pp.sent;
-	sw->mads_failed += pp.failed;
 	sw->query_s = counters_now() - t0;
 	fenced = !q.r || pipe_fenced(&pp, q.r, q.n);
+	/* after the fence: its query is one sent too */
+	sw->mads_sent += pp.sent;
+	sw->mads_failed += pp.failed;
+	sw->mads_retried += pp.retried;
 	free(q.r);
 	free(q.bufs);
 	free(q.node_of);

@@ -55,6 +55,7 @@ struct sweep {
 	int nodes;
 	double discover_s, query_s;
 	unsigned long mads_sent, mads_failed;
+	unsigned long mads_retried;	/* of mads_sent: asked again */
 };
 
 struct sweep_opts {

@@ -83,6 +83,7 @@ void sweeper_stats(const struct sweeper *s, struct sweeper_stats *st)
 {
 	*st = s->st;
 	st->mads_sent = s->h.sw.mads_sent;
+	st->mads_retried = s->h.sw.mads_retried;
 }
 
 static int by_guid_port(const void *a, const void *b)

@@ -75,6 +75,7 @@ struct sweeper_stats {
 	bool discovered;		/* by the last sweeper_query() */
 	double discover_s;		/* that discovery's time, 0: reused */
 	unsigned long mads_sent;	/* PMA queries, all rounds */
+	unsigned long mads_retried;	/* of those, asked again after a time-out */
 };
 void sweeper_stats(const struct sweeper *s, struct sweeper_stats *st);
 
