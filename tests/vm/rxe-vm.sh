@@ -96,6 +96,9 @@ smp=${IBCONSOLE_VM_SMP:-2}
 wire=${RXE_VM_WIRE:-}
 wire_ip=${RXE_VM_IP:-}
 tty_mode=${RXE_VM_TTY:-0}
+usr_cache=${IBCONSOLE_VM_USR_CACHE:-1}
+usr_args=
+[ "$usr_cache" != 1 ] || usr_args="-virtfs local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on,multidevs=remap"
 if [ "$tty_mode" = 1 ] && ! $prepare && ! [ -t 0 ]; then
 	die99 "RXE_VM_TTY=1 needs a terminal on stdin"
 fi
@@ -276,6 +279,10 @@ for m in $names; do insmod /mods/\$m || echo "$me: insmod \$m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none hostroot /host ||
 	{ echo "$me: 9p mount failed"; poweroff -f; }
 for d in proc sys dev; do mount --rbind /\$d /host/\$d; done
+if [ "$usr_cache" = 1 ]; then
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostusr /host/usr ||
+		echo "$me: the cached /usr mount failed: /usr is read uncached"
+fi
 mount -t tmpfs tmpfs /host/dev/shm 2>/dev/null
 ip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0
 dev=eth0
@@ -356,13 +363,14 @@ fi
 start=$(date +%s)
 : > "$work/console"
 # exec: qpid is timeout itself, which hands a TERM on to qemu
-# shellcheck disable=SC2086 # accel_args, wire_args, tflag, serial_args are word lists
+# shellcheck disable=SC2086 # accel_args, wire_args, usr_args, tflag, serial_args are word lists
 run_qemu() {
 	exec timeout $tflag -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m "$mem" -smp "$smp" \
 		-display none -monitor none $serial_args -no-reboot \
 		-kernel "$kdir/vmlinuz" -initrd "$work/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1$kargs" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap \
+		$usr_args \
 		-nic user,model=virtio-net-pci \
 		$wire_args
 }
