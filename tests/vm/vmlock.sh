@@ -4,24 +4,27 @@
 # or IBCONSOLE_VM_SLOTS at a time.
 # `make check` starts every VM test at once (tests/vm/local.mk) and each
 # waits here for a free slot: the next starts within a second of one
-# ending, the longest waiting test first (the order below, longest first
-# as measured alone: docs/tests.md), so the last to run are short.
-# IBCONSOLE_VM_SLOTS=2 runs two at a time: the whole suite took 23 min in
-# three runs on the 2-core machine, but the other tests' timing checks and
-# the guests' own then starved now and then (docs/tests.md lists what
-# failed and what was fixed); one at a time stays the default until a run
-# of two at a time passes whole.
+# ending, the longest waiting test first: the order of VM_TESTS in
+# tests/vm/local.mk (longest first as measured alone: docs/tests.md),
+# which make hands on as IBCONSOLE_VM_ORDER, so the last to run are short.
+# Two at a time (IBCONSOLE_VM_SLOTS, default 2; 1 runs one at a time):
+# once the guests read /usr cached (rxe-vm.sh) their process starts cost
+# a half to a third, which left the CPUs room for two VMs beside the
+# other tests (docs/tests.md has the runs, and what starved before).
 #   vm_lock NAME   wait (at most IBCONSOLE_VM_LOCK_WAIT s, default 3600)
 #                  for a slot, held on fd 9 until the shell exits.
 #                  IBCONSOLE_VM_LOCK names one lock file for every test
 #                  instead (one VM test at a time).
+# vm_rank NAME: NAME's place in IBCONSOLE_VM_ORDER (1 first), after the
+# list when it is not there; 1 for all when run by hand without it
 vm_rank()
 {
-	case $1 in
-	verbs.test) echo 1 ;; demo.test) echo 2 ;; fleet.test) echo 3 ;;
-	wire-accept.test) echo 4 ;; wire-triage.test) echo 5 ;;
-	wire-screen.test) echo 6 ;; *) echo 7 ;;
-	esac
+	_i=0
+	for _t in ${IBCONSOLE_VM_ORDER:-}; do
+		_i=$((_i + 1))
+		[ "${_t##*/}" != "$1" ] || { echo "$_i"; return 0; }
+	done
+	echo $((_i + 1))
 }
 # vm_first RANK DIR: true when no live waiter of a lower rank is in DIR
 vm_first()
@@ -41,7 +44,7 @@ vm_first()
 }
 vm_lock()
 {
-	_slots=${IBCONSOLE_VM_SLOTS:-1}
+	_slots=${IBCONSOLE_VM_SLOTS:-2}
 	_dir=$(dirname "$IBCONSOLE")/tests
 	[ -z "${IBCONSOLE_VM_LOCK:-}" ] || { _dir=$(dirname "$IBCONSOLE_VM_LOCK"); _slots=1; }
 	mkdir -p "$_dir" || return 99
