@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # vmlock.sh — sourced by the host-side VM harnesses (verbs.test,
-# wire-run.sh, demo.test): one Soft-RoCE VM test at a time per build tree,
-# or IBCONSOLE_VM_SLOTS at a time.
+# wire-run.sh, demo.test): at most IBCONSOLE_VM_SLOTS Soft-RoCE VM tests
+# at a time per build tree.
 # `make check` starts every VM test at once (tests/vm/local.mk) and each
 # waits here for a free slot: the next starts within a second of one
 # ending, the longest waiting test first: the order of VM_TESTS in
