@@ -331,16 +331,20 @@ static void capture_records(void)
 static void sysfs_pass(const struct snap_opts *o)
 {
 	struct snapshot *t = calloc(1, sizeof(*t));
+	/* the GID table too: a replay reads it from the archive's sysfs,
+	 * where the verbs source is not there to read it */
+	struct snap_opts so = *o;
 	char err[320];
 
+	so.no_verbs = true;
 	if (!t) {
 		missing("sysfs", "out of memory");
 		return;
 	}
-	if (source_sysfs.enumerate(t, o, err, sizeof(err)) <= 0)
+	if (source_sysfs.enumerate(t, &so, err, sizeof(err)) <= 0)
 		missing("sysfs ports", err[0] ? err : "none found");
 	for (int i = 0; i < t->nports; i++)
-		source_sysfs.refine(&t->ports[i], o, err, sizeof(err));
+		source_sysfs.refine(&t->ports[i], &so, err, sizeof(err));
 	snapshot_release(t);
 	free(t);
 }

@@ -4,6 +4,7 @@
 #ifndef IBC_PORT_SOURCES_H
 #define IBC_PORT_SOURCES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/port/snapshot.h"
@@ -24,6 +25,15 @@ extern const struct source source_sysfs;	/* rooted sysfs: everything else */
 extern const struct source source_smp;		/* libibmad SMP PortInfo */
 extern const struct source source_verbs;	/* libibverbs ibv_query_port */
 extern const struct source source_capture;	/* --from: the captured SMP answers */
+/* The GID table: the verbs source reads it in one ioctl where it runs
+ * (verbs_reads_gids), else the sysfs source a file per entry (1,024 on
+ * rxe). sysfs_port_gids reads it from sysfs and derives the rest;
+ * sysfs_port_derive derives, from a filled table, each entry's IPv4
+ * address, the port's netdev (when no other path names it) and its RoCE
+ * v2 IPv4 index. */
+bool verbs_reads_gids(const struct snap_opts *o);
+void sysfs_port_gids(struct port_info *p);
+void sysfs_port_derive(struct port_info *p);
 /* Called with each port's SMP PortInfo after its peer is filled (capture
  * records them); NULL: nothing. */
 extern void (*smp_tap)(const struct port_info *p, const uint8_t *portinfo);

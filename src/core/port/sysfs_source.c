@@ -211,7 +211,6 @@ static void read_gids(struct port_info *p)
 			   p->dev, p->port, i);
 		sysfs_read(g->netdev, sizeof(g->netdev), IBDIR "/%s/ports/%d/gid_attrs/ndevs/%d",
 			   p->dev, p->port, i);
-		gid_ipv4(g->gid, g->ipv4, sizeof(g->ipv4));
 		p->ngids++;
 	}
 }
@@ -304,6 +303,26 @@ static void parse_rate(struct port_info *p)
 	}
 }
 
+void sysfs_port_derive(struct port_info *p)
+{
+	for (int i = 0; i < p->ngids; i++)
+		gid_ipv4(p->gids[i].gid, p->gids[i].ipv4, sizeof(p->gids[i].ipv4));
+	read_netdev(p);
+	p->roce_v2_ipv4_index = -1;
+	for (int i = 0; i < p->ngids; i++)
+		if (!strcmp(p->gids[i].type, "RoCE v2") && p->gids[i].ipv4[0] &&
+		    (!p->gids[i].netdev[0] || !strcmp(p->gids[i].netdev, p->netdev))) {
+			p->roce_v2_ipv4_index = p->gids[i].index;
+			break;
+		}
+}
+
+void sysfs_port_gids(struct port_info *p)
+{
+	read_gids(p);
+	sysfs_port_derive(p);
+}
+
 static int sysfs_refine(struct port_info *p, const struct snap_opts *o,
 			char *why, size_t whylen)
 {
@@ -325,14 +344,9 @@ static int sysfs_refine(struct port_info *p, const struct snap_opts *o,
 			 "%s has no board_id (%s)", p->dev, strerror(-rc));
 	if (!p->ca_type[0])
 		sysfs_read(p->ca_type, sizeof(p->ca_type), IBDIR "/%s/hca_type", p->dev);
-	read_gids(p);
-	read_netdev(p);
-	for (int i = 0; i < p->ngids; i++)
-		if (!strcmp(p->gids[i].type, "RoCE v2") && p->gids[i].ipv4[0] &&
-		    (!p->gids[i].netdev[0] || !strcmp(p->gids[i].netdev, p->netdev))) {
-			p->roce_v2_ipv4_index = p->gids[i].index;
-			break;
-		}
+	/* the verbs source reads the GID table and derives from it */
+	if (!verbs_reads_gids(o))
+		sysfs_port_gids(p);
 	snprintf(path, sizeof(path), IBDIR "/%s/ports/%d/hw_counters", p->dev, p->port);
 	p->n_hw_counters = 0;
 	p->hw_counters_dir[0] = '\0';

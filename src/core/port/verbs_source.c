@@ -6,8 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <infiniband/verbs.h>
 
@@ -74,8 +76,68 @@ static bool kernel_has_uverbs(const char *dev)
 	return w.found;
 }
 
-static int verbs_refine(struct port_info *p, const struct snap_opts *o,
-			char *why, size_t whylen)
+bool verbs_reads_gids(const struct snap_opts *o)
+{
+	return !o->no_verbs && sysfs_is_real_root();
+}
+
+static int by_gid_index(const void *a, const void *b)
+{
+	const struct ibv_gid_entry *x = a, *y = b;
+
+	return (x->gid_index > y->gid_index) - (x->gid_index < y->gid_index);
+}
+
+/* The port's GID table in one ioctl (ibv_query_gid_table, the entries in
+ * use) instead of a sysfs file per entry: as sysfs prints them (the GID
+ * in full IPv6 form, gid_attrs/types' words, gid_attrs/ndevs' name). */
+static int verbs_gids(struct ibv_context *ctx, const struct ibv_port_attr *pa,
+		      struct port_info *p)
+{
+	struct ibv_device_attr da;
+	struct ibv_gid_entry *e;
+	size_t max;
+	ssize_t n;
+	int k = 0;
+
+	if (ibv_query_device(ctx, &da) || pa->gid_tbl_len <= 0 || !da.phys_port_cnt)
+		return -1;
+	max = (size_t)da.phys_port_cnt * (size_t)pa->gid_tbl_len;
+	e = calloc(max, sizeof(*e));
+	if (!e)
+		return -1;
+	n = ibv_query_gid_table(ctx, e, max, 0);
+	if (n < 0) {
+		free(e);
+		return -1;
+	}
+	for (ssize_t i = 0; i < n; i++)
+		if (e[i].port_num == (uint32_t)p->port)
+			e[k++] = e[i];
+	qsort(e, (size_t)k, sizeof(*e), by_gid_index);
+	p->ngids = 0;
+	for (int i = 0; i < k && p->ngids < PORT_MAX_GIDS; i++) {
+		struct port_gid *g = &p->gids[p->ngids];
+		const uint8_t *b = e[i].gid.raw;
+		char ifname[IF_NAMESIZE] = "";
+		int len = 0;
+
+		memset(g, 0, sizeof(*g));
+		for (int w = 0; w < 8; w++)
+			len += snprintf(g->gid + len, sizeof(g->gid) - (size_t)len, "%s%02x%02x",
+					w ? ":" : "", b[2 * w], b[2 * w + 1]);
+		g->index = (int)e[i].gid_index;
+		snprintf(g->type, sizeof(g->type), "%s",
+			 e[i].gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" : "IB/RoCE v1");
+		if (e[i].ndev_ifindex && if_indextoname(e[i].ndev_ifindex, ifname))
+			snprintf(g->netdev, sizeof(g->netdev), "%s", ifname);
+		p->ngids++;
+	}
+	free(e);
+	return 0;
+}
+
+static int verbs_port(struct port_info *p, char *why, size_t whylen, bool *gids)
 {
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
@@ -83,8 +145,6 @@ static int verbs_refine(struct port_info *p, const struct snap_opts *o,
 	bool found = false;
 	int n, rc = 0, err = 0;
 
-	if (o->no_verbs || !sysfs_is_real_root())
-		return 0;
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		if (errno == ENOSYS)
@@ -119,6 +179,7 @@ static int verbs_refine(struct port_info *p, const struct snap_opts *o,
 		rc = -1;
 		goto out;
 	}
+	*gids = !verbs_gids(ctx, &attr, p);
 	{
 		struct ibv_device_attr da;
 
@@ -143,6 +204,24 @@ static int verbs_refine(struct port_info *p, const struct snap_opts *o,
 		p->phys_state = attr.phys_state;
 out:
 	ibv_close_device(ctx);
+	return rc;
+}
+
+static int verbs_refine(struct port_info *p, const struct snap_opts *o,
+			char *why, size_t whylen)
+{
+	bool gids = false;
+	int rc;
+
+	if (!verbs_reads_gids(o))
+		return 0;
+	rc = verbs_port(p, why, whylen, &gids);
+	/* the sysfs source left the GID table to this one: from sysfs after
+	 * all when the device gave none (not opened, no verbs device) */
+	if (gids)
+		sysfs_port_derive(p);
+	else
+		sysfs_port_gids(p);
 	return rc;
 }
 
