@@ -253,6 +253,23 @@ sim_log()
 	cat "$SIM_DIR/ibsim.log" 2>/dev/null
 }
 
+# ibsim's log with `sim_ctl "verbose 1"`: a line per MAD delivered, with
+# its attribute. sim_log_lines: the log's length now; sim_log_count
+# PATTERN FROM: lines after line FROM that match (grep's basic RE).
+sim_log_lines()
+{
+	wc -l <"$SIM_DIR/ibsim.log"
+}
+sim_log_count()
+{
+	tail -n +"$(($2 + 1))" "$SIM_DIR/ibsim.log" | grep -c "$1"
+}
+# PMA MADs (ClassPortInfo, PortCounters, PortCountersExtended), NodeInfo
+# SMPs, and ClassPortInfo alone
+SIM_PMA_RE='process_packet: packet (attr 0x\(1\|12\|1d\) mod'
+SIM_NODEINFO_RE='process_packet: packet (attr 0x11 mod'
+SIM_CPI_RE='process_packet: packet (attr 0x1 mod'
+
 # Number of console prompts ibsim has printed: one per command handled.
 sim_prompts()
 {
