@@ -91,18 +91,17 @@ static int by_gid_index(const void *a, const void *b)
 /* The port's GID table in one ioctl (ibv_query_gid_table, the entries in
  * use) instead of a sysfs file per entry: as sysfs prints them (the GID
  * in full IPv6 form, gid_attrs/types' words, gid_attrs/ndevs' name). */
-static int verbs_gids(struct ibv_context *ctx, const struct ibv_port_attr *pa,
-		      struct port_info *p)
+static int verbs_gids(struct ibv_context *ctx, const struct ibv_device_attr *da,
+		      const struct ibv_port_attr *pa, struct port_info *p)
 {
-	struct ibv_device_attr da;
 	struct ibv_gid_entry *e;
 	size_t max;
 	ssize_t n;
 	int k = 0;
 
-	if (ibv_query_device(ctx, &da) || pa->gid_tbl_len <= 0 || !da.phys_port_cnt)
+	if (pa->gid_tbl_len <= 0 || !da->phys_port_cnt)
 		return -1;
-	max = (size_t)da.phys_port_cnt * (size_t)pa->gid_tbl_len;
+	max = (size_t)da->phys_port_cnt * (size_t)pa->gid_tbl_len;
 	e = calloc(max, sizeof(*e));
 	if (!e)
 		return -1;
@@ -179,12 +178,14 @@ static int verbs_port(struct port_info *p, char *why, size_t whylen, bool *gids)
 		rc = -1;
 		goto out;
 	}
-	*gids = !verbs_gids(ctx, &attr, p);
 	{
 		struct ibv_device_attr da;
 
-		if (!p->fw_ver[0] && !ibv_query_device(ctx, &da))
-			snprintf(p->fw_ver, sizeof(p->fw_ver), "%s", da.fw_ver);
+		if (!ibv_query_device(ctx, &da)) {
+			*gids = !verbs_gids(ctx, &da, &attr, p);
+			if (!p->fw_ver[0])
+				snprintf(p->fw_ver, sizeof(p->fw_ver), "%s", da.fw_ver);
+		}
 	}
 	/* SMP (IB) is the authority when it answered; verbs fills the rest */
 	if (!p->mtu_v.valid) {
