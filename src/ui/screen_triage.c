@@ -82,10 +82,13 @@ static unsigned step_runs(int s)
  * and one learnt later joins the walk's record. */
 #define TS_FP_PORTS 64
 
+#define TS_FP_VALUES 4
+
 struct port_fp {
 	char dev[sizeof(((struct port_info *)0)->dev)];
-	int port, state, mtu, netdev_mtu;
-	uint64_t gids;			/* FNV-1a of the GID table, 0 unread */
+	int port;
+	/* state, active MTU, netdev MTU, FNV-1a of the GID table: 0 unread */
+	uint64_t v[TS_FP_VALUES];
 };
 
 static struct {
@@ -114,15 +117,15 @@ static void fp_read(const struct snapshot *s)
 
 		snprintf(f->dev, sizeof(f->dev), "%s", p->dev);
 		f->port = p->port;
-		f->state = p->state;
-		f->mtu = p->mtu_active;
-		f->netdev_mtu = p->netdev_mtu;
-		f->gids = gids_hash(p);
+		f->v[0] = (uint64_t)p->state;
+		f->v[1] = (uint64_t)p->mtu_active;
+		f->v[2] = (uint64_t)p->netdev_mtu;
+		f->v[3] = gids_hash(p);
 	}
 }
 
 /* Merges one value: true when both are known and differ. */
-static bool fp_differs(int *walk, int now)
+static bool fp_differs(uint64_t *walk, uint64_t now)
 {
 	if (!*walk)
 		*walk = now;
@@ -143,11 +146,9 @@ static bool fp_changed(void)
 				w = &fp.walk[k];
 		if (!w)
 			return true;
-		changed = fp_differs(&w->state, n->state) | fp_differs(&w->mtu, n->mtu) |
-			  fp_differs(&w->netdev_mtu, n->netdev_mtu);
-		if (!w->gids)
-			w->gids = n->gids;
-		changed |= w->gids && n->gids && w->gids != n->gids;
+		/* every value merged, not only up to the first change */
+		for (int v = 0; v < TS_FP_VALUES; v++)
+			changed |= fp_differs(&w->v[v], n->v[v]);
 	}
 	return changed;
 }
