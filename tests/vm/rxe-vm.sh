@@ -108,12 +108,12 @@ wire_ip=${RXE_VM_IP:-}
 tty_mode=${RXE_VM_TTY:-0}
 usr_cache=${IBCONSOLE_VM_USR_CACHE:-1}
 usr_args=
+[ "$usr_cache" != 1 ] || usr_args="-virtfs local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on,multidevs=remap"
 # the binary under test, copied into the guest's memory at boot (bound
 # over its path): read once instead of through the uncached root at every
 # start
 bin=
 case ${IBCONSOLE:-} in /*) [ -f "$IBCONSOLE" ] && bin=$IBCONSOLE ;; esac
-[ "$usr_cache" != 1 ] || usr_args="-virtfs local,path=/usr,mount_tag=hostusr,security_model=none,readonly=on,multidevs=remap"
 if [ "$tty_mode" = 1 ] && ! $prepare && ! [ -t 0 ]; then
 	die99 "RXE_VM_TTY=1 needs a terminal on stdin"
 fi
