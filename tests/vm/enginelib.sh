@@ -70,7 +70,10 @@ for spec in sys.argv[1:]:
         for k in ("device", "fw_ver", "kernel", "link_layer"):
             assert r["local_facts"][k] and r["peer_facts"][k], k
         assert r["local"]["gid_auto"] is (ga == "True"), "gid_auto"
-        assert r["peer_counter_updates"] >= 1 and r["peer_counters_delta"].get("sent_pkts", 0) > 0, "peer counters"
+        pc = r["peer_counters_delta"]
+        assert r["peer_counter_updates"] >= 1 and pc.get("sent_pkts", 0) > 0, \
+            "peer counters: %d update(s), peer sent_pkts %s, local sent_pkts %s, peer has %d counters" % (
+                r["peer_counter_updates"], pc.get("sent_pkts"), r["local_counters_delta"].get("sent_pkts"), len(pc))
         print("ok: %s: %s %s, %d phase(s), verdict %s" % (name, p["kind"], p["op"], len(ph), v["state"]))
     except Exception as e:
         bad += 1
