@@ -16,6 +16,10 @@
 #   bench_median FILE COL          median of a column
 #   bench_fat_tree LEAVES PER SPINES  generate the fat tree, start ibsim
 #                                 and opensm on it (sets NODES)
+#   bench_sm [HOST]               keep an SM running, as a real subnet has
+#                                 one: opensm as a daemon on HOST (default
+#                                 the topology's last HCA), back when its
+#                                 SA answers; BENCH_SM=none skips it
 #   bench_findings                five counters above act or watch, on
 #                                 the default fat tree
 bench_madcount_build()
@@ -53,6 +57,33 @@ bench_fat_tree()
 	# more than 2,000 nodes needs a bigger ibsim
 	SIM_IBSIM_ARGS="-N 8192 -S 1024 -P 65536" SIM_OPENSM_TIMEOUT=300 SIM_READY_TENTHS=1200
 	SIM_HOST=H0-0 sim_start "$net"
+}
+
+# sim_start's `opensm -o` assigns the LIDs and exits, so afterwards no SA
+# answers. On a real subnet an SM keeps running, and the reference tools
+# rely on it: plain `ibqueryerrors` first asks the SA for a PathRecord to
+# every destination (to send each PMA query on its SL) and, when no SA
+# answers, prints "Query SA failed" and exits 0 without reading a single
+# counter. The SM runs on another node than the tools, as a subnet's SM
+# host would, and its periodic light sweeps are part of what users see.
+bench_sm()
+{
+	local host=${1:-} i
+	BENCH_SM_HOST=none BENCH_SM_TEXT="no SM during the runs (BENCH_SM=none)"
+	[ "${BENCH_SM:-}" = none ] && return 0
+	[ -n "$host" ] || host=$(sed -n 's/^[[:space:]]*Hca[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}"\([^"]*\)".*/\1/p' "$SIM_TOPO" | tail -n 1)
+	[ "$host" != "$SIM_HOST" ] || sim_die "bench_sm: the SM would sit on the tools' host $host"
+	mkdir -p "$SIM_DIR/sm"
+	# timeout -k: opensm can ignore SIGTERM once ibsim is gone (FACTS 6)
+	SIM_HOST=$host OSM_CACHE_DIR="$SIM_DIR/sm" sim_bg sm \
+		timeout -k 2 6h opensm -f "$SIM_DIR/sm.log"
+	for i in $(seq 1 600); do
+		sim_run saquery -s >"$SIM_DIR/sm.ready" 2>&1 && grep -q . "$SIM_DIR/sm.ready" && break
+		kill -0 "${SIM_BG[sm]}" 2>/dev/null || sim_die "opensm on $host exited: $(tail -n 5 "$SIM_DIR/sm.err")"
+		sleep 0.1
+	done
+	sim_run saquery -s >/dev/null 2>&1 || sim_die "no SA answer from opensm on $host after 60 s"
+	BENCH_SM_HOST=$host BENCH_SM_TEXT="an SM during the runs, opensm on $host"
 }
 
 bench_findings()
