@@ -13,6 +13,10 @@
 # that setting runs `ibqueryerrors --skip-sl`. ibconsole asks the SA
 # for nothing (its PMA queries go on SL 0, as with --skip-sl), so the SL
 # look-up is a cost only the reference pays; users pay it too.
+# ibsim and the SM run on one CPU, the tools on another (bench_pin), so a
+# MAD's round trip crosses processors as on a wire: left to the
+# scheduler, the ratio followed the machine's load instead (0.6 with both
+# on one CPU, 0.15 on two). BENCH_PIN=none leaves them unpinned.
 # Method (bench/benchlib.sh): one warm-up run each, then PAIRS (default
 # 9) alternating pairs, each tool first in every other pair; the median
 # and range of the pairwise ratios of wall time and of peak RSS; the
@@ -22,7 +26,7 @@
 # and after; and whether both list the same ports.
 #   Prints a Markdown section (bench/RESULTS.md quotes it); OUT=FILE also
 #   writes it there.  IBCONSOLE=path/to/ibconsole  PAIRS=9
-#   BENCH_SM=none
+#   BENCH_SM=none  BENCH_PIN=none  BENCH_CPUS="SIM_CPU TOOL_CPU" ("0 1")
 #   IBCONSOLE_BASE=path/to/older/ibconsole: also PAIRS alternating pairs
 #   of the older binary's `errors --json` against IBCONSOLE's.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +46,7 @@ command -v ibqueryerrors >/dev/null || sim_die "ibqueryerrors not found — apt-
 
 bench_fat_tree "$LEAVES" "$PER" "$SPINES"
 bench_sm
+bench_pin
 bench_madcount_build
 
 # Findings to find: HCA and switch ports, one above act.
@@ -103,7 +108,8 @@ row() # NAME RUNS MADS: wall, RSS, ibsim CPU (the floor), wall / floor
 	echo "much on such a machine; single wall times move with the load."
 	echo
 	echo "Fabric: fat tree ${LEAVES}x${PER} + $SPINES spines, $NODES nodes, $PORTS ports swept;"
-	echo "LIDs and routes by \`opensm -o\`; $BENCH_SM_TEXT; the tools run on $SIM_HOST."
+	echo "LIDs and routes by \`opensm -o\`; $BENCH_SM_TEXT; the tools run on $SIM_HOST;"
+	echo "$BENCH_PINNING."
 	echo "Findings: $SAME ($NOURS ports listed by ibconsole, $NTHEIRS by ibqueryerrors: $LIST)."
 	echo "Exit status: ibconsole $RC_IBC (1 = a port above act), ibqueryerrors $RC_IQE."
 	echo
