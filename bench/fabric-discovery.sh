@@ -3,14 +3,25 @@
 # fabric-discovery.sh [gen-fattree args...] — fabric discovery,
 # `ibconsole fabric --json` against `ibnetdiscover`, on one generated
 # ibsim fat tree (tests/topo/gen-fattree.py; default 2,146 nodes,
-# `--leaves 224` for 4,274). Method (bench/benchlib.sh): one warm-up run
-# each, then PAIRS (default 9) alternating pairs; the median and range of
-# the pairwise ratios of wall time, CPU time and peak RSS; the MADs each
-# tool sends (bench/madcount.c) and the simulator's CPU time per run (the
-# floor); the load average before and after; and whether both find the
+# `--leaves 224` for 4,274), LIDs and routes from opensm, which then
+# keeps running as the subnet's SM, on another HCA than the tools
+# (bench_sm in benchlib.sh; BENCH_SM=none: no SM after `opensm -o`, as
+# before). ibnetdiscover asks the SA for nothing, but on a real subnet
+# the SM's periodic sweeps share the fabric with it, and the sweep bench
+# needs the SM anyway, so both benches measure the same subnet. ibsim
+# and the SM run on one CPU, the tools on another (bench_pin), so a
+# MAD's round trip crosses processors as on a wire: left to the
+# scheduler, the ratio followed the machine's load instead (0.9 with both
+# on one CPU, 0.27 on two). BENCH_PIN=none leaves them unpinned.
+# Method (bench/benchlib.sh): one warm-up run each, then PAIRS (default
+# 9) alternating pairs; the median and range of the pairwise ratios of
+# wall time, CPU time and peak RSS; the MADs each tool sends
+# (bench/madcount.c) and the simulator's CPU time per run (the floor);
+# the load average before and after; and whether both find the
 # same switches, HCAs and links. Prints Markdown; write it down with
 #   bench/fabric-discovery.sh > bench/fabric-discovery.results
 #   IBCONSOLE=path/to/ibconsole  PAIRS=9
+#   BENCH_SM=none  BENCH_PIN=none  BENCH_CPUS="SIM_CPU TOOL_CPU" ("0 1")
 #   IBCONSOLE_BASE=path/to/older/ibconsole: also PAIRS alternating pairs
 #   of the older binary's `fabric --json` against IBCONSOLE's.
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +43,8 @@ sim_at_exit 'rm -f "$TOPO"'
 python3 "$srcdir/tests/topo/gen-fattree.py" "$@" >"$TOPO" || sim_die "gen-fattree.py failed"
 SIM_IBSIM_ARGS="-N 8192 -S 1024 -P 65536" SIM_OPENSM_TIMEOUT=300 SIM_READY_TENTHS=1200
 SIM_HOST=h-0000 sim_start "$TOPO"
+bench_sm
+bench_pin
 bench_madcount_build
 
 CMD_IBC="$IBC fabric --json"
@@ -88,7 +101,8 @@ echo "developers' builds and VMs: load average $LOAD0 before, $LOAD1 after."
 echo "Only the pairwise ratios mean much on such a machine."
 echo
 echo "Fabric: gen-fattree.py${ARGS:+ $ARGS}. Switches/HCAs/links found: ibconsole $OURS,"
-echo "ibnetdiscover $THEIRS: **$SAME**."
+echo "ibnetdiscover $THEIRS: **$SAME**. LIDs and routes by \`opensm -o\`; $BENCH_SM_TEXT;"
+echo "the tools run on $SIM_HOST; $BENCH_PINNING."
 echo
 echo "    A: $CMD_IBC"
 echo "    B: $CMD_REF"

@@ -1,25 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # sweep-bench.sh [LEAVES HCAS_PER_LEAF SPINES] — the fabric error sweep,
-# `ibconsole errors --json` against `ibqueryerrors --skip-sl`, on one
-# generated ibsim fat tree (default 48 leaves x 24 HCAs + 8 spines =
-# 3,072 ports; more than 2,000 nodes needs a bigger ibsim, which this
-# script asks for). Method (bench/benchlib.sh): one warm-up run each, then
-# PAIRS (default 9) alternating pairs, each tool first in every other
-# pair; the median and range of the pairwise ratios of wall time and of
-# peak RSS; the MADs each tool sends (counted by bench/madcount.c, the
-# same way for both) and the simulator's CPU time per run, which is the
-# floor no client can beat on one single-threaded ibsim; the load
-# average before and after; and whether both list the same ports.
+# `ibconsole errors --json` against `ibqueryerrors`, on one generated
+# ibsim fat tree (default 112 leaves x 18 HCAs + 18 spines = 2,146 nodes,
+# 8,064 ports; more than 2,000 nodes needs a bigger ibsim, which this
+# script asks for), LIDs and routes from opensm, which then keeps running
+# as the subnet's SM (bench_sm in benchlib.sh). The reference tool runs
+# as users run it on a real subnet: plain `ibqueryerrors`, which first
+# asks the SA for the SL to every destination. BENCH_SM=none measures
+# the older way instead, no SM after `opensm -o`: then plain
+# ibqueryerrors reads no counter at all ("Query SA failed", exit 0), so
+# that setting runs `ibqueryerrors --skip-sl`. ibconsole asks the SA
+# for nothing (its PMA queries go on SL 0, as with --skip-sl), so the SL
+# look-up is a cost only the reference pays; users pay it too.
+# ibsim and the SM run on one CPU, the tools on another (bench_pin), so a
+# MAD's round trip crosses processors as on a wire: left to the
+# scheduler, the ratio followed the machine's load instead (0.6 with both
+# on one CPU, 0.15 on two). BENCH_PIN=none leaves them unpinned.
+# Method (bench/benchlib.sh): one warm-up run each, then PAIRS (default
+# 9) alternating pairs, each tool first in every other pair; the median
+# and range of the pairwise ratios of wall time and of peak RSS; the
+# MADs each tool sends (counted by bench/madcount.c, the same way for
+# both) and the simulator's CPU time per run, which is the floor no
+# client can beat on one single-threaded ibsim; the load average before
+# and after; and whether both list the same ports.
 #   Prints a Markdown section (bench/RESULTS.md quotes it); OUT=FILE also
 #   writes it there.  IBCONSOLE=path/to/ibconsole  PAIRS=9
+#   BENCH_SM=none  BENCH_PIN=none  BENCH_CPUS="SIM_CPU TOOL_CPU" ("0 1")
 #   IBCONSOLE_BASE=path/to/older/ibconsole: also PAIRS alternating pairs
 #   of the older binary's `errors --json` against IBCONSOLE's.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/sim/simlib.sh"
 . "$here/benchlib.sh"
 sim_isolate "$@"
-LEAVES=${1:-48} PER=${2:-24} SPINES=${3:-8}
+LEAVES=${1:-112} PER=${2:-18} SPINES=${3:-18}
 PAIRS=${PAIRS:-9}
 IBC=${IBCONSOLE:-$here/../ibconsole}
 OUT=${OUT:-}
@@ -31,13 +45,16 @@ command -v ibqueryerrors >/dev/null || sim_die "ibqueryerrors not found — apt-
 [ "$PAIRS" -ge 9 ] 2>/dev/null || sim_die "PAIRS=$PAIRS: at least 9 pairs, or noise passes for a finding"
 
 bench_fat_tree "$LEAVES" "$PER" "$SPINES"
+bench_sm
+bench_pin
 bench_madcount_build
 
 # Findings to find: HCA and switch ports, one above act.
 bench_findings
 
 CMD_IBC="$IBC errors --json"
-CMD_IQE="ibqueryerrors --skip-sl"
+CMD_IQE="ibqueryerrors"
+[ "$BENCH_SM_HOST" != none ] || CMD_IQE="ibqueryerrors --skip-sl"
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r MADS_IBC RECV_IBC <<<"$(bench_mads ibc $CMD_IBC)"
 read -r MADS_IQE RECV_IQE <<<"$(bench_mads iqe $CMD_IQE)"
@@ -83,14 +100,16 @@ row() # NAME RUNS MADS: wall, RSS, ibsim CPU (the floor), wall / floor
 		printf "| %s | %.3f s | %.3f s | %.1f MB | %s | %.3f s (%.1f us/MAD) | %s |\n", n, w, u, r / 1024, m, c, (m ? c / m * 1e6 : 0), f }'
 }
 {
-	echo "# Sweep: \`ibconsole errors --json\` vs \`ibqueryerrors --skip-sl\`"
+	echo "# Sweep: \`ibconsole errors --json\` vs \`$CMD_IQE\`"
 	echo
 	echo "Written by \`$(basename "$0") $LEAVES $PER $SPINES\` (PAIRS=$PAIRS) on $(date -u +%Y-%m-%d),"
 	echo "$(nproc) CPUs shared with other developers' builds and VMs: load average"
 	echo "$LOAD0 before, $LOAD1 after (1, 5, 15 min). Only the pairwise ratios mean"
 	echo "much on such a machine; single wall times move with the load."
 	echo
-	echo "Fabric: fat tree ${LEAVES}x${PER} + $SPINES spines, $NODES nodes, $PORTS ports swept."
+	echo "Fabric: fat tree ${LEAVES}x${PER} + $SPINES spines, $NODES nodes, $PORTS ports swept;"
+	echo "LIDs and routes by \`opensm -o\`; $BENCH_SM_TEXT; the tools run on $SIM_HOST;"
+	echo "$BENCH_PINNING."
 	echo "Findings: $SAME ($NOURS ports listed by ibconsole, $NTHEIRS by ibqueryerrors: $LIST)."
 	echo "Exit status: ibconsole $RC_IBC (1 = a port above act), ibqueryerrors $RC_IQE."
 	echo
@@ -110,7 +129,7 @@ row() # NAME RUNS MADS: wall, RSS, ibsim CPU (the floor), wall / floor
 	echo "| tool | wall (median) | user+sys CPU (median) | peak RSS (median) | MADs sent | ibsim CPU = floor | wall / floor |"
 	echo "|---|---|---|---|---|---|---|"
 	row "ibconsole errors --json" ibc "$MADS_IBC"
-	row "ibqueryerrors --skip-sl" iqe "$MADS_IQE"
+	row "$CMD_IQE" iqe "$MADS_IQE"
 	[ -z "$BASE" ] || row "old ibconsole errors --json" old "$MADS_OLD"
 	echo
 	echo "| pairwise ratio | median | range |"
