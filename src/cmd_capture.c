@@ -577,6 +577,12 @@ int cmd_capture(const struct cli *c, const struct snap_opts *o)
 		rc = 2;
 		goto done;
 	}
+	/* before the seconds of reading, not after: the archive needs it */
+	if (capar_load(err, sizeof(err))) {
+		cmd_fail(err);
+		rc = 3;
+		goto done;
+	}
 
 	fprintf(stderr, "ibconsole: capture: reading the ports…\n");
 	sysfs_tap = tap;

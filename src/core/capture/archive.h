@@ -20,6 +20,11 @@
 
 struct capar_writer;
 
+/* Loads libarchive, which is dlopen()ed by capture and --from rather
+ * than linked (the functions below load it too): 0, or -1 with one line
+ * in err that says what to install. */
+int capar_load(char *err, size_t errlen);
+
 /* Opens FILE for writing (tar, gzip). NULL with err filled. */
 struct capar_writer *capar_create(const char *path, char *err, size_t errlen);
 /* Adds one plain file NAME (relative, folders made as needed) with its

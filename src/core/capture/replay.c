@@ -206,6 +206,12 @@ int replay_open(const char *archive, char *err, size_t errlen)
 	int rc = 0;
 	sigset_t stop, old;
 
+	/* first: a host without libarchive is told what to install, not
+	 * that the capture was refused */
+	if (capar_load(why, sizeof(why))) {
+		snprintf(err, errlen, "--from %s: %s", archive, why);
+		return 3;
+	}
 	/* a signal between the folder's making and its handler would leave
 	 * the folder: held until the handler is there, then delivered */
 	sigemptyset(&stop);

@@ -7,7 +7,6 @@
 #include "config.h"
 #include "core/export/server.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -21,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <microhttpd.h>
+
+#include "core/base/dynlib.h"
 
 struct export_blob {
 	int refs;		/* under blob_lock */
@@ -260,34 +261,21 @@ static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
 
 static void mhd_load(void)
 {
-	void *h = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
-	const char *miss = NULL;
-
-	if (!h) {
-		snprintf(mhd.err, sizeof(mhd.err), "%s", dlerror());
-		return;
-	}
-#define MHD_SYM(field, name)                                  \
-	do {                                                  \
-		*(void **)&mhd.field = dlsym(h, #name);       \
-		if (!mhd.field && !miss)                      \
-			miss = #name;                         \
-	} while (0)
-	MHD_SYM(start_daemon, MHD_start_daemon);
-	MHD_SYM(stop_daemon, MHD_stop_daemon);
-	MHD_SYM(response_from_buffer, MHD_create_response_from_buffer);
-	MHD_SYM(response_from_callback, MHD_create_response_from_callback);
-	MHD_SYM(add_response_header, MHD_add_response_header);
-	MHD_SYM(queue_response, MHD_queue_response);
-	MHD_SYM(destroy_response, MHD_destroy_response);
-	MHD_SYM(get_connection_info, MHD_get_connection_info);
+#define MHD_SYM(field, name) { #name, (void **)&mhd.field }
+	static const struct dynlib_sym syms[] = {
+		MHD_SYM(start_daemon, MHD_start_daemon),
+		MHD_SYM(stop_daemon, MHD_stop_daemon),
+		MHD_SYM(response_from_buffer, MHD_create_response_from_buffer),
+		MHD_SYM(response_from_callback, MHD_create_response_from_callback),
+		MHD_SYM(add_response_header, MHD_add_response_header),
+		MHD_SYM(queue_response, MHD_queue_response),
+		MHD_SYM(destroy_response, MHD_destroy_response),
+		MHD_SYM(get_connection_info, MHD_get_connection_info),
+	};
 #undef MHD_SYM
-	if (miss) {
-		snprintf(mhd.err, sizeof(mhd.err), "%s lacks %s", MHD_SONAME, miss);
-		mhd.start_daemon = NULL;
-		dlclose(h);
-	}
+
 	/* loaded for good: the server's thread runs its code until exit */
+	dynlib_load(MHD_SONAME, syms, sizeof(syms) / sizeof(syms[0]), mhd.err, sizeof(mhd.err));
 }
 
 /* Room for scrapes under abuse. libmicrohttpd bounds the connections
