@@ -23,8 +23,10 @@ wait_log() {
 		sleep 0.1
 	done
 }
-# wait_moving N SECONDS: until rxe0's sent_pkts (hw_counters) rose by N
-# from now: a test's data is on the wire, not only its handshake
+# wait_moving N SECONDS [PID ERRFILE]: until rxe0's sent_pkts
+# (hw_counters) rose by N from now: a test's data is on the wire, not only
+# its handshake. With PID, a client that ended meanwhile fails at once,
+# showing ERRFILE, instead of after SECONDS.
 wait_moving() {
 	c=/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts
 	m0=$(cat "$c") || fail "no $c"
@@ -32,6 +34,10 @@ wait_moving() {
 	until [ $(($(cat "$c") - m0)) -ge "$1" ]; do
 		i=$((i + 1))
 		[ $i -le $(($2 * 10)) ] || fail "sent_pkts did not rise by $1 in $2 s: $m0 -> $(cat "$c")"
+		if [ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null; then
+			cat "${4:-/dev/null}"
+			fail "the client ended before its data moved (above)"
+		fi
 		sleep 0.1
 	done
 }
