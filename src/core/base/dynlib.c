@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Dynlib: dlopen(), then dlsym() down the caller's table. */
 #include "config.h"
-#include "dynlib.h"
+#include "core/base/dynlib.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
