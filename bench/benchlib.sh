@@ -78,7 +78,7 @@ bench_sm()
 	[ -n "$host" ] || host=$(sed -n 's/^[[:space:]]*Hca[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}"\([^"]*\)".*/\1/p' "$SIM_TOPO" | tail -n 1)
 	[ "$host" != "$SIM_HOST" ] || sim_die "bench_sm: the SM would sit on the tools' host $host"
 	mkdir -p "$SIM_DIR/sm"
-	# timeout -k: opensm can ignore SIGTERM once ibsim is gone (FACTS 6)
+	# timeout -k: opensm can ignore SIGTERM once ibsim is gone
 	SIM_HOST=$host OSM_CACHE_DIR="$SIM_DIR/sm" sim_bg sm \
 		timeout -k 2 6h opensm -f "$SIM_DIR/sm.log"
 	for i in $(seq 1 600); do

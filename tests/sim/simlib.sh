@@ -289,7 +289,7 @@ sim_start()
 	# The writer keeps the console FIFO open: without it ibsim sees EOF.
 	sleep 1e6 >"$SIM_DIR/ctl" &
 	SIM_WRITER_PID=$!
-	# SIM_IBSIM_ARGS: e.g. "-N 4096" for fabrics over 2,048 nodes (FACTS 6)
+	# SIM_IBSIM_ARGS: e.g. "-N 4096" for fabrics over 2,048 nodes
 	ibsim ${SIM_IBSIM_ARGS:-} -s "$topo" <"$SIM_DIR/ctl" >"$SIM_DIR/ibsim.log" 2>&1 &
 	SIM_PID=$!
 	for i in $(seq 1 "${SIM_READY_TENTHS:-100}"); do
