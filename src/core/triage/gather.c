@@ -281,6 +281,14 @@ static void link_read(struct tri_evidence *ev, const struct tri_opts *o)
 	}
 	f = fabric_discover(&fo, err, sizeof(err));
 	if (!f) {
+		/* A query lost or answered late (an SM sweeping, a loaded
+		 * host) fails all of libibnetdisc's discovery: once more,
+		 * with libibnetdisc's own time-out and retries. */
+		fo.timeout_ms = 1000;
+		fo.retries = 3;
+		f = fabric_discover(&fo, err, sizeof(err));
+	}
+	if (!f) {
 		snprintf(l->why, sizeof(l->why), "one-hop discovery failed: %.200s", err);
 		return;
 	}
