@@ -137,6 +137,15 @@ static int agent_run_phase(struct sess *s, const struct proto_msg *run, char *er
 
 /* The rest of a session once its SETUP passed the checks: open the engine,
  * exchange QPs, serve every phase until BYE. Runs in the worker thread. */
+/* The session's last word, an ERROR: from here on it only ends, so a
+ * client that comes back at once (a retry, the next host of accept
+ * --hosts) is served after it, not answered BUSY. */
+static void last_error(struct sess *s, int st, const char *text)
+{
+	atomic_store(&s->finishing, true);
+	proto_send_error(s->fd, st, text);
+}
+
 static int session_run(struct sess *s, char *err, size_t errlen)
 {
 	const struct agent_opts *o = s->o;
@@ -154,7 +163,7 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 	s->ctr_ms = m.u.setup.p.counter_ms;
 	st = eng_open(&s->e, &cfg, err, errlen);
 	if (st) {
-		proto_send_error(s->fd, st, err);
+		last_error(s, st, err);
 		return st;
 	}
 	/* after the open: a failure is logged by the main loop, rate-limited */
@@ -169,7 +178,7 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 		return ENG_PEER;
 	st = eng_connect(s->e, m.u.qps.nqps, m.u.qps.mtu, m.u.qps.qp, err, errlen);
 	if (st) {
-		proto_send_error(s->fd, st, err);
+		last_error(s, st, err);
 		return st;
 	}
 	testctr_sample(&s->base, eng_info(s->e)->device, eng_info(s->e)->ib_port);
@@ -190,12 +199,12 @@ static int session_run(struct sess *s, char *err, size_t errlen)
 		}
 		if (m.type != MSG_RUN) {
 			snprintf(err, errlen, "unexpected %s message", proto_type_name(m.type));
-			proto_send_error(s->fd, 5, err);
+			last_error(s, 5, err);
 			return ENG_PEER;
 		}
 		st = agent_run_phase(s, &m, err, errlen);
 		if (st) {
-			proto_send_error(s->fd, st, err);
+			last_error(s, st, err);
 			return st;
 		}
 	}
@@ -222,7 +231,7 @@ static int order_run(struct sess *s, char *err, size_t errlen)
 	      eng_op_name(co.p.op), co.peer, co.tcp_port, (unsigned long long)co.p.size);
 	if (!cr) {
 		snprintf(err, errlen, "out of memory");
-		proto_send_error(s->fd, 5, err);
+		last_error(s, 5, err);
 		return ENG_INTERNAL;
 	}
 	st = client_run(&co, cr, err, errlen);

@@ -30,7 +30,7 @@ struct sess {
 	char why[ENG_ERR];
 	atomic_bool done;
 	atomic_int cancel;	/* an order: stop its test (over time, or stopping) */
-	atomic_bool finishing;	/* said its last word (BYE came, result sent) */
+	atomic_bool finishing;	/* said its last word (BYE came, result or ERROR sent) */
 	int wake;		/* write end of the main loop's pipe */
 };
 
