@@ -135,8 +135,6 @@ static int agent_run_phase(struct sess *s, const struct proto_msg *run, char *er
 	return proto_send(s->fd, &m, s->o->timeout_ms, err, errlen) ? ENG_PEER : 0;
 }
 
-/* The rest of a session once its SETUP passed the checks: open the engine,
- * exchange QPs, serve every phase until BYE. Runs in the worker thread. */
 /* The session's last word, an ERROR: from here on it only ends, so a
  * client that comes back at once (a retry, the next host of accept
  * --hosts) is served after it, not answered BUSY. */
@@ -146,6 +144,8 @@ static void last_error(struct sess *s, int st, const char *text)
 	proto_send_error(s->fd, st, text);
 }
 
+/* The rest of a session once its SETUP passed the checks: open the engine,
+ * exchange QPs, serve every phase until BYE. Runs in the worker thread. */
 static int session_run(struct sess *s, char *err, size_t errlen)
 {
 	const struct agent_opts *o = s->o;
