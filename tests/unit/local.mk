@@ -9,11 +9,11 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
 	tests/unit/test_accept tests/unit/test_export tests/unit/test_json \
 	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc \
-	tests/unit/test_hostlist tests/unit/test_spawn tests/unit/test_verbsdl
+	tests/unit/test_hostlist tests/unit/test_spawn tests/unit/test_libload
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
-tests_unit_test_verbsdl_SOURCES = tests/unit/test_verbsdl.c
-tests_unit_test_verbsdl_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_unit_test_libload_SOURCES = tests/unit/test_libload.c
+tests_unit_test_libload_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
 tests_unit_test_events_SOURCES = tests/unit/test_events.c
 tests_unit_test_events_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_congestion_SOURCES = tests/unit/test_congestion.c

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests for verbsdl: libibverbs loads under the configured soname
- * with every function we forward to, and the device list then answers
- * (an empty list or a kernel's errno, never "library missing"). */
+/* Unit tests for the libraries loaded on demand, not linked: each loads
+ * under its configured soname with every function we forward to, and
+ * answers through the forwarding functions (libibverbs' device list: an
+ * empty list or a kernel's errno, never "library missing"). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,10 +13,12 @@
 #include <stdio.h>
 #include <cmocka.h>
 #include <infiniband/verbs.h>
+#include <numa.h>
 
+#include "core/port/numadl.h"
 #include "core/port/verbsdl.h"
 
-static void test_load(void **state)
+static void test_verbs_load(void **state)
 {
 	char err[400] = "";
 
@@ -44,11 +47,26 @@ static void test_device_list(void **state)
 	ibv_free_device_list(l);
 }
 
+static void test_numa(void **state)
+{
+	char err[400] = "";
+
+	(void)state;
+	if (numadl_load(err, sizeof(err)))
+		fail_msg("%s", err);
+	/* -1 is a machine without NUMA; with it, node 0 has memory */
+	if (numa_available() >= 0) {
+		assert_true(numa_max_node() >= 0);
+		assert_true(numa_node_size64(0, NULL) > 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_verbs_load),
 		cmocka_unit_test(test_device_list),
+		cmocka_unit_test(test_numa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
