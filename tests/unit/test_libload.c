@@ -6,15 +6,20 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 #include <numa.h>
 
+#include "core/base/hmacdl.h"
+#include "core/base/jsoncdl.h"
+#include "core/base/jsonscan.h"
 #include "core/port/numadl.h"
 #include "core/port/verbsdl.h"
 
@@ -61,12 +66,53 @@ static void test_numa(void **state)
 	}
 }
 
+static void count(void *arg, const char *path, const char *val, bool is_str)
+{
+	(void)path;
+	(void)val;
+	(void)is_str;
+	(*(int *)arg)++;
+}
+
+static void test_jsonc(void **state)
+{
+	char err[400] = "";
+	int n = 0;
+
+	(void)state;
+	if (jsoncdl_load(err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(json_scan("{\"a\": [1, \"x\", true]}", 21, count, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+}
+
+/* RFC 4231 test case 2 */
+static void test_hmac(void **state)
+{
+	static const uint8_t want[32] = {
+		0x5b, 0xdc, 0xc1, 0x46, 0xbf, 0x60, 0x75, 0x4e, 0x6a, 0x04, 0x24, 0x26,
+		0x08, 0x95, 0x75, 0xc7, 0x5a, 0x00, 0x3f, 0x08, 0x9d, 0x27, 0x39, 0x83,
+		0x9d, 0xec, 0x58, 0xb9, 0x64, 0xec, 0x38, 0x43,
+	};
+	const char *msg = "what do ya want for nothing?";
+	char err[400] = "";
+	uint8_t mac[32];
+
+	(void)state;
+	if (hmacdl_load(err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(hmacdl_sha256("Jefe", (const uint8_t *)msg, strlen(msg), mac), 0);
+	assert_memory_equal(mac, want, sizeof(want));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verbs_load),
 		cmocka_unit_test(test_device_list),
 		cmocka_unit_test(test_numa),
+		cmocka_unit_test(test_jsonc),
+		cmocka_unit_test(test_hmac),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
