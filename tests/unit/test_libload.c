@@ -22,6 +22,7 @@
 #include "core/base/jsonscan.h"
 #include "core/port/numadl.h"
 #include "core/port/verbsdl.h"
+#include "ui/cursesdl.h"
 
 static void test_verbs_load(void **state)
 {
@@ -105,6 +106,16 @@ static void test_hmac(void **state)
 	assert_memory_equal(mac, want, sizeof(want));
 }
 
+/* loading only: the screens' tests drive the console itself */
+static void test_curses(void **state)
+{
+	char err[400] = "";
+
+	(void)state;
+	if (cursesdl_load(err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -113,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_numa),
 		cmocka_unit_test(test_jsonc),
 		cmocka_unit_test(test_hmac),
+		cmocka_unit_test(test_curses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
