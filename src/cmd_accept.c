@@ -771,11 +771,12 @@ int cmd_accept(const struct cli *c, const struct snap_opts *so)
 	struct proto_params p;
 	char secret[256];
 	const char *sec = c->t.secret_file ? secret : NULL;
+	int rc;
 
 	if (accept_args(c, &p) || accept_limits(c, &l))
 		return 2;
-	if (c->t.secret_file && cmd_read_secret(c->t.secret_file, secret, sizeof(secret)))
-		return 2;
+	if (c->t.secret_file && (rc = cmd_read_secret(c->t.secret_file, secret, sizeof(secret))))
+		return rc;
 	if (c->a.hosts)
 		return accept_hosts(c, &p, &l, sec);
 	return accept_ref(c, so, &p, &l, sec);

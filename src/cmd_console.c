@@ -48,7 +48,7 @@ int cmd_console(const struct cli *c, const struct snap_opts *o)
 
 		memset(secret, 0, sizeof(secret));
 		if (bad)
-			return 2;
+			return bad;
 		peer_set_secret_file(c->t.secret_file);	/* test, acceptance and triage send it */
 	}
 	return ui_run(o, &u);

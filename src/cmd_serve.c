@@ -45,8 +45,10 @@ int cmd_serve(const struct cli *c, const struct snap_opts *unused)
 	static struct hostlist order_to;	/* large: not on the stack */
 
 	if (t->secret_file) {
-		if (cmd_read_secret(t->secret_file, secret, sizeof(secret)))
-			return 2;
+		int bad = cmd_read_secret(t->secret_file, secret, sizeof(secret));
+
+		if (bad)
+			return bad;
 		o.secret = secret;
 	}
 	if (c->a.hosts) {

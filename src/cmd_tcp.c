@@ -70,9 +70,11 @@ int cmd_test_tcp(const struct cli *c)
 		return 2;
 	}
 	if (t->secret_file) {
-		if (cmd_read_secret(t->secret_file, secret, sizeof(secret))) {
+		int bad = cmd_read_secret(t->secret_file, secret, sizeof(secret));
+
+		if (bad) {
 			free(r);
-			return 2;
+			return bad;
 		}
 		o.secret = secret;
 	}

@@ -24,6 +24,7 @@
 #include "core/agent/client.h"
 #include "core/testrun/testjob.h"
 #include "core/testrun/perftest_client.h"
+#include "core/base/jsoncdl.h"
 #include "diag/testverdict.h"
 #include "diag/thresholds.h"
 
@@ -249,13 +250,21 @@ static void test_save(const struct cli *c, const struct client_opts *o,
 }
 
 /* --compare FILE: the record read back, the test set to repeat it.
- * 0, 2 (an unreadable record, said on stderr) or 5 out of memory. */
+ * 0, 2 (an unreadable record, said on stderr), 3 (json-c, its reader,
+ * cannot be loaded) or 5 out of memory. */
 static int test_compare(const char *path, struct client_opts *o,
 			struct record_saved **savedp, struct record_diff **diffp)
 {
-	struct record_saved *saved = calloc(1, sizeof(*saved));
-	struct record_diff *diff = calloc(1, sizeof(*diff));
+	struct record_saved *saved;
+	struct record_diff *diff;
+	char err[400];
 
+	if (jsoncdl_load(err, sizeof(err))) {
+		cmd_fail(err);
+		return 3;
+	}
+	saved = calloc(1, sizeof(*saved));
+	diff = calloc(1, sizeof(*diff));
 	if (!saved || !diff || load_record(path, saved)) {
 		free(saved);
 		free(diff);
@@ -334,10 +343,9 @@ int cmd_test(const struct cli *c, const struct snap_opts *unused)
 		goto done;
 	}
 	if (t->secret_file) {
-		if (cmd_read_secret(t->secret_file, secret, sizeof(secret))) {
-			rc = 2;
+		rc = cmd_read_secret(t->secret_file, secret, sizeof(secret));
+		if (rc)
 			goto done;
-		}
 		o.secret = secret;
 	}
 	if (!c->json && isatty(2)) {

@@ -63,10 +63,12 @@ int cmd_triage(const struct cli *c, const struct snap_opts *so)
 		return 5;
 	}
 	if (c->t.secret_file) {
-		if (cmd_read_secret(c->t.secret_file, secret, sizeof(secret))) {
+		int bad = cmd_read_secret(c->t.secret_file, secret, sizeof(secret));
+
+		if (bad) {
 			free(ev);
 			free(t);
-			return 2;
+			return bad;
 		}
 		o.secret = secret;
 	}

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "core/base/hmacdl.h"
 #include "core/base/json.h"
 #include "core/base/parse.h"
 #include "core/testrun/testjob.h"
@@ -32,9 +33,13 @@ int cmd_read_secret(const char *path, char *buf, size_t len)
 {
 	char err[600];
 
+	if (hmacdl_load(err, sizeof(err))) {
+		cmd_fail(err);
+		return 3;
+	}
 	if (testjob_read_secret(path, buf, len, err, sizeof(err))) {
 		cmd_fail(err);
-		return -1;
+		return 2;
 	}
 	return 0;
 }

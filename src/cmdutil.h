@@ -15,7 +15,9 @@ struct verdict;
 /* "ibconsole: MSG" on stderr. */
 void cmd_fail(const char *msg);
 /* The first line of a file, for --secret-file (testjob_read_secret,
- * the one reader); on error prints the one-line message and returns -1. */
+ * the one reader); on error prints the one-line message and returns the
+ * exit status: 2 for the file, 3 when nettle, which the secret is used
+ * through, cannot be loaded. */
 int cmd_read_secret(const char *path, char *buf, size_t len);
 /* The thresholds of --config (or the default file), for watch and
  * errors: 0, or 2 with the message in err. A default file nobody named

@@ -18,4 +18,4 @@ ibconsole_SOURCES += src/main.c src/cli.c src/cli.h src/cmdutil.c src/cmdutil.h 
 	src/cmd_export.c src/cmd_export.h \
 	src/cmd_accept.c src/cmd_accept.h \
 	src/cmd_capture.c src/cmd_capture.h
-ibconsole_LDADD += libibc_ui.a libibc_diag.a $(CORE_LIBS) $(NCURSES_LIBS) -lpthread -lm
+ibconsole_LDADD += libibc_ui.a libibc_diag.a $(CORE_LIBS) -lpthread -lm

@@ -23,6 +23,7 @@
 #include "diag/pcielimit.h"
 #include "diag/sweeplisting.h"
 #include "ctrview.h"
+#include "cursesdl.h"
 #include "layout.h"
 #include "screen.h"
 #include "uitrace.h"
@@ -580,9 +581,14 @@ int ui_run(const struct snap_opts *o, const struct ui_opts *u)
 	struct sigaction old[UI_NSIG];
 	struct ui_stderr quiet;
 	struct ui_app a;
-	char why[256];
-	int rc = ui_start(&a, o, u);
+	char why[400];
+	int rc;
 
+	if (cursesdl_load(why, sizeof(why))) {
+		fprintf(stderr, "ibconsole: %s\n", why);
+		return 3;
+	}
+	rc = ui_start(&a, o, u);
 	if (rc)
 		return rc;
 	ui_signal = 0;

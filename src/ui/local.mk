@@ -14,7 +14,8 @@ libibc_ui_a_SOURCES += \
 	src/ui/widgets.c src/ui/widgets.h \
 	src/ui/keymap.c src/ui/keymap.h \
 	src/ui/layout.c src/ui/layout.h \
-	src/ui/uitrace.c src/ui/uitrace.h
+	src/ui/uitrace.c src/ui/uitrace.h \
+	src/ui/cursesdl.c src/ui/cursesdl.h
 # The build-time tool that writes the key table into the man page.
 noinst_PROGRAMS += src/ui/keys-man
 src_ui_keys_man_SOURCES = src/ui/keys_man.c

@@ -9,9 +9,12 @@ UNIT_TESTS = tests/unit/test_port tests/unit/test_pcie \
 	tests/unit/test_worker tests/unit/test_monitor tests/unit/test_sweep \
 	tests/unit/test_accept tests/unit/test_export tests/unit/test_json \
 	tests/unit/test_events tests/unit/test_congestion tests/unit/test_pfc \
-	tests/unit/test_hostlist tests/unit/test_spawn
+	tests/unit/test_hostlist tests/unit/test_spawn tests/unit/test_libload
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
+tests_unit_test_libload_SOURCES = tests/unit/test_libload.c
+tests_unit_test_libload_LDADD = libibc_ui.a $(CORE_LIBS) $(CMOCKA_LIBS) -lpthread
+tests_unit_test_libload_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)
 tests_unit_test_events_SOURCES = tests/unit/test_events.c
 tests_unit_test_events_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_congestion_SOURCES = tests/unit/test_congestion.c
@@ -33,7 +36,7 @@ tests_unit_test_linkhealth_LDADD = libibc_diag.a $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_topofile_SOURCES = tests/unit/test_topofile.c
 tests_unit_test_topofile_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_proto_SOURCES = tests/unit/test_proto.c
-tests_unit_test_proto_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
+tests_unit_test_proto_LDADD = $(CORE_LIBS) $(NETTLE_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_engine_stats_SOURCES = tests/unit/test_engine_stats.c
 tests_unit_test_engine_stats_LDADD = $(CORE_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_testverdict_SOURCES = tests/unit/test_testverdict.c

@@ -285,8 +285,7 @@ static void got_setup(struct agent *a, struct conn *c, const struct proto_msg *m
 		if (order_allowed(a, c, m))
 			return;
 	} else if (o->secret) {
-		proto_auth_mac(o->secret, c->nonce, mac);
-		if (!same_mac(mac, m->u.setup.mac)) {
+		if (proto_auth_mac(o->secret, c->nonce, mac) || !same_mac(mac, m->u.setup.mac)) {
 			refuse(a, c, 3, "authentication failed: wrong or missing shared secret — give the same --secret-file on both ends");
 			return;
 		}

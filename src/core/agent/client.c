@@ -20,6 +20,7 @@
 #include "core/agent/dial.h"
 #include "core/engine/facts.h"
 #include "core/base/clock.h"
+#include "core/base/hmacdl.h"
 
 struct client {
 	const struct client_opts *o;
@@ -283,8 +284,11 @@ int client_run(const struct client_opts *o, struct client_result *r, char *err, 
 		st = greeted(&c, &m, err, errlen);
 		if (st)
 			goto out;
-		if (o->secret)
-			proto_auth_mac(o->secret, m.u.hello.nonce, s.u.setup.mac);
+		if (o->secret && proto_auth_mac(o->secret, m.u.hello.nonce, s.u.setup.mac)) {
+			hmacdl_load(err, errlen);
+			st = ENG_NODEV;
+			goto out;
+		}
 		s.u.setup.p = o->p;
 		s.u.setup.facts = r->local;
 		if (proto_send(c.fd, &s, o->timeout_ms, err, errlen)) {

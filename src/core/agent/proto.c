@@ -12,9 +12,8 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include <nettle/hmac.h>
-
 #include "core/base/clock.h"
+#include "core/base/hmacdl.h"
 
 /* A cursor over a buffer: every get / put is bounds-checked and a failure
  * sticks, so a codec reads as a straight list of fields. */
@@ -638,15 +637,6 @@ int proto_check_order(const struct proto_msg *m, char *why, size_t whylen)
 	return 0;
 }
 
-/* HMAC-SHA-256 (RFC 2104) of msg under the secret, through nettle. */
-static void hmac(const char *secret, const uint8_t *msg, size_t len, uint8_t mac[32])
-{
-	struct hmac_sha256_ctx c;
-
-	hmac_sha256_set_key(&c, strlen(secret), (const uint8_t *)secret);
-	hmac_sha256_update(&c, len, msg);
-	hmac_sha256_digest(&c, SHA256_DIGEST_SIZE, mac);
-}
 
 int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
 		    const struct proto_msg *m, uint8_t mac[32])
@@ -663,13 +653,13 @@ int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
 		return -1;
 	/* the nonce goes where the mac sits: HMAC(nonce | payload after mac) */
 	memcpy(buf + PROTO_HDR + 32 - PROTO_NONCE, nonce, PROTO_NONCE);
-	hmac(secret, buf + PROTO_HDR + 32 - PROTO_NONCE, (size_t)n - PROTO_HDR - 32 + PROTO_NONCE, mac);
-	return 0;
+	return hmacdl_sha256(secret, buf + PROTO_HDR + 32 - PROTO_NONCE,
+			     (size_t)n - PROTO_HDR - 32 + PROTO_NONCE, mac);
 }
 
-void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE], uint8_t mac[32])
+int proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE], uint8_t mac[32])
 {
-	hmac(secret, nonce, PROTO_NONCE, mac);
+	return hmacdl_sha256(secret, nonce, PROTO_NONCE, mac);
 }
 
 /* ---- I/O ---- */

@@ -136,13 +136,15 @@ const char *proto_type_name(uint8_t type);
 int proto_check_order(const struct proto_msg *m, char *why, size_t whylen);
 /* An order's authenticator: HMAC-SHA-256(secret, nonce | the order's
  * encoded payload after its mac), so the secret vouches for what is
- * ordered, not only for who connects. -1 when m is not a valid order. */
+ * ordered, not only for who connects. -1 when m is not a valid order
+ * or nettle cannot be loaded. */
 int proto_order_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
 		    const struct proto_msg *m, uint8_t mac[32]);
 
-/* The shared-secret answer to a nonce: HMAC-SHA-256(secret, nonce). */
-void proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
-		    uint8_t mac[32]);
+/* The shared-secret answer to a nonce: HMAC-SHA-256(secret, nonce).
+ * 0, or -1 when nettle cannot be loaded: mac is then no answer. */
+int proto_auth_mac(const char *secret, const uint8_t nonce[PROTO_NONCE],
+		   uint8_t mac[32]);
 
 /* --- blocking I/O with a deadline (ms; every wait is bounded) --- */
 /* Returns 0; -1 with why (time-out, peer closed, I/O error, bad message).

@@ -14,6 +14,8 @@
 
 #include <json-c/json.h>
 
+#include "core/base/jsoncdl.h"
+
 /* The walker's limits, as the callers' buffers expect them. */
 #define SCAN_DEPTH 32		/* nested values, the document itself included */
 #define SCAN_KEY 160		/* a member name, longer ones are cut */
@@ -142,10 +144,13 @@ int json_scan(const char *text, size_t len,
 	      char *why, size_t whylen)
 {
 	struct scan sc = { .fn = fn, .arg = arg, .why = why, .whylen = whylen };
-	struct json_tokener *tok = json_tokener_new_ex(SCAN_DEPTH);
+	struct json_tokener *tok;
 	struct json_object *doc;
 	int rc;
 
+	if (jsoncdl_load(why, whylen))
+		return -1;
+	tok = json_tokener_new_ex(SCAN_DEPTH);
 	if (!tok) {
 		snprintf(why, whylen, "out of memory");
 		return -1;

@@ -9,6 +9,8 @@ libibc_core_a_SOURCES += \
 	src/core/base/clock.c src/core/base/clock.h \
 	src/core/base/json.c src/core/base/json.h \
 	src/core/base/jsonscan.c src/core/base/jsonscan.h \
+	src/core/base/jsoncdl.c src/core/base/jsoncdl.h \
+	src/core/base/hmacdl.c src/core/base/hmacdl.h \
 	src/core/base/umadlock.c src/core/base/umadlock.h \
 	src/core/base/worker.c src/core/base/worker.h \
 	src/core/base/parse.c src/core/base/parse.h \

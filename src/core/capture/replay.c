@@ -23,6 +23,7 @@
 #include "core/fabric/diff.h"
 #include "core/fabric/fabric.h"
 #include "core/fabric/sweep.h"
+#include "core/base/jsoncdl.h"
 
 static char dir[4096];
 static char host[256], when[64];
@@ -208,7 +209,7 @@ int replay_open(const char *archive, char *err, size_t errlen)
 
 	/* first: a host without libarchive is told what to install, not
 	 * that the capture was refused */
-	if (capar_load(why, sizeof(why))) {
+	if (capar_load(why, sizeof(why)) || jsoncdl_load(why, sizeof(why))) {
 		snprintf(err, errlen, "--from %s: %s", archive, why);
 		return 3;
 	}

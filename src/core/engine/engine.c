@@ -17,6 +17,7 @@
 #include "core/base/sysfs.h"
 #include "core/port/numa.h"
 #include "core/port/snapshot.h"
+#include "core/port/verbsdl.h"
 
 static uint64_t mono_ns(void)
 {
@@ -232,6 +233,8 @@ static enum eng_status open_device(struct eng *e, char *err, size_t errlen)
 	struct ibv_device **list;
 	int n = 0, i;
 
+	if (verbsdl_load(err, errlen))
+		return ENG_NODEV;
 	list = ibv_get_device_list(&n);
 	if (!list || n == 0) {
 		if (list)

@@ -401,15 +401,63 @@ static bool pc_has_errors(const uint8_t *pc)
  * That is what ibqueryerrors asks, but with a window of MADs in flight
  * instead of one round trip at a time.
  */
-/* One query's requests and where each port's are among them. */
+/* Answers per block: 48 kB, which fits into the holes that discovery
+ * left in the heap (a block of all a round's answers did not). */
+#define QUERY_BLOCK 256
+
+/* One query's requests and where each port's are among them. Each
+ * round is first counted (counting: only n moves), then its requests
+ * are added to room of that size. */
 struct query {
 	struct pma_req *r;
-	uint8_t *bufs;
+	uint8_t **blocks;	/* the answers of requests base.., QUERY_BLOCK each */
+	uint8_t **round_blocks[2];	/* to free */
+	int round_nblocks[2];
 	int *node_of, *cpi, *agg, *pc, *pce;	/* request index, -1 none */
 	uint16_t *cap;
 	uint32_t *cap2;
-	int nn, n;
+	int nn, n, base;
+	bool counting;
 };
+
+static void query_add(struct query *q, unsigned lid, int port, int attr)
+{
+	int one = 0;
+
+	int i = q->n - q->base;
+
+	if (!q->counting)	/* the request at r[n], its answer in a block */
+		pma_req_add(&q->r[q->n], &one,
+			    q->blocks[i / QUERY_BLOCK] + (size_t)(i % QUERY_BLOCK) * IB_PC_DATA_SZ,
+			    lid, port, attr);
+	q->n++;
+}
+
+/* After a counting pass of round k: room for its requests, sized to
+ * what is asked rather than to what a round could ask (5 per port), in
+ * blocks that fit into the heap discovery freed: room for 5 per port
+ * was a fresh mapping whose touched pages added to the peak. 0, or -1
+ * out of memory. */
+static int query_room(struct query *q, int k)
+{
+	int n = q->n - q->base, nb = n / QUERY_BLOCK + 1;
+	struct pma_req *r = realloc(q->r, ((size_t)q->n + 1) * sizeof(*r));
+
+	q->n = q->base;		/* none added yet, whatever fails */
+	q->counting = false;
+	if (!r)
+		return -1;
+	q->r = r;
+	q->blocks = q->round_blocks[k] = calloc((size_t)nb, sizeof(*q->blocks));
+	if (!q->blocks)
+		return -1;
+	for (; q->round_nblocks[k] < nb; q->round_nblocks[k]++) {
+		q->blocks[q->round_nblocks[k]] = calloc(QUERY_BLOCK, IB_PC_DATA_SZ);
+		if (!q->blocks[q->round_nblocks[k]])
+			return -1;
+	}
+	return 0;
+}
 
 /* Whether node k's ClassPortInfo is known this round: kept from an
  * earlier one (no request) or answered now. */
@@ -434,6 +482,7 @@ static bool node_cpi_kept(const struct sweep *sw, int i)
 static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
 			   struct query *q)
 {
+	q->nn = 0;
 	for (int i = 0; i < sw->n; i++) {
 		const struct sweep_port *p = &sw->p[i];
 
@@ -447,20 +496,19 @@ static void first_requests(const struct sweep *sw, const struct sweep_opts *o,
 				q->cap2[q->nn] = p->cap2;
 			} else {
 				q->cpi[q->nn] = q->n;
-				pma_req_add(q->r, &q->n, q->bufs, p->lid,
-					    p->is_switch ? 0 : p->port, CLASS_PORT_INFO);
+				query_add(q, p->lid, p->is_switch ? 0 : p->port, CLASS_PORT_INFO);
 			}
 			q->agg[q->nn] = -1;
 			if (p->is_switch && !o->all_counters) {
 				q->agg[q->nn] = q->n;
-				pma_req_add(q->r, &q->n, q->bufs, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
+				query_add(q, p->lid, 0xFF, IB_GSI_PORT_COUNTERS);
 			}
 			q->nn++;
 		}
 		q->pc[i] = q->pce[i] = -1;
 		if (!p->is_switch) {
 			q->pc[i] = q->n;
-			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
+			query_add(q, p->lid, p->port, IB_GSI_PORT_COUNTERS);
 		}
 	}
 }
@@ -484,12 +532,12 @@ static void second_requests(const struct sweep *sw, const struct sweep_opts *o,
 			    !(q->cap2[k] & PMA_CAP2_EXT_ERRORS) && !pc_has_errors(a->out))
 				continue;	/* no errors on any of its ports */
 			q->pc[i] = q->n;
-			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS);
+			query_add(q, p->lid, p->port, IB_GSI_PORT_COUNTERS);
 		}
 		if ((q->cap2[k] & PMA_CAP2_EXT_ERRORS) ||
 		    (o->all_counters && (q->cap[k] & (PMA_CAP_EXT_WIDTH | PMA_CAP_EXT_NOIETF)))) {
 			q->pce[i] = q->n;
-			pma_req_add(q->r, &q->n, q->bufs, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
+			query_add(q, p->lid, p->port, IB_GSI_PORT_COUNTERS_EXT);
 		}
 	}
 }
@@ -553,7 +601,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	struct ibmad_port *mp = NULL;
 	struct pma_pipe pp = { 0 };
 	struct query q = { 0 };
-	int n1, rc, cap_req;
+	int n1, rc;
 	double t0 = counters_now();
 	bool fenced;
 
@@ -565,9 +613,6 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 		umadlock_span_end();
 		return rc;
 	}
-	cap_req = 3 * sw->n + 2 * sw->n + 8;
-	q.r = calloc((size_t)cap_req, sizeof(*q.r));
-	q.bufs = calloc((size_t)cap_req, IB_PC_DATA_SZ);
 	q.node_of = calloc((size_t)sw->n, sizeof(int));
 	q.cpi = calloc((size_t)sw->n, sizeof(int));
 	q.agg = calloc((size_t)sw->n, sizeof(int));
@@ -575,8 +620,11 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	q.pce = calloc((size_t)sw->n, sizeof(int));
 	q.cap = calloc((size_t)sw->n, sizeof(*q.cap));
 	q.cap2 = calloc((size_t)sw->n, sizeof(*q.cap2));
-	if (!q.r || !q.bufs || !q.node_of || !q.cpi || !q.agg || !q.pc || !q.pce ||
-	    !q.cap || !q.cap2) {
+	q.counting = true;
+	if (q.node_of && q.cpi && q.agg && q.pc && q.pce && q.cap && q.cap2)
+		first_requests(sw, o, &q);
+	if (!q.node_of || !q.cpi || !q.agg || !q.pc || !q.pce || !q.cap || !q.cap2 ||
+	    query_room(&q, 0)) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
@@ -590,8 +638,17 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	for (int k = 0; k < q.nn; k++)
 		if (q.cpi[k] >= 0 && q.r[q.cpi[k]].status == 1)
 			counters_parse_cpi(q.r[q.cpi[k]].out, &q.cap[k], &q.cap2[k]);
-	n1 = q.n;
+	n1 = q.base = q.n;
+	q.counting = true;
 	second_requests(sw, o, &q);
+	if (q.n > n1) {
+		if (query_room(&q, 1)) {
+			snprintf(err, errlen, "out of memory");
+			rc = 5;
+			goto out;
+		}
+		second_requests(sw, o, &q);
+	}
 	if (q.n > n1 && pma_pipe_run(&pp, q.r + n1, q.n - n1) < 0) {
 		snprintf(err, errlen, "PMA queries failed on the local port: %s", strerror(errno));
 		rc = 4;
@@ -606,7 +663,11 @@ out:
 	sw->mads_failed += pp.failed;
 	sw->mads_retried += pp.retried;
 	free(q.r);
-	free(q.bufs);
+	for (int k = 0; k < 2; k++) {
+		for (int b = 0; b < q.round_nblocks[k]; b++)
+			free(q.round_blocks[k][b]);
+		free(q.round_blocks[k]);
+	}
 	free(q.node_of);
 	free(q.cpi);
 	free(q.agg);

@@ -12,6 +12,7 @@
 
 #include "core/base/jsonscan.h"
 #include "core/base/parse.h"
+#include "core/base/jsoncdl.h"
 
 /* ---- reader ---- */
 
@@ -748,6 +749,10 @@ static struct fabric *parse_fabric_json(const char *text, size_t len, const char
 	int *pidx = NULL;
 	char why[160];
 
+	if (jsoncdl_load(why, sizeof(why))) {
+		snprintf(err, errlen, "cannot read the saved fabric %s: %s", name, why);
+		goto out;
+	}
 	if (json_scan(text, len, jtake, &r, why, sizeof(why))) {
 		snprintf(err, errlen, "cannot read the saved fabric %s: not valid JSON (%s) — give a file written by ibconsole fabric --json or --save",
 			 name, why);

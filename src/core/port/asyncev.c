@@ -15,6 +15,7 @@
 
 #include "core/base/umadlock.h"
 #include "core/base/worker.h"
+#include "core/port/verbsdl.h"
 
 #define POLL_MS 200
 
@@ -114,6 +115,8 @@ struct asyncev *asyncev_start(const char *device, const char *events_file,
 	struct asyncev *a;
 	int n = 0;
 
+	if (verbsdl_load(err, errlen))
+		return NULL;
 	a = calloc(1, sizeof(*a));
 	if (!a) {
 		snprintf(err, errlen, "out of memory");

@@ -9,6 +9,8 @@ libibc_core_a_SOURCES += \
 	src/core/port/madaccess.c src/core/port/madaccess.h \
 	src/core/port/smpagent.c src/core/port/smpagent.h \
 	src/core/port/verbs_source.c src/core/port/sysfs_source.c \
+	src/core/port/verbsdl.c src/core/port/verbsdl.h \
+	src/core/port/numadl.c src/core/port/numadl.h \
 	src/core/port/snapshot.c src/core/port/snapshot.h \
 	src/core/port/snapshot_json.c \
 	src/core/port/sampler.c src/core/port/sampler.h \

@@ -14,6 +14,7 @@
 #include <infiniband/verbs.h>
 
 #include "core/base/sysfs.h"
+#include "core/port/verbsdl.h"
 
 /* active_speed (verbs enum) → the PortInfo masks port_decode_rate reads.
  * XDR cannot come this way: rdma-core 44's ibv_port_attr has only the
@@ -144,6 +145,8 @@ static int verbs_port(struct port_info *p, char *why, size_t whylen, bool *gids)
 	bool found = false;
 	int n, rc = 0, err = 0;
 
+	if (verbsdl_load(why, whylen))
+		return -1;
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		if (errno == ENOSYS)

@@ -23,6 +23,7 @@
 #include "core/testrun/perftest_proto.h"
 #include "core/engine/facts.h"
 #include "core/base/clock.h"
+#include "core/port/verbsdl.h"
 
 /* The version we announce: the newest whose handshake we speak without
  * the negotiation block, so a 6.28+ server skips it too. */
@@ -105,8 +106,11 @@ static int dial(struct ptc *c, char *err, size_t errlen)
 static int local_mtu(const struct client_opts *o, char *err, size_t errlen)
 {
 	int n = 0, mtu = -1;
-	struct ibv_device **l = ibv_get_device_list(&n);
+	struct ibv_device **l;
 
+	if (verbsdl_load(err, errlen))
+		return -1;
+	l = ibv_get_device_list(&n);
 	for (int i = 0; l && i < n && mtu < 0; i++) {
 		struct ibv_context *ctx;
 		struct ibv_port_attr pa;

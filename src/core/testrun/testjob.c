@@ -21,6 +21,7 @@
 #include "core/testrun/tcptest.h"
 #include "core/counters/testctr.h"
 #include "core/base/clock.h"
+#include "core/base/hmacdl.h"
 
 struct testjob {
 	struct worker wk;
@@ -599,5 +600,7 @@ int testjob_read_secret(const char *path, char *buf, size_t len, char *err, size
 		snprintf(err, errlen, "the secret file %s has an empty first line — put the secret there", path);
 		return -1;
 	}
-	return 0;
+	/* a secret is only ever used through nettle's HMAC: say now when
+	 * it cannot be loaded, not at the first handshake */
+	return hmacdl_load(err, errlen);
 }
