@@ -234,6 +234,29 @@ static void section_name(char *buf, size_t len, const char *prefix,
 		s->kind == SK_PMA ? pma_families[s->arg].suffix : fixed_fams[s->kind].suffix);
 }
 
+/* Every section's family name under one prefix, made on the first call
+ * for that prefix in a thread: a port's text names a family for each of
+ * its samples, and a full sweep writes hundreds of thousands of them. */
+struct section_names {
+	char prefix[64];
+	char name[EXPORT_MAX_SECTIONS][96];
+};
+
+static const struct section_names *names_for(const char *prefix)
+{
+	static _Thread_local struct section_names nm;
+	int ns;
+	const struct section *s = sections(&ns);
+
+	/* a prefix too long for the key is named again on each call */
+	if (!nm.prefix[0] || strcmp(nm.prefix, prefix)) {
+		snprintf(nm.prefix, sizeof(nm.prefix), "%s", prefix);
+		for (int k = 0; k < ns; k++)
+			section_name(nm.name[k], sizeof(nm.name[k]), prefix, &s[k]);
+	}
+	return &nm;
+}
+
 /* The header of the family section s starts, if it starts one. BER and
  * PMA families are written only where a port has a sample (any). */
 static void section_header(struct expo_buf *b, const char *prefix,
@@ -299,16 +322,14 @@ static void verdict_class(struct expo_buf *b, const char *name,
 	expo_free(&l);
 }
 
-/* Port t's samples of section s. */
-static void port_section(struct expo_buf *b, const char *prefix,
+/* Port t's samples of section s, whose family is name. */
+static void port_section(struct expo_buf *b, const char *name,
 			 const struct export_target *t, const struct section *s)
 {
 	const struct counter_set *cs = t->cs;
 	bool ok = cs && cs->valid;
 	const struct ctr_value *v;
-	char name[96];
 
-	section_name(name, sizeof(name), prefix, s);
 	switch ((enum sect_kind)s->kind) {
 	case SK_BER:
 		if (t->ber_valid)
@@ -360,6 +381,7 @@ void export_port_text(struct expo_buf *b, const char *prefix,
 {
 	int ns;
 	const struct section *s = sections(&ns);
+	const struct section_names *nm = names_for(prefix);
 	size_t base = b->len;
 
 	for (int k = 0; k < ns; k++) {
@@ -367,7 +389,7 @@ void export_port_text(struct expo_buf *b, const char *prefix,
 
 		off[k] = (uint32_t)(b->len - base);
 		if (part == EXPORT_PART_ALL || traffic == (part == EXPORT_PART_TRAFFIC))
-			port_section(b, prefix, t, &s[k]);
+			port_section(b, nm->name[k], t, &s[k]);
 	}
 	off[ns] = (uint32_t)(b->len - base);
 }
@@ -390,8 +412,8 @@ void export_port_traffic(struct expo_buf *b, const char *prefix, const char *lab
 {
 	int ns;
 	const struct section *s = sections(&ns);
+	const struct section_names *nm = names_for(prefix);
 	size_t base = b->len;
-	char name[96];
 
 	for (int k = 0; k < ns; k++) {
 		const struct pma_family *f;
@@ -401,8 +423,7 @@ void export_port_traffic(struct expo_buf *b, const char *prefix, const char *lab
 		if (s[k].kind != SK_PMA || !(present & (1u << s[k].arg)))
 			continue;
 		f = &pma_families[s[k].arg];
-		section_name(name, sizeof(name), prefix, &s[k]);
-		expo_sample_u64(b, name, labels, NULL, NULL, v[f->idx] * f->mult);
+		expo_sample_u64(b, nm->name[k], labels, NULL, NULL, v[f->idx] * f->mult);
 	}
 	off[ns] = (uint32_t)(b->len - base);
 }
