@@ -397,10 +397,6 @@ static int render_sweep(struct exp_state *x, unsigned long list, int *worst,
 		snprintf(err, errlen, "out of memory for %d fabric ports", sw->n);
 		return rc;
 	}
-	if (porttexts_traffic(&x->texts, "ibconsole_fabric_port", x->et, sw)) {
-		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw->n);
-		return 5;
-	}
 	/* A fresh buffer for the whole text (30 MB on 8,064 ports) grown by
 	 * doubling cost a third of the exporter's CPU at a 10 s interval:
 	 * page faults and realloc's copies. The previous sweep's memory,
@@ -411,8 +407,7 @@ static int render_sweep(struct exp_state *x, unsigned long list, int *worst,
 	expo_reserve(&b, x->fabric_len + x->fabric_len / 8);
 	export_write_node_up(&b, sweeper_fabric(x->swp), x->ok, x->fport, sw->n);
 	expo_append(&b, x->model_text.p, x->model_text.len);
-	export_write_texts(&b, "ibconsole_fabric_port", x->texts.view, sw->n);
-	if (b.oom) {
+	if (porttexts_write(&x->texts, &b, "ibconsole_fabric_port", x->et, sw) || b.oom) {
 		expo_free(&b);
 		snprintf(err, errlen, "out of memory rendering %d fabric ports", sw->n);
 		return 5;

@@ -407,25 +407,31 @@ unsigned export_traffic_present(const struct counter_set *cs)
 	return present;
 }
 
-void export_port_traffic(struct expo_buf *b, const char *prefix, const char *labels,
-			 const uint64_t *v, unsigned present, uint32_t *off)
+int export_section_traffic(int k)
 {
 	int ns;
 	const struct section *s = sections(&ns);
-	const struct section_names *nm = names_for(prefix);
-	size_t base = b->len;
 
-	for (int k = 0; k < ns; k++) {
-		const struct pma_family *f;
+	return k >= 0 && k < ns && s[k].kind == SK_PMA ? s[k].arg : -1;
+}
 
-		off[k] = (uint32_t)(b->len - base);
-		/* arg indexes pma_families only in a PMA section */
-		if (s[k].kind != SK_PMA || !(present & (1u << s[k].arg)))
-			continue;
-		f = &pma_families[s[k].arg];
-		expo_sample_u64(b, nm->name[k], labels, NULL, NULL, v[f->idx] * f->mult);
-	}
-	off[ns] = (uint32_t)(b->len - base);
+void export_section_header(struct expo_buf *b, const char *prefix, int k, bool any)
+{
+	int ns;
+	const struct section *s = sections(&ns);
+
+	if (k >= 0 && k < ns)
+		section_header(b, prefix, &s[k], k ? &s[k - 1] : NULL, any);
+}
+
+void export_traffic_sample(struct expo_buf *b, const char *prefix, int k,
+			   const char *labels, const uint64_t *v)
+{
+	int f = export_section_traffic(k);
+
+	if (f >= 0)
+		expo_sample_u64(b, names_for(prefix)->name[k], labels, NULL, NULL,
+				v[pma_families[f].idx] * pma_families[f].mult);
 }
 
 void export_write_texts(struct expo_buf *b, const char *prefix,
@@ -439,16 +445,12 @@ void export_write_texts(struct expo_buf *b, const char *prefix,
 
 		for (int i = 0; i < n && !any; i++)
 			any = pt[i].off[k + 1] > pt[i].off[k];
-		for (int i = 0; i < n && !any; i++)
-			any = pt[i].p2 && pt[i].off2[k + 1] > pt[i].off2[k];
 		section_header(b, prefix, &s[k], k ? &s[k - 1] : NULL, any);
 		for (int i = 0; i < n; i++) {
 			const struct export_port_text *x = &pt[i];
 
 			if (x->off[k + 1] > x->off[k])
 				expo_append(b, x->p + x->off[k], x->off[k + 1] - x->off[k]);
-			if (x->p2 && x->off2[k + 1] > x->off2[k])
-				expo_append(b, x->p2 + x->off2[k], x->off2[k + 1] - x->off2[k]);
 		}
 	}
 }
