@@ -51,6 +51,11 @@ static bool reserve(struct expo_buf *b, size_t more)
 	return true;
 }
 
+void expo_reserve(struct expo_buf *b, size_t n)
+{
+	reserve(b, n);
+}
+
 void expo_append(struct expo_buf *b, const char *s, size_t n)
 {
 	if (!reserve(b, n))

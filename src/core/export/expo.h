@@ -20,6 +20,9 @@ struct expo_buf {
 void expo_init(struct expo_buf *b);
 void expo_free(struct expo_buf *b);
 void expo_reset(struct expo_buf *b);
+/* Room for n more bytes at once (a writer that knows about how long its
+ * text will be grows the buffer in one step, not by doubling). */
+void expo_reserve(struct expo_buf *b, size_t n);
 void expo_printf(struct expo_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void expo_append(struct expo_buf *b, const char *s, size_t n);

@@ -234,6 +234,29 @@ static void section_name(char *buf, size_t len, const char *prefix,
 		s->kind == SK_PMA ? pma_families[s->arg].suffix : fixed_fams[s->kind].suffix);
 }
 
+/* Every section's family name under one prefix, made on the first call
+ * for that prefix in a thread: a port's text names a family for each of
+ * its samples, and a full sweep writes hundreds of thousands of them. */
+struct section_names {
+	char prefix[64];
+	char name[EXPORT_MAX_SECTIONS][96];
+};
+
+static const struct section_names *names_for(const char *prefix)
+{
+	static _Thread_local struct section_names nm;
+	int ns;
+	const struct section *s = sections(&ns);
+
+	/* a prefix too long for the key is named again on each call */
+	if (!nm.prefix[0] || strcmp(nm.prefix, prefix)) {
+		snprintf(nm.prefix, sizeof(nm.prefix), "%s", prefix);
+		for (int k = 0; k < ns; k++)
+			section_name(nm.name[k], sizeof(nm.name[k]), prefix, &s[k]);
+	}
+	return &nm;
+}
+
 /* The header of the family section s starts, if it starts one. BER and
  * PMA families are written only where a port has a sample (any). */
 static void section_header(struct expo_buf *b, const char *prefix,
@@ -299,16 +322,14 @@ static void verdict_class(struct expo_buf *b, const char *name,
 	expo_free(&l);
 }
 
-/* Port t's samples of section s. */
-static void port_section(struct expo_buf *b, const char *prefix,
+/* Port t's samples of section s, whose family is name. */
+static void port_section(struct expo_buf *b, const char *name,
 			 const struct export_target *t, const struct section *s)
 {
 	const struct counter_set *cs = t->cs;
 	bool ok = cs && cs->valid;
 	const struct ctr_value *v;
-	char name[96];
 
-	section_name(name, sizeof(name), prefix, s);
 	switch ((enum sect_kind)s->kind) {
 	case SK_BER:
 		if (t->ber_valid)
@@ -360,6 +381,7 @@ void export_port_text(struct expo_buf *b, const char *prefix,
 {
 	int ns;
 	const struct section *s = sections(&ns);
+	const struct section_names *nm = names_for(prefix);
 	size_t base = b->len;
 
 	for (int k = 0; k < ns; k++) {
@@ -367,7 +389,7 @@ void export_port_text(struct expo_buf *b, const char *prefix,
 
 		off[k] = (uint32_t)(b->len - base);
 		if (part == EXPORT_PART_ALL || traffic == (part == EXPORT_PART_TRAFFIC))
-			port_section(b, prefix, t, &s[k]);
+			port_section(b, nm->name[k], t, &s[k]);
 	}
 	off[ns] = (uint32_t)(b->len - base);
 }
@@ -385,26 +407,31 @@ unsigned export_traffic_present(const struct counter_set *cs)
 	return present;
 }
 
-void export_port_traffic(struct expo_buf *b, const char *prefix, const char *labels,
-			 const uint64_t *v, unsigned present, uint32_t *off)
+int export_section_traffic(int k)
 {
 	int ns;
 	const struct section *s = sections(&ns);
-	size_t base = b->len;
-	char name[96];
 
-	for (int k = 0; k < ns; k++) {
-		const struct pma_family *f;
+	return k >= 0 && k < ns && s[k].kind == SK_PMA ? s[k].arg : -1;
+}
 
-		off[k] = (uint32_t)(b->len - base);
-		/* arg indexes pma_families only in a PMA section */
-		if (s[k].kind != SK_PMA || !(present & (1u << s[k].arg)))
-			continue;
-		f = &pma_families[s[k].arg];
-		section_name(name, sizeof(name), prefix, &s[k]);
-		expo_sample_u64(b, name, labels, NULL, NULL, v[f->idx] * f->mult);
-	}
-	off[ns] = (uint32_t)(b->len - base);
+void export_section_header(struct expo_buf *b, const char *prefix, int k, bool any)
+{
+	int ns;
+	const struct section *s = sections(&ns);
+
+	if (k >= 0 && k < ns)
+		section_header(b, prefix, &s[k], k ? &s[k - 1] : NULL, any);
+}
+
+void export_traffic_sample(struct expo_buf *b, const char *prefix, int k,
+			   const char *labels, const uint64_t *v)
+{
+	int f = export_section_traffic(k);
+
+	if (f >= 0)
+		expo_sample_u64(b, names_for(prefix)->name[k], labels, NULL, NULL,
+				v[pma_families[f].idx] * pma_families[f].mult);
 }
 
 void export_write_texts(struct expo_buf *b, const char *prefix,
@@ -418,16 +445,12 @@ void export_write_texts(struct expo_buf *b, const char *prefix,
 
 		for (int i = 0; i < n && !any; i++)
 			any = pt[i].off[k + 1] > pt[i].off[k];
-		for (int i = 0; i < n && !any; i++)
-			any = pt[i].p2 && pt[i].off2[k + 1] > pt[i].off2[k];
 		section_header(b, prefix, &s[k], k ? &s[k - 1] : NULL, any);
 		for (int i = 0; i < n; i++) {
 			const struct export_port_text *x = &pt[i];
 
 			if (x->off[k + 1] > x->off[k])
 				expo_append(b, x->p + x->off[k], x->off[k + 1] - x->off[k]);
-			if (x->p2 && x->off2[k + 1] > x->off2[k])
-				expo_append(b, x->p2 + x->off2[k], x->off2[k + 1] - x->off2[k]);
 		}
 	}
 }

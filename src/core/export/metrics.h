@@ -67,18 +67,23 @@ int export_nsections(void);
 void export_port_text(struct expo_buf *b, const char *prefix,
 		      const struct export_target *t, uint32_t *off,
 		      enum export_part part);
-/* Which traffic families cs has (bit k: the k-th), for the next. */
+/* Which traffic families cs has (bit f: the f-th), for the next. */
 unsigned export_traffic_present(const struct counter_set *cs);
-/* The traffic part of a port with those families from its raw values
- * (v: by ctr_table row, counters_pma_values()): the text
- * export_port_text() writes for the counter set they make. */
-void export_port_traffic(struct expo_buf *b, const char *prefix, const char *labels,
-			 const uint64_t *v, unsigned present, uint32_t *off);
+/* The traffic family f section k holds (its bit in the above), -1 when
+ * it holds none. */
+int export_section_traffic(int k);
+/* Section k's family header, where the section starts a family; any:
+ * some port has a sample in it (a traffic family that none has is left
+ * out). */
+void export_section_header(struct expo_buf *b, const char *prefix, int k, bool any);
+/* A port's sample of traffic section k from its raw values (v: by
+ * ctr_table row, counters_pma_values()), as export_port_text() writes
+ * it for the counter set they make; nothing in any other section. */
+void export_traffic_sample(struct expo_buf *b, const char *prefix, int k,
+			   const char *labels, const uint64_t *v);
 struct export_port_text {
 	const char *p;		/* section k: p[off[k] .. off[k + 1]) */
 	const uint32_t *off;
-	const char *p2;		/* then p2's section k, NULL: none */
-	const uint32_t *off2;
 };
 /* export_write_counters()' families from n ports' texts. */
 void export_write_texts(struct expo_buf *b, const char *prefix,

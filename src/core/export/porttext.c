@@ -8,20 +8,17 @@
 
 #include "core/fabric/sweep.h"
 
-/* a port with no text: nothing in any section */
-static const char empty[] = "";
-static const uint32_t no_off[EXPORT_MAX_SECTIONS + 1];
-
 void porttexts_free(struct porttexts *pt)
 {
 	for (int i = 0; pt->t && i < pt->n; i++) {
 		free(pt->t[i].p);
 		free(pt->t[i].off);
 	}
+	for (int k = 0; pt->sect && k < pt->nsect; k++)
+		expo_free(&pt->sect[k]);
 	free(pt->t);
-	free(pt->view);
-	free(pt->toff);
-	expo_free(&pt->traffic);
+	free(pt->sect);
+	free(pt->dirty);
 	memset(pt, 0, sizeof(*pt));
 }
 
@@ -32,16 +29,14 @@ int porttexts_fit(struct porttexts *pt, int n, unsigned long list)
 	porttexts_free(pt);
 	pt->nsect = export_nsections();
 	pt->t = calloc((size_t)n + 1, sizeof(*pt->t));
-	pt->view = calloc((size_t)n + 1, sizeof(*pt->view));
-	pt->toff = malloc(((size_t)n + 1) * ((size_t)pt->nsect + 1) * sizeof(*pt->toff));
-	if (!pt->t || !pt->view || !pt->toff) {
+	pt->sect = calloc((size_t)pt->nsect, sizeof(*pt->sect));
+	pt->dirty = malloc((size_t)pt->nsect * sizeof(*pt->dirty));
+	if (!pt->t || !pt->sect || !pt->dirty) {
 		porttexts_free(pt);
 		return -1;
 	}
-	for (int i = 0; i < n; i++) {
-		pt->view[i].p = empty;
-		pt->view[i].off = no_off;
-	}
+	for (int k = 0; k < pt->nsect; k++)
+		pt->dirty[k] = true;
 	pt->n = n;
 	pt->list = list;
 	return 0;
@@ -98,31 +93,47 @@ bool porttexts_fresh(const struct porttexts *pt, int i, const struct sweep *sw,
 	       t->cap2 == p->cap2 && same_errors(t->v, raw(sw, i));
 }
 
+/* Marks the sections where port k's text p (offsets off, NULL: none)
+ * differs from its kept one. */
+static void mark_changed(struct porttexts *pt, const struct porttext *k,
+			 const char *p, const uint32_t *off)
+{
+	for (int s = 0; s < pt->nsect; s++) {
+		size_t a = k->p ? k->off[s + 1] - k->off[s] : 0;
+		size_t b = p ? off[s + 1] - off[s] : 0;
+
+		if (a != b || (a && memcmp(k->p + k->off[s], p + off[s], a)))
+			pt->dirty[s] = true;
+	}
+}
+
 int porttexts_keep(struct porttexts *pt, int i, const char *prefix,
 		   const struct export_target *t, int worst, const struct sweep *sw,
 		   const struct sweep *prev)
 {
 	struct porttext *k = &pt->t[i];
 	const uint64_t *v = raw(sw, i);
+	uint32_t off[EXPORT_MAX_SECTIONS + 1];
 	struct expo_buf b;
 
-	free(k->p);
-	k->p = NULL;
-	pt->view[i].p = empty;
-	pt->view[i].off = no_off;
+	expo_init(&b);
+	export_port_text(&b, prefix, t, off, EXPORT_PART_REST);
+	if (!b.oom && !b.p)
+		b.p = calloc(1, 1);
 	if (!k->off)
 		k->off = malloc(((size_t)pt->nsect + 1) * sizeof(*k->off));
-	if (!k->off)
-		return -1;
-	expo_init(&b);
-	export_port_text(&b, prefix, t, k->off, EXPORT_PART_REST);
-	if (b.oom) {
+	if (b.oom || !b.p || !k->off) {
+		/* the port has no text now */
+		mark_changed(pt, k, NULL, NULL);
 		expo_free(&b);
+		free(k->p);
+		k->p = NULL;
 		return -1;
 	}
-	k->p = b.p ? b.p : calloc(1, 1);
-	if (!k->p)
-		return -1;
+	mark_changed(pt, k, b.p, off);
+	free(k->p);
+	k->p = b.p;
+	memcpy(k->off, off, ((size_t)pt->nsect + 1) * sizeof(*k->off));
 	k->present = export_traffic_present(t->cs);
 	k->worst = worst;
 	k->steady = v && same(sw, prev, i);
@@ -132,31 +143,55 @@ int porttexts_keep(struct porttexts *pt, int i, const char *prefix,
 	k->cap2 = sw->p[i].cap2;
 	if (v)
 		memcpy(k->v, v, sizeof(k->v));
-	pt->view[i].p = k->p;
-	pt->view[i].off = k->off;
 	return 0;
 }
 
-int porttexts_traffic(struct porttexts *pt, const char *prefix,
-		      const struct export_target *et, const struct sweep *sw)
+/* Section s of every port's kept text, in port order, into sect[s]. */
+static int remake(struct porttexts *pt, int s)
 {
-	static const uint64_t zero[CTR_IDX_COUNT];
-	size_t ns = (size_t)pt->nsect + 1, at = 0;
+	struct expo_buf *b = &pt->sect[s];
 
-	expo_reset(&pt->traffic);
+	expo_reset(b);
 	for (int i = 0; i < pt->n; i++) {
-		const uint64_t *v = raw(sw, i);
+		const struct porttext *k = &pt->t[i];
 
-		export_port_traffic(&pt->traffic, prefix, et[i].labels, v ? v : zero,
-				    v ? pt->t[i].present : 0, pt->toff + (size_t)i * ns);
+		if (k->p && k->off[s + 1] > k->off[s])
+			expo_append(b, k->p + k->off[s], k->off[s + 1] - k->off[s]);
 	}
-	if (pt->traffic.oom)
+	if (b->oom) {
+		expo_free(b);
 		return -1;
-	/* one stretch each, in port order */
-	for (int i = 0; i < pt->n; i++) {
-		pt->view[i].p2 = pt->traffic.p ? pt->traffic.p + at : empty;
-		pt->view[i].off2 = pt->toff + (size_t)i * ns;
-		at += pt->view[i].off2[ns - 1];
 	}
+	pt->dirty[s] = false;
 	return 0;
+}
+
+int porttexts_write(struct porttexts *pt, struct expo_buf *b, const char *prefix,
+		    const struct export_target *et, const struct sweep *sw)
+{
+	for (int s = 0; s < pt->nsect; s++) {
+		int f = export_section_traffic(s);
+		unsigned bit = f < 0 ? 0 : 1u << f;
+		bool any = false;
+
+		if (f < 0) {
+			if (pt->dirty[s] && remake(pt, s))
+				return -1;
+			export_section_header(b, prefix, s, pt->sect[s].len > 0);
+			if (pt->sect[s].len)
+				expo_append(b, pt->sect[s].p, pt->sect[s].len);
+			continue;
+		}
+		/* traffic: this sweep's values, absent where not read */
+		for (int i = 0; i < pt->n && !any; i++)
+			any = raw(sw, i) && (pt->t[i].present & bit);
+		export_section_header(b, prefix, s, any);
+		for (int i = 0; any && i < pt->n; i++) {
+			const uint64_t *v = raw(sw, i);
+
+			if (v && (pt->t[i].present & bit))
+				export_traffic_sample(b, prefix, s, et[i].labels, v);
+		}
+	}
+	return b->oom ? -1 : 0;
 }

@@ -7,7 +7,9 @@
  * counters read the same as in the previous sweep, and did so when its
  * text was written, has the same verdicts (nothing moved in either
  * interval) and the same text: it is written once and reused, so a
- * sweep judges and writes only the ports whose error counters moved. */
+ * sweep judges and writes only the ports whose error counters moved.
+ * Each section of the rest is kept as served too, all ports' samples in
+ * port order, and made again only when a port's samples in it changed. */
 #ifndef IBC_EXPORT_PORTTEXT_H
 #define IBC_EXPORT_PORTTEXT_H
 
@@ -34,11 +36,10 @@ struct porttext {
 
 struct porttexts {
 	struct porttext *t;
-	struct export_port_text *view;	/* for export_write_texts() */
 	int n, nsect;
 	unsigned long list;		/* the port list they belong to */
-	struct expo_buf traffic;	/* this sweep's traffic parts */
-	uint32_t *toff;			/* n x (nsect + 1) */
+	struct expo_buf *sect;		/* nsect: the rest's sections as served */
+	bool *dirty;			/* nsect: sect[k] is to be made again */
 };
 
 /* Fits pt to the n ports of port list `list` (a number that changes
@@ -56,10 +57,12 @@ bool porttexts_fresh(const struct porttexts *pt, int i, const struct sweep *sw,
 int porttexts_keep(struct porttexts *pt, int i, const char *prefix,
 		   const struct export_target *t, int worst, const struct sweep *sw,
 		   const struct sweep *prev);
-/* Every port's traffic part of this sweep (sw), labels from et[i]. 0, or
- * -1 out of memory. */
-int porttexts_traffic(struct porttexts *pt, const char *prefix,
-		      const struct export_target *et, const struct sweep *sw);
+/* Appends every counter family of the ports to b: the kept sections,
+ * and the traffic families from this sweep's (sw) raw values, labels
+ * from et[i]; what export_write_counters() writes for the same ports.
+ * 0, or -1 out of memory. */
+int porttexts_write(struct porttexts *pt, struct expo_buf *b, const char *prefix,
+		    const struct export_target *et, const struct sweep *sw);
 void porttexts_free(struct porttexts *pt);
 
 #endif

@@ -25,7 +25,7 @@
 
 struct export_blob {
 	int refs;		/* under blob_lock */
-	size_t len;
+	size_t len, cap;
 	char *p;
 };
 
@@ -46,12 +46,13 @@ struct export_blob *export_blob_take(struct expo_buf *b)
 	}
 	x->refs = 1;
 	x->len = b->len;
+	x->cap = b->cap;
 	x->p = b->p;
 	memset(b, 0, sizeof(*b));
 	return x;
 }
 
-static struct export_blob *blob_get(struct export_blob *x)
+struct export_blob *export_blob_ref(struct export_blob *x)
 {
 	if (x) {
 		pthread_mutex_lock(&blob_lock);
@@ -74,6 +75,25 @@ void export_blob_put(struct export_blob *x)
 		free(x->p);
 		free(x);
 	}
+}
+
+bool export_blob_reuse(struct export_blob *x, struct expo_buf *b)
+{
+	int left;
+
+	if (!x)
+		return false;
+	pthread_mutex_lock(&blob_lock);
+	left = --x->refs;
+	pthread_mutex_unlock(&blob_lock);
+	if (left)
+		return false;
+	expo_free(b);
+	b->p = x->p;
+	b->cap = x->cap;
+	expo_reset(b);
+	free(x);
+	return true;
 }
 
 struct export_store {
@@ -135,7 +155,7 @@ static struct scrape *scrape_new(struct export_store *st)
 	s->part[0] = export_blob_take(&h);
 	pthread_mutex_lock(&st->lock);
 	for (int i = 0; i < EXPORT_SLOTS; i++)
-		s->part[i + 1] = blob_get(st->slot[i]);
+		s->part[i + 1] = export_blob_ref(st->slot[i]);
 	pthread_mutex_unlock(&st->lock);
 	for (int i = 0; i <= EXPORT_SLOTS; i++)
 		s->total += s->part[i] ? s->part[i]->len : 0;

@@ -4,6 +4,7 @@
 #ifndef IBC_EXPORT_SERVER_H
 #define IBC_EXPORT_SERVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "core/export/expo.h"
@@ -13,7 +14,15 @@ struct export_blob;
 
 /* Takes over b's memory (b is left empty); NULL when out of memory. */
 struct export_blob *export_blob_take(struct expo_buf *b);
+/* One more reference to x (NULL: none). */
+struct export_blob *export_blob_ref(struct export_blob *x);
 void export_blob_put(struct export_blob *x);
+/* Drops the caller's reference to x; when it was the last one (no store
+ * and no scrape holds x any more) b takes x's memory, emptied, and true:
+ * a writer that keeps its previous piece this way writes the next one
+ * into memory already mapped, instead of faulting in a fresh buffer
+ * page by page. x is gone either way. */
+bool export_blob_reuse(struct export_blob *x, struct expo_buf *b);
 
 /* What a scrape answers: a head written at scrape time by head_fn (build
  * information, ages), then the newest published piece of each slot. */
