@@ -7,7 +7,7 @@ IBC=$IBCONSOLE
 P=18700
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 command -v valgrind > /dev/null || fail "valgrind missing: apt-get install valgrind"
-VG="timeout 150 valgrind --vgdb=no --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite"
+VG="timeout 150 valgrind --vgdb=no --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --suppressions=$VM_TESTS_DIR/valgrind.supp"
 pids=
 cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT

@@ -24,7 +24,7 @@ VM_TESTS = tests/vm/verbs.test tests/vm/demo.test tests/vm/fleet.test \
 TESTS += $(VM_TESTS) tests/vm/agent-hammer.test tests/vm/agent-orders.test \
 	tests/vm/agent-tcp.test
 EXTRA_DIST += tests/vm/verbs.test tests/vm/rxe-vm.sh tests/vm/suite.sh tests/vm/vmlock.sh \
-	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh \
+	tests/vm/vmlib.sh tests/vm/enginelib.sh tests/vm/faultlib.sh tests/vm/valgrind.supp \
 	tests/vm/snapshot_oracle.py tests/vm/hammer.py tests/vm/agent-hammer.test tests/vm/agent-tcp.test \
 	tests/vm/keylat.py tests/vm/screenlib.sh tests/vm/t-50-screen-faults.sh \
 	tests/vm/agent-orders.test \
