@@ -7,7 +7,10 @@ IBC=$IBCONSOLE
 P=18700
 ip4=$(netdev_ipv4 "$RXE_VM_NETDEV")
 command -v valgrind > /dev/null || fail "valgrind missing: apt-get install valgrind"
-VG="timeout 150 valgrind --vgdb=no --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --suppressions=$VM_TESTS_DIR/valgrind.supp"
+# valgrind.supp lies beside this file: the caller is a test here (suite.sh
+# sets VM_TESTS_DIR) or a two-VM script in wire/
+vg_supp=${VM_TESTS_DIR:-$(dirname "$0")/..}/valgrind.supp
+VG="timeout 150 valgrind --vgdb=no --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --suppressions=$vg_supp"
 pids=
 cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
