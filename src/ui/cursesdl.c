@@ -12,8 +12,6 @@
 #include "config.h"
 #include "cursesdl.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/base/dynlib.h"
@@ -34,38 +32,27 @@ static struct {
 	chtype *acs_map_;
 	int *color_pairs_;
 } cd;
-static char cd_err[300];	/* why it could not be loaded */
-static pthread_once_t cd_once = PTHREAD_ONCE_INIT;
 
 WINDOW *stdscr;
 chtype acs_map[128];
 int COLOR_PAIRS;
 
-static void cd_load(void)
-{
 #define CD_SYM(f) { #f, (void **)&cd.f },
-	static const struct dynlib_sym syms[] = {
-		CURSES_FUNCS(CD_SYM)
-		{ "initscr", (void **)&cd.initscr_ },
-		{ "endwin", (void **)&cd.endwin_ },
-		{ "start_color", (void **)&cd.start_color_ },
-		{ "stdscr", (void **)&cd.stdscr_ },
-		{ "acs_map", (void **)&cd.acs_map_ },
-		{ "COLOR_PAIRS", (void **)&cd.color_pairs_ },
-	};
+static const struct dynlib_sym cd_syms[] = {
+	CURSES_FUNCS(CD_SYM)
+	{ "initscr", (void **)&cd.initscr_ },
+	{ "endwin", (void **)&cd.endwin_ },
+	{ "start_color", (void **)&cd.start_color_ },
+	{ "stdscr", (void **)&cd.stdscr_ },
+	{ "acs_map", (void **)&cd.acs_map_ },
+	{ "COLOR_PAIRS", (void **)&cd.color_pairs_ },
+};
 #undef CD_SYM
-
-	dynlib_load(NCURSES_SONAME, syms, sizeof(syms) / sizeof(syms[0]), cd_err, sizeof(cd_err));
-}
+static struct dynlib cd_lib = DYNLIB(NCURSES_SONAME, "ncurses", "libncursesw6", cd_syms);
 
 int cursesdl_load(char *err, size_t errlen)
 {
-	pthread_once(&cd_once, cd_load);
-	if (cd.initscr_)
-		return 0;
-	snprintf(err, errlen, "cannot load %s (%s) — install ncurses (apt-get install libncursesw6)",
-		 NCURSES_SONAME, cd_err);
-	return -1;
+	return dynlib_need(&cd_lib, err, errlen);
 }
 
 WINDOW *initscr(void)

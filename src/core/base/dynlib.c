@@ -29,3 +29,24 @@ int dynlib_load(const char *soname, const struct dynlib_sym *syms, size_t n,
 	dlclose(h);
 	return -1;
 }
+
+int dynlib_need(struct dynlib *d, char *err, size_t errlen)
+{
+	int st = atomic_load_explicit(&d->state, memory_order_acquire);
+
+	if (!st) {
+		pthread_mutex_lock(&d->lock);
+		st = atomic_load_explicit(&d->state, memory_order_relaxed);
+		if (!st) {
+			st = dynlib_load(d->soname, d->syms, d->n, d->why, sizeof(d->why)) ? -1 : 1;
+			atomic_store_explicit(&d->state, st, memory_order_release);
+		}
+		pthread_mutex_unlock(&d->lock);
+	}
+	if (st > 0)
+		return 0;
+	if (err)
+		snprintf(err, errlen, "cannot load %s (%s) — install %s (apt-get install %s)",
+			 d->soname, d->why, d->name, d->package);
+	return -1;
+}

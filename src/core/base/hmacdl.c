@@ -4,8 +4,6 @@
 #include "config.h"
 #include "core/base/hmacdl.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <nettle/hmac.h>
 
@@ -17,36 +15,23 @@ static struct {
 	__typeof__(nettle_hmac_sha256_update) *update;
 	__typeof__(nettle_hmac_sha256_digest) *digest;
 } nt;
-static char nt_err[300];	/* why it could not be loaded */
-static pthread_once_t nt_once = PTHREAD_ONCE_INIT;
-
-static void nt_load(void)
-{
-	static const struct dynlib_sym syms[] = {
-		{ "nettle_hmac_sha256_set_key", (void **)&nt.set_key },
-		{ "nettle_hmac_sha256_update", (void **)&nt.update },
-		{ "nettle_hmac_sha256_digest", (void **)&nt.digest },
-	};
-
-	dynlib_load(NETTLE_SONAME, syms, sizeof(syms) / sizeof(syms[0]), nt_err, sizeof(nt_err));
-}
+static const struct dynlib_sym nt_syms[] = {
+	{ "nettle_hmac_sha256_set_key", (void **)&nt.set_key },
+	{ "nettle_hmac_sha256_update", (void **)&nt.update },
+	{ "nettle_hmac_sha256_digest", (void **)&nt.digest },
+};
+static struct dynlib nt_lib = DYNLIB(NETTLE_SONAME, "nettle", "libnettle8", nt_syms);
 
 int hmacdl_load(char *err, size_t errlen)
 {
-	pthread_once(&nt_once, nt_load);
-	if (nt.set_key)
-		return 0;
-	snprintf(err, errlen, "cannot load %s (%s) — install nettle (apt-get install libnettle8)",
-		 NETTLE_SONAME, nt_err);
-	return -1;
+	return dynlib_need(&nt_lib, err, errlen);
 }
 
 int hmacdl_sha256(const char *key, const uint8_t *msg, size_t len, uint8_t mac[32])
 {
 	struct hmac_sha256_ctx c;
 
-	pthread_once(&nt_once, nt_load);
-	if (!nt.set_key) {
+	if (dynlib_need(&nt_lib, NULL, 0)) {
 		memset(mac, 0, 32);
 		return -1;
 	}

@@ -7,8 +7,6 @@
 #include "config.h"
 #include "core/base/jsoncdl.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <json-c/json.h>
 
 #include "core/base/dynlib.h"
@@ -27,26 +25,14 @@ static struct {
 	JSONC_FUNCS(JC_FIELD)
 #undef JC_FIELD
 } jc;
-static char jc_err[300];	/* why it could not be loaded */
-static pthread_once_t jc_once = PTHREAD_ONCE_INIT;
-
-static void jc_load(void)
-{
 #define JC_SYM(f) { "json_" #f, (void **)&jc.f },
-	static const struct dynlib_sym syms[] = { JSONC_FUNCS(JC_SYM) };
+static const struct dynlib_sym jc_syms[] = { JSONC_FUNCS(JC_SYM) };
 #undef JC_SYM
-
-	dynlib_load(JSONC_SONAME, syms, sizeof(syms) / sizeof(syms[0]), jc_err, sizeof(jc_err));
-}
+static struct dynlib jc_lib = DYNLIB(JSONC_SONAME, "json-c", "libjson-c5", jc_syms);
 
 int jsoncdl_load(char *err, size_t errlen)
 {
-	pthread_once(&jc_once, jc_load);
-	if (jc.tokener_new_ex)
-		return 0;
-	snprintf(err, errlen, "cannot load %s (%s) — install json-c (apt-get install libjson-c5)",
-		 JSONC_SONAME, jc_err);
-	return -1;
+	return dynlib_need(&jc_lib, err, errlen);
 }
 
 struct json_object *json_object_array_get_idx(const struct json_object *obj, size_t idx)

@@ -9,7 +9,6 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,26 +38,14 @@ static struct {
 	LA_FUNCS(LA_FIELD)
 #undef LA_FIELD
 } la;
-static char la_err[300];	/* why it could not be loaded */
-static pthread_once_t la_once = PTHREAD_ONCE_INIT;
-
-static void la_load(void)
-{
 #define LA_SYM(f) { "archive_" #f, (void **)&la.f },
-	static const struct dynlib_sym syms[] = { LA_FUNCS(LA_SYM) };
+static const struct dynlib_sym la_syms[] = { LA_FUNCS(LA_SYM) };
 #undef LA_SYM
-
-	dynlib_load(ARCHIVE_SONAME, syms, sizeof(syms) / sizeof(syms[0]), la_err, sizeof(la_err));
-}
+static struct dynlib la_lib = DYNLIB(ARCHIVE_SONAME, "libarchive", "libarchive13", la_syms);
 
 int capar_load(char *err, size_t errlen)
 {
-	pthread_once(&la_once, la_load);
-	if (la.write_new)
-		return 0;
-	snprintf(err, errlen, "cannot load %s (%s) — install libarchive (apt-get install libarchive13)",
-		 ARCHIVE_SONAME, la_err);
-	return -1;
+	return dynlib_need(&la_lib, err, errlen);
 }
 
 struct capar_writer {

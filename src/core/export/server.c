@@ -275,28 +275,21 @@ static struct {
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
 	__typeof__(MHD_get_connection_info) *get_connection_info;
-	char err[200];		/* why it could not be loaded, "" loaded */
 } mhd;
-static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
-
-static void mhd_load(void)
-{
 #define MHD_SYM(field, name) { #name, (void **)&mhd.field }
-	static const struct dynlib_sym syms[] = {
-		MHD_SYM(start_daemon, MHD_start_daemon),
-		MHD_SYM(stop_daemon, MHD_stop_daemon),
-		MHD_SYM(response_from_buffer, MHD_create_response_from_buffer),
-		MHD_SYM(response_from_callback, MHD_create_response_from_callback),
-		MHD_SYM(add_response_header, MHD_add_response_header),
-		MHD_SYM(queue_response, MHD_queue_response),
-		MHD_SYM(destroy_response, MHD_destroy_response),
-		MHD_SYM(get_connection_info, MHD_get_connection_info),
-	};
+static const struct dynlib_sym mhd_syms[] = {
+	MHD_SYM(start_daemon, MHD_start_daemon),
+	MHD_SYM(stop_daemon, MHD_stop_daemon),
+	MHD_SYM(response_from_buffer, MHD_create_response_from_buffer),
+	MHD_SYM(response_from_callback, MHD_create_response_from_callback),
+	MHD_SYM(add_response_header, MHD_add_response_header),
+	MHD_SYM(queue_response, MHD_queue_response),
+	MHD_SYM(destroy_response, MHD_destroy_response),
+	MHD_SYM(get_connection_info, MHD_get_connection_info),
+};
 #undef MHD_SYM
-
-	/* loaded for good: the server's thread runs its code until exit */
-	dynlib_load(MHD_SONAME, syms, sizeof(syms) / sizeof(syms[0]), mhd.err, sizeof(mhd.err));
-}
+/* loaded for good: the server's thread runs its code until exit */
+static struct dynlib mhd_lib = DYNLIB(MHD_SONAME, "libmicrohttpd", "libmicrohttpd12", mhd_syms);
 
 /* Room for scrapes under abuse. libmicrohttpd bounds the connections
  * (MHD_OPTION_CONNECTION_LIMIT) and their idleness
@@ -626,12 +619,11 @@ struct export_server *export_server_start(struct export_store *st, const char *l
 			 listen_spec, gai_strerror(rc));
 		return NULL;
 	}
-	pthread_once(&mhd_once, mhd_load);
-	if (!mhd.start_daemon) {
+	if (dynlib_need(&mhd_lib, NULL, 0)) {
 		freeaddrinfo(ai);
 		*status = 3;
 		snprintf(err, errlen, "cannot serve HTTP: %s — install libmicrohttpd (apt-get install libmicrohttpd12), or use --textfile",
-			 mhd.err);
+			 mhd_lib.why);
 		return NULL;
 	}
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -7,8 +7,6 @@
 #include "config.h"
 #include "core/port/numadl.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <numa.h>
 
 #include "core/base/dynlib.h"
@@ -22,32 +20,19 @@ static struct {
 	NUMA_FUNCS(ND_FIELD)
 #undef ND_FIELD
 } nd;
-static char nd_err[300];	/* why it could not be loaded */
-static pthread_once_t nd_once = PTHREAD_ONCE_INIT;
-
-static void nd_load(void)
-{
 #define ND_SYM(f) { "numa_" #f, (void **)&nd.f },
-	static const struct dynlib_sym syms[] = { NUMA_FUNCS(ND_SYM) };
+static const struct dynlib_sym nd_syms[] = { NUMA_FUNCS(ND_SYM) };
 #undef ND_SYM
-
-	dynlib_load(NUMA_SONAME, syms, sizeof(syms) / sizeof(syms[0]), nd_err, sizeof(nd_err));
-}
+static struct dynlib nd_lib = DYNLIB(NUMA_SONAME, "libnuma", "libnuma1", nd_syms);
 
 int numadl_load(char *err, size_t errlen)
 {
-	pthread_once(&nd_once, nd_load);
-	if (nd.available)
-		return 0;
-	snprintf(err, errlen, "cannot load %s (%s) — install libnuma (apt-get install libnuma1)",
-		 NUMA_SONAME, nd_err);
-	return -1;
+	return dynlib_need(&nd_lib, err, errlen);
 }
 
 int numa_available(void)
 {
-	pthread_once(&nd_once, nd_load);
-	return nd.available ? nd.available() : -1;
+	return dynlib_need(&nd_lib, NULL, 0) ? -1 : nd.available();
 }
 
 int numa_max_node(void)

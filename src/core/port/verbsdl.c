@@ -9,8 +9,6 @@
 #include "core/port/verbsdl.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <infiniband/verbs.h>
 
 #include "core/base/dynlib.h"
@@ -36,37 +34,24 @@ static struct {
 	__typeof__(_ibv_query_gid_ex) *query_gid_ex;
 	__typeof__(_ibv_query_gid_table) *query_gid_table;
 } iv;
-static char iv_err[300];	/* why it could not be loaded */
-static pthread_once_t iv_once = PTHREAD_ONCE_INIT;
-
-static void iv_load(void)
-{
 #define IV_SYM(f) { "ibv_" #f, (void **)&iv.f },
-	static const struct dynlib_sym syms[] = {
-		VERBS_FUNCS(IV_SYM)
-		{ "_ibv_query_gid_ex", (void **)&iv.query_gid_ex },
-		{ "_ibv_query_gid_table", (void **)&iv.query_gid_table },
-	};
+static const struct dynlib_sym iv_syms[] = {
+	VERBS_FUNCS(IV_SYM)
+	{ "_ibv_query_gid_ex", (void **)&iv.query_gid_ex },
+	{ "_ibv_query_gid_table", (void **)&iv.query_gid_table },
+};
 #undef IV_SYM
-
-	dynlib_load(VERBS_SONAME, syms, sizeof(syms) / sizeof(syms[0]), iv_err, sizeof(iv_err));
-}
+static struct dynlib iv_lib = DYNLIB(VERBS_SONAME, "libibverbs", "libibverbs1", iv_syms);
 
 int verbsdl_load(char *err, size_t errlen)
 {
-	pthread_once(&iv_once, iv_load);
-	if (iv.get_device_list)
-		return 0;
-	snprintf(err, errlen, "cannot load %s (%s) — install libibverbs (apt-get install libibverbs1)",
-		 VERBS_SONAME, iv_err);
-	return -1;
+	return dynlib_need(&iv_lib, err, errlen);
 }
 
 /* The one way in: every other function takes what this one listed. */
 struct ibv_device **ibv_get_device_list(int *num_devices)
 {
-	pthread_once(&iv_once, iv_load);
-	if (!iv.get_device_list) {
+	if (dynlib_need(&iv_lib, NULL, 0)) {
 		errno = ELIBACC;
 		return NULL;
 	}
