@@ -439,6 +439,9 @@ static inline uint8_t ping_val(uint64_t i)
  * read where clock_gettime is a system call would otherwise fall on the
  * path several times a round trip; perftest's loop has none. */
 #define LAT_LOOK 1024
+/* The live figures take the TSC's scale from the run itself once it has
+ * run this long (before: from a 2 ms measurement) */
+#define LAT_SCALE_NS 100000000ull
 
 /* A latency wait's clock starts at its first look (LAT_LOOK polls in):
  * only a round trip already that long can pause, by under 1 % of it. */
@@ -584,9 +587,11 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	 * initiator too when the peer posts first */
 	bool wait_first = !ini || (e->cfg.answer_first && op != OP_READ);
 	uint64_t i, t_first = eng_now_ns(), t_end, t_prev = 0, c_first = 0;
-	/* ns per stamp unit: 1, or the TSC's, measured over 2 ms for the live
-	 * figures and over the whole run for the result */
+	/* ns per stamp unit: 1, or the TSC's, measured over 2 ms for the first
+	 * live figures, then over the run so far (2 ms can be off by a fifth
+	 * on an emulated CPU), and over the whole run for the result */
 	double ns_per = 1.0;
+	bool tsc = ini && !eng_stamp_is_ns();
 	enum eng_status st;
 
 	r->lat_live = ini;
@@ -594,7 +599,7 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 	/* a receive consumed by this ping is replaced after the answer is
 	 * posted: the ring (ENG_RX_DEPTH deep) never runs dry one-at-a-time */
 	r->defer_repost = op == OP_SEND;
-	if (ini && !eng_stamp_is_ns())
+	if (tsc)
 		ns_per = stamp_ns_per();
 	if (!ini && op == OP_READ)	/* nothing to do on the far end of a read */
 		return read_far_end(r);
@@ -605,7 +610,11 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 		 * round trips: the waits only get there when one round trip
 		 * takes LAT_LOOK polls, which a fast link never does */
 		if (i % 64 == 63) {
-			st = housekeeping(r, eng_now_ns(), ini);
+			uint64_t t = eng_now_ns(), c = eng_stamp();
+
+			if (tsc && t - t_first >= LAT_SCALE_NS && c > c_first)
+				ns_per = (double)(t - t_first) / (double)(c - c_first);
+			st = housekeeping(r, t, ini);
 			if (st)
 				return st;
 		}
@@ -663,7 +672,7 @@ static enum eng_status run_lat(struct run *r, struct eng_result *res)
 			return st;
 	}
 	t_end = eng_now_ns();
-	if (ini && !eng_stamp_is_ns() && t_prev > c_first && t_end > t_first)
+	if (tsc && t_prev > c_first && t_end > t_first)
 		ns_per = (double)(t_end - t_first) / (double)(eng_stamp() - c_first);
 	if (ini)	/* the last samples too: the live summary ends complete */
 		progress(r, t_end);
