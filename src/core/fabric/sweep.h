@@ -64,7 +64,7 @@ struct sweep_opts {
 	int window;		/* MADs in flight, default 64 */
 	int timeout_ms;		/* per MAD, default 300 */
 	int retries;		/* default 2 */
-	int max_smps;		/* discovery, default 16 */
+	int max_smps;		/* discovery, default 64 */
 	/* Every port's PortCounters, and PortCountersExtended wherever the
 	 * PMA has 64-bit data: no AllPortSelect shortcut, traffic counters
 	 * kept (the exporter's full collection). */
