@@ -422,9 +422,7 @@ struct query {
 
 static void query_add(struct query *q, unsigned lid, int port, int attr)
 {
-	int one = 0;
-
-	int i = q->n - q->base;
+	int one = 0, i = q->n - q->base;
 
 	if (!q->counting)	/* the request at r[n], its answer in a block */
 		pma_req_add(&q->r[q->n], &one,
@@ -603,7 +601,7 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	struct query q = { 0 };
 	int n1, rc;
 	double t0 = counters_now();
-	bool fenced;
+	bool ok, fenced;
 
 	if (!sw->n)
 		return 0;
@@ -620,11 +618,11 @@ int sweep_query(struct sweep *sw, const struct sweep_opts *o, char *err,
 	q.pce = calloc((size_t)sw->n, sizeof(int));
 	q.cap = calloc((size_t)sw->n, sizeof(*q.cap));
 	q.cap2 = calloc((size_t)sw->n, sizeof(*q.cap2));
+	ok = q.node_of && q.cpi && q.agg && q.pc && q.pce && q.cap && q.cap2;
 	q.counting = true;
-	if (q.node_of && q.cpi && q.agg && q.pc && q.pce && q.cap && q.cap2)
+	if (ok)
 		first_requests(sw, o, &q);
-	if (!q.node_of || !q.cpi || !q.agg || !q.pc || !q.pce || !q.cap || !q.cap2 ||
-	    query_room(&q, 0)) {
+	if (!ok || query_room(&q, 0)) {
 		snprintf(err, errlen, "out of memory");
 		rc = 5;
 		goto out;
